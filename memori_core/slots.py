@@ -20,7 +20,7 @@ _OCCUPATIONS = (
     r"bookkeeper|designer|analyst|programmer|student|cashier|manager|consultant|architect|scientist|researcher|"
     r"biologist|chemist|physicist|electrician|plumber|carpenter|mechanic|waiter|waitress|bartender|"
     r"receptionist|secretary|assistant|clerk|librarian|journalist|writer|editor|translator|photographer|"
-    r"firefighter|police\s+officer|officer|soldier|driver|farmer|cleaner|caretaker|carer|"
+    r"firefighter|police\s+officer|officer|soldier|driver|trucker|farmer|cleaner|caretaker|carer|"
     r"salesperson|recruiter|intern|ceo|cto|founder|entrepreneur|director|administrator|technician|"
     r"social\s+worker|midwife|psychologist|physiotherapist|optician|hairdresser|butcher|"
     r"realtor|estate\s+agent|banker|trader|economist|actuary|data\s+scientist|"

@@ -29,7 +29,9 @@ _CHANGE = re.compile(
     r"retired|resigned|left\s+(?:my|the|our)\s+(?:job|company|position|firm|lab|bank|agency|hospital|clinic|"
     r"practice|school|studio|startup|start-up)|"
     r"(?:got|took|landed|accepted|started)\s+(?:a|an|the|my)\s+(?:new\s+)?(?:(?:full|part)-?time\s+|permanent\s+|"
-    r"temporary\s+|remote\s+|in-?office\s+|hybrid\s+|teaching\s+|nursing\s+|summer\s+|weekend\s+|second\s+|side\s+|evening\s+|saturday\s+|holiday\s+|christmas\s+|student\s+)*(?:job|position|role)|"
+    r"temporary\s+|remote\s+|in-?office\s+|hybrid\s+|teaching\s+|nursing\s+|summer\s+|weekend\s+|second\s+|side\s+|evening\s+|saturday\s+|holiday\s+|christmas\s+|student\s+)*"
+    # "took a local delivery job", "landed a sales job" (not "a nose job", "a paint job")
+    r"(?:(?!(?:nose|boob|paint|blow|hand|odd|quick|new)\b)[\w-]+\s+){0,2}?(?:job|position|role)|"
     # studies begun ("started a PhD", "began an apprenticeship") and a job begun as ("I start as a dispatcher")
     r"(?:started|starting|began|begun)\s+(?:a|an|my|the)\s+(?:new\s+)?(?:phd|doctorate|master's|masters|degree|"
     r"course|apprenticeship|internship|residency|traineeship)|(?:start|starts|started|starting)\s+as\s+(?:a|an)\b|"

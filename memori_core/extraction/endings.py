@@ -22,6 +22,7 @@ __all__ = [
     "disposed_words",
     "ends_habit",
     "ends_ownership",
+    "lives_elsewhere",
     "is_loss",
     "named_change",
     "stopped_habit",
@@ -120,6 +121,27 @@ def ends_ownership(new: str, old: str) -> bool:
     sold the Civic." ends "User drives an old Honda Civic."): ``old`` is an ownership fact holding a word of
     the thing (:func:`disposed_words`), and both are the same person's."""
     return _ends(disposed_words(new), _OWNERSHIP, new, old)
+
+
+# "User's rabbit Hoppel lives by their sister in Freiburg now.": a pet of the user's named, living with someone else now.
+_LIVES_ELSEWHERE = re.compile(
+    r"^User's\s+(?:[\w-]+\s+){0,2}?(?P<name>[A-Z][\w'-]+)\s+(?:now\s+)?lives\s+(?:with|by|at)\s+"
+    r"(?:their|a|an|the)\s+[^.]*\bnow\b"
+)
+
+
+def lives_elsewhere(new: str, old: str) -> bool:
+    """Whether ``new`` tells someone the user had, by name, living with someone else now ("User's rabbit Hoppel lives by
+    their sister in Freiburg now.") and ``old`` that the user has them ("User has a rabbit, Hoppel.").
+
+    >>> lives_elsewhere("User's rabbit Hoppel lives by their sister in Freiburg now.", "User has a rabbit, Hoppel.")
+    True
+    >>> lives_elsewhere("User's rabbit Hoppel lives by their sister in Freiburg now.", "User has a cat, Mochi.")
+    False
+    """
+    m = _LIVES_ELSEWHERE.match(new.strip())
+    return m is not None and not is_negated(new) and bool(_OWNERSHIP.match(_fold(old).strip())) \
+        and re.search(rf"\b{re.escape(m.group('name'))}\b", old) is not None and holder(old) == "user"
 
 
 def stopped_words(text: str) -> frozenset[str]:

@@ -1,5 +1,6 @@
 """Where the user lives, told as where they are: "I'm in Winnipeg", "we're in Leeds these days", "I'm in Bedminster,
-no car", "i'm in austin if that matters for ingredients".
+no car", "i'm in austin if that matters for ingredients"; told as it is now ("these days", "as of friday i'm in
+limerick"), a change, which ends the home stored.
 
 Said without a time, a stay or a reason ("I'm in Rome this week", "I'm in London for a conference": :mod:`.stays`,
 :mod:`.moments`), "I'm in <place>" is the user's home. Kept as said it was "User is in Winnipeg.", which no slot reads
@@ -22,7 +23,8 @@ _WORD = r"[\w\u00c0-\u017f'-]+"
 # "Winnipeg", "Puerto Montt", "Gachibowli"; typed in lower case when the whole clause is ("i'm in austin").
 _PLACE = rf"(?P<place>(?-i:[A-Z]){_WORD}(?:\s+(?-i:[A-Z]){_WORD}){{0,2}}|(?-i:[a-z]){_WORD})"
 _IN_PLACE = rx(
-    rf"^(?:i'm|im|i\s+am|we're|we\s+are)\s+in\s+{_PLACE}(?:\s+(?:these\s+days|nowadays))?\s*"
+    rf"^(?P<as_of>as\s+of\s+(?:last\s+)?\w+\s*,?\s+)?(?:i'm|im|i\s+am|we're|we\s+are)\s+in\s+{_PLACE}"
+    r"(?P<these_days>\s+(?:these\s+days|nowadays))?\s*"
     r"(?P<rest>(?:,\s*|\s+(?:so|and|but)\s+)(?P<after>.+?)|\s+if\s+that\s+(?:matters|helps)\b.*)?[.!]*$"
 )
 # What follows "in" and is no place (checked in lower case, the first word).
@@ -51,7 +53,9 @@ def _home_said(clause: str) -> list[str] | None:
     after = m.group("after")
     if NOW_WORDS.search(text) or SOON.search(text) or (after is not None and _STAY_AFTER.match(after)):
         return None  # "I'm in Leeds, until Friday", "I'm in Rome and it's sunny today": a stay of the moment
-    return [f"I live in {place}"] + ([after] if after else [])
+    # "we're in Leeds these days" is a home told as it is now: a change, which ends the home stored
+    now = " now" if m.group("these_days") or m.group("as_of") else ""  # "as of friday i'm in limerick" too
+    return [f"I live in {place}{now}"] + ([after] if after else [])
 
 
 def as_home_said(clauses: Sequence[str]) -> list[str]:

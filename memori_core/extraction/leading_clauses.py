@@ -3,7 +3,9 @@ putting everything into my farm", "ever since I moved to York I've been cycling 
 I've ditched dairy", "For the purposes of the projection, I am 44". Read whole, the sentence was kept as said or
 rewritten with its lead ("For the purposes of the pension projection, User is 44 years old ..."), and the change in
 the "since" clause ended nothing. A "since" clause of the user's is a statement of its own (the change it tells ends
-what it ends); a lead phrase without "I" only says when or why, and is left out. Pure: patterns, English only.
+what it ends); a lead phrase without "I" only says when or why, and is left out. "back when I worked at Tesco I
+hated the early shifts" tells the job as past ("I used to work at Tesco", which ends the stored job there) and the
+statement after it. Pure: patterns, English only.
 """
 
 from __future__ import annotations
@@ -21,6 +23,13 @@ _SINCE_I = rx(
     r"^(?:ever\s+)?since\s+(?P<lead>(?:i|we)\s+(?P<verb>[a-z]+)\b.*?)\s*,?\s+(?P<main>(?:" + _MAIN + "|" + _QUESTION
     + r").+)$"
 )
+# "back when I worked at Tesco I hated the early shifts": a job, home or state of the user's told as past, which
+# ends the stored one that holds its words ("I used to work at Tesco").
+_BACK_WHEN = rx(
+    r"^back\s+when\s+(?:i|we)\s+(?P<verb>worked|lived|drove|taught|rented|owned)\s+"
+    r"(?P<what>[^,]+?)\s*,?\s+(?P<main>(?:" + _MAIN + "|" + _QUESTION + r").+)$"
+)
+_BASE = {"worked": "work", "lived": "live", "drove": "drive", "taught": "teach", "rented": "rent", "owned": "own"}
 # "After the GP appointment", "Following my divorce,", "For the purposes of the pension projection,": when or why.
 _LEAD_PHRASE = rx(
     r"^(?:after|following|for\s+the\s+purposes?\s+of|for\s+the\s+sake\s+of)\s+"
@@ -35,6 +44,8 @@ def split_leading(sentence: str) -> list[str] | None:
 
     >>> split_leading("ever since I moved to York I've been cycling more")
     ['I moved to York', "I've been cycling more"]
+    >>> split_leading("back when I worked at Tesco I hated the early shifts")
+    ['I used to work at Tesco', 'I hated the early shifts']
     >>> split_leading("After the GP appointment I've ditched dairy")
     ["I've ditched dairy"]
     >>> split_leading("Since I was a kid I've loved jazz") is None
@@ -44,5 +55,8 @@ def split_leading(sentence: str) -> list[str] | None:
     m = _SINCE_I.match(text)
     if m is not None and is_past(m.group("verb")):  # "since I moved", not "since we last spoke", "since I was 12"
         return [m.group("lead"), m.group("main")]
+    m = _BACK_WHEN.match(text)
+    if m is not None:
+        return [f"I used to {_BASE[m.group('verb').lower()]} {m.group('what')}", m.group("main")]
     m = _LEAD_PHRASE.match(text)
     return None if m is None else [m.group("main")]

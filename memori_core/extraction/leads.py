@@ -83,7 +83,9 @@ _LEAD_SOCIAL = rx(
     r"\s*(?:[,!.:;\u2014\u2013-]+\s*|\s+(?=[a-z])|$)"
 )
 _LEAD_CONNECTIVE = rx(rf"^(?:{_CONNECTIVE})\b(?:\s*,\s*|\s*:\s*|\s+that\b\s*|\s+|$)")
-_LEAD_NEWS = rx(rf"^(?:{_NEWS})(?:\s+(?:though|tho))?(?:\s*[,:!\u2014\u2013]+\s*|\s+-+\s+|\s*\.\.\.\s*|$)")
+# where the news is from, after it: "Good news on the home front, ...", "big news in our house!", "news from the clinic:"
+_NEWS_FROM = r"(?:\s+(?:on\s+the\s+[\w-]+\s+front|in\s+(?:our|this|my)\s+(?:house|household|family|home)|from\s+(?:the|my|our)\s+[\w-]+))?"
+_LEAD_NEWS = rx(rf"^(?:{_NEWS}){_NEWS_FROM}(?:\s+(?:though|tho))?(?:\s*[,:!\u2014\u2013]+\s*|\s+-+\s+|\s*\.\.\.\s*|$)")
 # "heads up I'm allergic to peanuts", "plot twist my sister moved in": typed without the punctuation, the news lead-in
 # is cut before a subject that cannot be the object of its verb ("guess what I did" keeps its bare "I"); only the
 # lead-ins that are no imperative ("update my address book" asks for something).

@@ -4,6 +4,11 @@
   now", "just got the keys to our new place in leicester!!"), is where the user lives now: "I live in Levenshulme
   now" (:func:`as_new_home`); so is the home the user is back in now ("back home in Ottawa now"). Only the move's own
   wording is read so: a lower-case word elsewhere is never taken for a place.
+- So is the new home told as where the move's boxes went ("the movers dropped the last boxes at the new place in
+  Denver yesterday"; a place in capitals, beside a word of moving), the place an employer moved the user to ("my
+  company shifted me to Hyderabad", "work transferred me to Leeds"; not a team, an office or a shift, nor a transfer
+  only thought of), and a home bought told as closed on ("We closed on a house in Orléans last month" is "we bought
+  a house in Orléans ...", which the rules read as a change of home).
 - Selling the home ("We sold the house!") is no move: the user lives there until the move is told as made
   (:func:`sells_the_home`), so the sale ends no stored home.
 - A move told without its place ("We moved!") beside the new home in the same message ("I'm in the new flat in
@@ -44,6 +49,20 @@ _BACK_HOME = rx(
     _LEAD + r"(?:(?:(?:i|we)(?:'m|\u2019m|'re|\u2019re|\s+am|\s+are)|im)\s+)?(?:just\s+|finally\s+|safely\s+)?"
     rf"back\s+home\s+(?:in|to)\s+{_PLACE}\s+now\s*(?:[.!,;]|\s+-\s|$)"
 )
+_CAPITALS = r"(?P<place>(?-i:[A-Z])[\w\u00c0-\u017f'-]+(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f'-]+)?)"
+# "the movers dropped the last boxes at the new place in Denver": the new home named inside news of the move.
+_NEW_HOME_NAMED = rx(rf"\b(?:my|our|the)\s+new\s+{_HOME}\s+(?:in|over\s+in|out\s+in)\s+{_CAPITALS}")
+_MOVING = rx(r"\b(?:movers?|removal\s+van|boxes|unpack\w*|moved|keys|flitting|settl\w+\s+in)\b")
+# "my company shifted me to Hyderabad", "work transferred me to Leeds": a move the employer made.
+_POSTED = rx(
+    r"\b(?:(?:my|our|the)\s+(?:company|employer|firm|bank|boss|work|office|agency)|work|they)\s+(?:has\s+|have\s+|just\s+)?"
+    rf"(?:shifted|transferred|relocated|posted)\s+(?:me|us)\s+(?:over\s+|up\s+|down\s+)?to\s+{_CAPITALS}"
+    r"\b(?!\s+(?:team|office|branch|department|desk|shift|site|ward|unit|division|project|account)\b)"
+)
+_THOUGHT_OF = rx(r"\b(?:if|would|might|could|may|wants?\s+to|going\s+to|planning|thinking|next|soon|will)\b")
+# "We closed on a house in Orléans last month": a home bought, told as its sale closed.
+_CLOSED_ON = rx(r"^(?P<who>(?:i|we)\s+)?(?:(?:just|finally|officially)\s+)*closed\s+on\s+(?P<home>(?:a|an|our|my|the)\s+"
+                rf"(?:new\s+)?(?:{_HOME}|condo|townhouse|bungalow)\b.*)$")
 # What follows "in" or "into" that is no place: "moved into a flat", "new place is in walking distance".
 _NO_PLACE = frozenset("""a an the my our their his her its this that these those it there here town halls
     walking good great bad decent better perfect progress shape order need such much one two some new old
@@ -65,6 +84,21 @@ def _new_home(clause: str) -> str | None:
     return " ".join(w[:1].upper() + w[1:] for w in place)
 
 
+def _home_told_inside(clause: str) -> str | None:
+    """The clause a new home told inside news of the move, an employer's move or a home closed on says, or ``None``.
+    """
+    named = _NEW_HOME_NAMED.search(clause)
+    if named is not None and _MOVING.search(clause) and not _THOUGHT_OF.search(clause):
+        return f"I live in {named.group('place')} now"
+    posted = _POSTED.search(clause)
+    if posted is not None and not _THOUGHT_OF.search(clause):
+        return f"I live in {posted.group('place')} now"
+    closed = _CLOSED_ON.match(clause.strip())
+    if closed is not None:
+        return f"{closed.group('who') or 'we '}bought {closed.group('home')}"
+    return None
+
+
 def as_new_home(clauses: Sequence[str]) -> list[str]:
     """``clauses`` with the new home of a move ("new place is in levenshulme", "all moved into chorlton now") as
     where the user lives now; any other clause as it is.
@@ -77,7 +111,7 @@ def as_new_home(clauses: Sequence[str]) -> list[str]:
     out = []
     for clause in clauses:
         place = _new_home(clause)
-        out.append(clause if place is None else f"I live in {place} now")
+        out.append(_home_told_inside(clause) or clause if place is None else f"I live in {place} now")
     return out
 
 

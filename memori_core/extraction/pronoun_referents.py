@@ -17,6 +17,8 @@ from typing import Any
 
 from ..slots import PARTNERS, holder
 from .genders import gendered_words, may_be
+from .leads import strip_lead
+from .named import partner_of
 
 __all__ = ["newest_told", "opens_with_pronoun", "referent", "with_opening_pronoun_resolved"]
 
@@ -43,6 +45,8 @@ def referent(pronoun: str, facts: Sequence[str]) -> str | None:
     True
     >>> referent("he", ["User's son Obi is 6."])
     'my son Obi'
+    >>> referent("he", ["User's husband is a long-haul trucker."])
+    'my husband'
     """
     found: dict[str, str] = {}
     for text in facts:
@@ -55,9 +59,12 @@ def referent(pronoun: str, facts: Sequence[str]) -> str | None:
             said = found.get(who)
             found[who] = f"my {kin} {name}" if name else said or f"my {kin}"
     # a partner counts as someone a pronoun may be, but is read by the partner rules (.named.partner_of, .events)
-    if len(found) != 1 or next(iter(found)) in PARTNERS:
-        return None  # none, more than one, or the partner, whom the partner rules read ("SHE SAID YES!!!")
-    return next(iter(found.values()))
+    if len(found) != 1:
+        return None  # none, or more than one
+    who, said = next(iter(found.items()))
+    if who in PARTNERS and (said != f"my {who}" or partner_of(facts, pronoun) is not None):
+        return None  # the partner by name, whom the partner rules read ("SHE SAID YES!!!")
+    return said  # an unnamed partner ("my husband") the partner rules have no name for
 
 
 def with_opening_pronoun_resolved(text: str, facts: Sequence[str]) -> str:
@@ -68,14 +75,21 @@ def with_opening_pronoun_resolved(text: str, facts: Sequence[str]) -> str:
     'My mum has high blood pressure.'
     >>> with_opening_pronoun_resolved("She has high blood pressure.", ["User's dad lives with the user."])
     'She has high blood pressure.'
+    >>> with_opening_pronoun_resolved("Good news, she's off the ward!", ["User's mum is in hospital."])
+    "Good news, My mum's off the ward!"
     """
     m = _OPENING.match(text)
-    if m is None:
-        return text
+    lead = ""
+    if m is None:  # "Good news on the home front, he took a job with FedEx": the pronoun opens the news
+        body = strip_lead(text)
+        m = _OPENING.match(body) if body != text and text.endswith(body) else None
+        if m is None:
+            return text
+        lead = text[: len(text) - len(body)]
     who = referent(m.group("p"), facts)
     if who is None:
         return text
-    return f"{m.group('lead')}{who[:1].upper()}{who[1:]}{m.group('rest')}"
+    return f"{lead}{m.group('lead')}{who[:1].upper()}{who[1:]}{m.group('rest')}"
 
 
 def newest_told(facts: Sequence[Any]) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timezone, tzinfo
@@ -25,9 +26,11 @@ from .job_and_home import as_job_and_home
 from .job_change import as_job_changes
 from .job_start import as_job_started
 from .labels import as_labelled
+from .leads import strip_lead
 from .in_passing import as_told_in_passing
 from .homes import as_home_said
 from .injuries import as_out_of_cast, as_own_injury
+from .medicine_switches import as_medicine_switched
 from .moves import as_new_home, placeless_move_beside
 from .name_and_age import as_name_and_age
 from .new_jobs import as_new_jobs
@@ -70,6 +73,7 @@ from .verdicts import (
     DROP_NOT_FIRST_PERSON,
     DROP_QUESTION,
     DROP_QUOTED,
+    DROP_SMALL_TALK,
     DROP_STORY,
     DROP_UNRESOLVED,
     KEPT_AS_SAID,
@@ -80,6 +84,10 @@ from .verdicts import (
 )
 
 __all__ = ["RuleBasedFactExtractor"]
+
+
+# A clause opening with a name ("Luca just moved to Milan"), not with "I".
+_NAMED_FIRST = re.compile(r"^(?!I\b)[A-Z][a-z]")
 
 
 def _check_time_zone(value: Any) -> tzinfo | None:
@@ -510,7 +518,9 @@ class RuleBasedFactExtractor:
             path: FactPath | None = next((step for step, out in stages if clause in out), None)
             # "My doctor switched me from warfarin to apixaban.", "I lied about being vegan."
             # "We never made it to Japan" after "User is planning a trip to Japan ...": "I cancelled my trip to Japan"
-            restated = as_own_treatment(clause) or as_denial(clause) or (trip_called_off(clause, told) if told else None)
+            # "my doctor swapped it for amlodipine 5 mg": what the user takes now (.medicine_switches)
+            restated = as_medicine_switched(clause) or as_own_treatment(clause) or as_denial(clause) \
+                or (trip_called_off(clause, told) if told else None)
             verdict = self.judge(clause if restated is None else restated, now=when)
             if restated is not None:
                 verdict = replace(verdict, sentence=clause)
@@ -523,7 +533,9 @@ class RuleBasedFactExtractor:
                     verdict = SentenceVerdict(corrected[1], corrected[0], KEPT_REWRITTEN,
                                               expires_in=month_end(corrected[0], when) if when else None)
                     path = "correction"
-            said = clause if verdict.reason == DROP_NOT_FIRST_PERSON else \
+            # "oh update, Luca just moved to Milan": news of someone named after a social lead, read as without it
+            said = clause if verdict.reason == DROP_NOT_FIRST_PERSON or (
+                verdict.reason == DROP_SMALL_TALK and _NAMED_FIRST.match(strip_lead(clause))) else \
                 statement_before_question(clause) if verdict.reason == DROP_QUESTION else None
             if verdict.fact is None and said is not None and told:
                 # "Max passed away" after "User has a dog called Max."; "Felix is vegan, any dinner ideas?" after

@@ -24,13 +24,15 @@ from ..slots import holder
 from .activities import ACTIVITY_SLOTS, same_activity, says_how_often
 from .appointments import books_what_was_needed
 from .children import same_children
+from .commutes import changes_commute
 from .corrections import corrected_words, denies
 from .counts import count_held, recounts
 from .back_to_work import back_to_work, ends_leave
 from .cues import content_words, is_change, is_ended, is_negated
 from .diets import CONSUMPTION_SLOTS, consumed, is_exclusive, left_out, taken_back
-from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, stopped_words
+from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, lives_elsewhere, stopped_words
 from .health import ends_health
+from .medicine_switches import ends_switched_medicine
 from .moves import sells_the_home
 from .quit_job import quits_a_job, quits_the_job
 from .doses import redoses
@@ -55,7 +57,7 @@ __all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a
            "with_offered_role", "with_partner"]
 
 _ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job,
-             rerates, redoses, operation_done, ends_state)
+             rerates, redoses, operation_done, ends_state, changes_commute, lives_elsewhere)
 """The rules that read one thing told ended or changed (``(new fact, stored fact) -> bool``), in the order tried."""
 
 _RETIRED = rx(r"\bretired\b")
@@ -420,6 +422,13 @@ def _new_spouse(fact: str, text: str) -> bool:
     return before is not None and now is not None and before.group("name").casefold() != now.group("name").casefold()
 
 
+def _new_partner(fact: str, text: str) -> bool:
+    """Whether ``fact`` names the user's partner by another name than the stored ``text`` does ("User's boyfriend
+    Luke is a chef." after "User is dating Tom."): one partner at a time, a new one told where the old one was."""
+    now, before = partner_of([fact], ""), partner_of([text], "")
+    return now is not None and before is not None and now.casefold() != before.casefold()
+
+
 # "User is 41.", "User's son Leo is 8 years old.": an age, and nothing more.
 _PLAIN_AGE = re.compile(r"^User(?:'s\s+[\w' -]+?)?\s+is\s+(?P<age>\d{1,3})(?:\s+years?\s+old)?\s*[.!]*$")
 
@@ -451,9 +460,11 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return True  # "oh wait I meant May" ends "User is moving to Berlin in April 2026.", both dated
     if verdict.expires_in is not None or not old:
         return False
+    if verdict.fact is not None and ends_switched_medicine(verdict.sentence, verdict.fact, text):
+        return True  # "my doctor swapped it for amlodipine" ends "User takes lisinopril 20 mg."
     if verdict.fact is not None and ends_leave(verdict.fact, text):
         return True  # "I went back to work today" ends "User is on maternity leave."
-    if verdict.fact is not None and _new_spouse(verdict.fact, text):
+    if verdict.fact is not None and (_new_spouse(verdict.fact, text) or _new_partner(verdict.fact, text)):
         return True  # "User's wife is called Alex." ends "User is married to Sam."
     if verdict.fact is not None and same_children(verdict.fact, text):
         return True  # "User has two kids, Josh (15) and Ellie (12)." ends "... Josh (14) and Ellie (12)."

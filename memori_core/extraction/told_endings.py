@@ -26,6 +26,7 @@ from .operations import as_operation_done
 from .clauses import split_clauses
 from .cues import MONTH_NAMES, content_words, is_negated
 from .diagnoses import LASTING_CONDITION, is_medicine
+from .diets import taken_back
 from .health import BODY_PART
 from .endings import acquired_slots
 from .farewells import farewell
@@ -220,6 +221,20 @@ def _over(clause: str, known: Sequence[str]) -> list[str] | None:
     return [f"I'm not {thing} anymore" if _DIET_STATE.match(thing) else f"I'm not on {thing} anymore"]
 
 
+# "fish and shellfish are back for me", "so meat's back on the menu": a food the user eats again.
+_BACK_FOR_ME = rx(r"(?:^|,\s*|\b(?:so|and|but)\s+)(?:(?:ok|okay|so|and|but|well)\s*,?\s+)*(?P<food>[a-z][\w-]*(?:\s+(?:and\s+)?[a-z][\w-]*){0,2}?)"
+                  r"(?:'s|\s+is|\s+are|'re)\s+(?:officially\s+)?back\s+(?:for\s+(?:me|us)|on\s+(?:the\s+menu|my\s+plate))\b")
+
+
+def _back_for_me(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "fish and shellfish are back for me" -> "I eat fish and shellfish again" (a food only: "the pain is back for
+    me" is none), which ends the stored diet that left it out."""
+    m = _BACK_FOR_ME.search(clause)  # also after what led to it: "... felt amazing, so fish is back for me"
+    if m is None or not taken_back(f"User eats {m.group('food')} again."):
+        return None
+    return [f"I eat {m.group('food')} again"]
+
+
 def _bare_ending(clause: str, known: Sequence[str]) -> list[str] | None:
     """ "scrapped it and picked up a used Kia Niro" -> "I scrapped it", "I picked up a used Kia Niro"; "cancelled
     the bouldering membership" -> "I cancelled the bouldering membership"."""
@@ -230,7 +245,7 @@ def _bare_ending(clause: str, known: Sequence[str]) -> list[str] | None:
 
 # a pet's death told as the farewell made ("we had to say goodbye to Biscuit yesterday": .farewells)
 _RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (
-    _said_plainly, _forbidden, _cant_handle, _over, _bare_ending, _remission, _taken_off, as_break_up, as_new_dose,
+    _said_plainly, _forbidden, _cant_handle, _over, _back_for_me, _bare_ending, _remission, _taken_off, as_break_up, as_new_dose,
     as_operation_done, farewell)
 
 
