@@ -496,6 +496,22 @@ def test_the_ninth_rounds_concerns_recall_what_minilm_scores_low(minilm, questio
     _recalled_only_by_the_implications(minilm, question, needed)
 
 
+@pytest.mark.parametrize(("question", "needed"), [
+    ("Should we do the drive to Inverness in one go or stop overnight?",
+     "User's husband can't sit in a car for more than two hours."),  # sitting long limits a journey
+    ("My grandson wants to come with me on my delivery round tomorrow. Can he?",
+     "User's courier firm allows no passengers in its vans."),  # a rule of the user's work
+    ("The city is expecting 39 degrees this weekend. Any advice?",
+     "User's body doesn't regulate temperature well since his spinal injury."),  # the user's own body
+    ("My cousin is getting married in Manchester in October. What should I plan for?",
+     "User is 14 weeks pregnant."),  # a pregnancy has a due date: a month to come meets it
+    ("Found a second-hand jet ski for 4,000 dollars. Should I get it?",
+     "User still owes 12,000 dollars on a line of credit."),  # a debt is money
+])
+def test_the_tenth_rounds_concerns_recall_what_minilm_scores_low(minilm, question, needed):
+    _recalled_only_by_the_implications(minilm, question, needed)
+
+
 def test_a_plural_in_ies_reads_as_its_word_and_an_investor_is_work_not_money():
     assert "motion" in question_concerns("Should we take the ferries between the islands?")
     assert "meal" in question_concerns("What food should we bring to the parties?")

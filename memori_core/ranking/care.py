@@ -415,7 +415,9 @@ _OWN_THING = re.compile(
     r"(?:^favou?rite\b.*|\b(?:shifts?|income|salary|pay|wages?|job|commute|flat|apartment|house|home|car|van|laptop|"
     r"computer|phone|budget|pension|savings|debts?|rent|mortgage|schedule|routine|week|weekends?|diet|hobb(?:y|ies)|"
     r"hours|contract|visa|passport|permit|wedding|plans?|birthday|business|shop|degree|exam|course|name|age|"
-    r"bungalow|cottage|cabin|studio|kitchen|garden|roof|room|bedroom|place|bike|days?\s+off)$)",
+    r"bungalow|cottage|cabin|studio|kitchen|garden|roof|room|bedroom|place|bike|days?\s+off|truck|"
+    # the user's own body: "My body doesn't regulate temperature well", "My shoulders have started to hurt"
+    r"body|skin|back|knees?|hips?|shoulders?|hands?|feet|eyes?|health|own\s+\w+)$)",
     re.IGNORECASE,
 )
 

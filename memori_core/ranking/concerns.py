@@ -104,12 +104,15 @@ _HEART = r"heart\s+attack|stents?|angina|heart\s+(?:condition|disease|surgery)|c
 _STAIRS_HARD = (r"\b(?:finds?|found)\s+(?:the\s+)?stairs\s+(?:hard|difficult|tough|tiring|a\s+struggle)|"
                 r"\bstruggles?\s+(?:with|on)\s+(?:the\s+)?stairs|"
                 r"\b(?:can't|cannot|can\s+no\s+longer)\s+(?:manage|climb|do)\s+(?:the\s+)?stairs")
+# a body that keeps its heat badly (below a spinal injury, with some conditions): the cold and the heat
+_NO_THERMOSTAT = (r"(?:doesn't|does\s+not|don't|do\s+not|can't|cannot)\s+regulate\s+(?:\w+\s+){0,2}?temperature|"
+                  r"temperature\s+regulation")
 # a medicine by its name, dose or form, and the set times it is taken at ("takes co-careldopa four times a day",
 # "levetiracetam twice a day, at 8 in the morning", "5 mg of prednisolone every day", a cream twice a day)
 _DOSED = (CARRIED_MEDICINE + r"|\b\d+\s*(?:mg|mcg|µg|ml|units)\b|\b(?:tablets?|pills?|capsules?|creams?|ointments?|"
-          r"emollients?|drops|injections?|patch(?:es)?|co-\w+|\w+(?:dopa|tegravir|vir|olone|racetam))\b")
+          r"emollients?|drops|injections?|patch(?:es)?|co-\w+|catheteri[sz]\w*|\w+(?:dopa|tegravir|vir|olone|racetam))\b")
 _TIMED = (r"\b(?:(?:once|twice|three\s+times|four\s+times|\d\s+times)\s+(?:a|per|each)\s+day|"
-          r"every\s+(?:morning|evening|night|day|\d+\s+hours)|at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|in\s+the\s+"
+          r"(?:about\s+)?every\s+(?:morning|evening|night|day|(?:\d+|two|three|four|five|six|eight|twelve)\s+hours)|at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|in\s+the\s+"
           r"(?:morning|evening)|at\s+night))")
 LIMIT_CONCERNS: dict[str, str] = {
     # a drink the user gave up or must not have, care fact or not: "I stopped drinking alcohol because of the ulcer."
@@ -128,13 +131,25 @@ LIMIT_CONCERNS: dict[str, str] = {
                 r"mosquito\w*|rats?|mice|bats?|sharks?|jellyfish|crocodiles?|wild\s+animals)\b|"
                 r"\b(?:ophidiophob|arachnophob|entomophob)\w*",
     # a long still journey: a heart condition, a clot
-    "long journey": rf"\b(?:{_HEART}|dvt|deep\s+vein\s+thrombosis|blood\s+clots?|pulmonary\s+embol\w*)\b",
+    "long journey": rf"\b(?:{_HEART}|dvt|deep\s+vein\s+thrombosis|blood\s+clots?|pulmonary\s+embol\w*|pressure\s+sores?|"
+                    # sitting long: "can't sit in a vehicle for more than three hours", "if I sit more than four hours"
+                    r"(?:can't|cannot|can\s+not|unable\s+to)\s+sit\s+(?:\w+\s+){0,4}?for\s+(?:more\s+than|over|long)|"
+                    r"sits?\s+(?:still\s+)?(?:for\s+)?(?:more\s+than|over|longer\s+than)\s+(?:\w+\s+){0,2}?hours)\b",
     "motion": _any("seasick*", "sea sick*", "motion sick*", "travel sick*", "car sick*", "carsick*", "airsick*"),
     "flying": r"\b(?:(?:afraid|scared|terrified|fear)\s+of\s+flying|hates?\s+flying|"
               r"(?:rather\s+than|never|won't|doesn't|don't|does\s+not|do\s+not)\s+fly\b|aviophobi\w*|"
               r"(?:hasn't|has\s+not|haven't|have\s+not)\s+flown|(?:dislikes?|avoids?)\s+flying|"
               r"(?:doesn't|don't|does\s+not|do\s+not)\s+like\s+flying|prefers?\s+to\s+drive)",
     "dogs": r"\b(?:afraid|scared|terrified|fear|phobia)\s+of\s+dogs\b|\bcynophobi\w*",
+    # crowds that upset someone: "gets agitated in crowds", "can't cope with crowds" (a festival, an open-air mass)
+    "crowds": r"\b(?:agitated|anxious|overwhelmed|panicky|panics|distressed|uncomfortable|upset|confused)\s+(?:\w+\s+){0,2}?"
+              r"(?:in|by|around)\s+(?:big\s+|large\s+)?crowds|\bcrowds\s+(?:make|upset|overwhelm|scare|stress)|"
+              r"\b(?:hates?|dislikes?|avoids?|can't\s+(?:stand|handle|cope\s+with)|cannot\s+(?:stand|handle|cope\s+with))\s+"
+              r"(?:big\s+|large\s+)?crowds\b",
+    # a rule of the user's work about who may come along: "carrier allows no passengers"
+    "passengers": r"\b(?:allows?|permits?)\s+no\s+(?:passengers|riders|ride[\s-]?alongs?|guests|visitors)\b|"
+                  r"\bno\s+(?:passengers|riders|ride[\s-]?alongs?)\s+(?:are\s+)?(?:allowed|permitted)\b|"
+                  r"\b(?:passengers|riders)\s+(?:are\s+)?not\s+(?:allowed|permitted)\b",
     # skin the sun harms: lupus, a photosensitising medicine, "burns easily" (a beach day, a desert trip, a fun run)
     "sun": r"\b(?:lupus|photosensitiv\w*|sun\s+(?:sets\s+off|triggers|brings\s+on|makes)|(?:strong|direct)\s+sun(?:light)?\s+"
            r"(?:sets\s+off|triggers|brings\s+on)|sensitive\s+to\s+(?:the\s+)?sun(?:light)?|(?:sun)?burns\s+(?:very\s+)?easily|"
@@ -143,7 +158,8 @@ LIMIT_CONCERNS: dict[str, str] = {
     "dosing": rf"(?:{_DOSED})[^.;]{{0,80}}?{_TIMED}|{_TIMED}[^.;]{{0,40}}?(?:{_DOSED})",
     # a condition or treatment a clinician weighs, told without the words of a care fact
     "clinic": r"\b(?:parkinson'?s|hiv|lupus|pcos|polycystic\s+ovar\w*|multiple\s+sclerosis|prednisolone|steroids?|"
-              r"antiretroviral\w*|\w+tegravir|tenofovir|immunosuppress\w*|transplant|dialysis|"
+              r"antiretroviral\w*|\w+tegravir|tenofovir|immunosuppress\w*|transplant|dialysis|glaucoma|\w+olol|"
+              r"tb|tuberculosis|isoniazid|rifamp\w+|rifapentine|course\s+of\s+\w+|"
               r"(?:eyes?|blood|bloods|kidneys?|liver|levels?)\s+(?:(?:are|is|get|gets)\s+)?(?:checked|tested|monitored)|regular\s+(?:blood\s+)?tests?|"
               # blood pressure that drops; no health insurance (where to go when ill)
               r"blood\s+pressure\s+(?:drops|falls|dips)|low\s+blood\s+pressure|"
@@ -176,10 +192,13 @@ LIMIT_CONCERNS: dict[str, str] = {
                 + r"|\bnot\s+(?:to\s+)?lift\w*|\b(?:had|has\s+had)\s+(?:\w+\s+){0,3}(?:surgery|operation|removed)\b"
                 r"|\b(?:can't|cannot|can\s+not|unable\s+to)\s+lift\b|\brotator\s+cuff\b|\bfrozen\s+shoulder\b"
                 r"|\btorn\s+(?:\w+\s+)?(?:meniscus|ligament|acl|cartilage|tendon|muscle)\b"
-                r"|\bwaiting\s+(?:for|on)\s+(?:\w+\s+){0,3}(?:surgery|operation)\b",
+                r"|\bwaiting\s+(?:for|on)\s+(?:\w+\s+){0,3}(?:surgery|operation)\b"
+                r"|\b(?:shoulders?|knees?|hips?|back|wrists?|elbows?)\s+(?:have\s+|has\s+)?(?:started\s+to\s+)?(?:hurt|ache|aches)\b"
+                r"|\bavoid\w*\s+(?:\w+\s+){0,3}?(?:ramps|hills|lifting)\b|\bheavy\s+lifting\b",
     "mobility": _any("wheelchair*", "spinal cord injury", "paraplegi*", "tetraplegi*", "quadriplegi*", "paralys*",
                      "paralyz*", "crutches", "mobility scooter", "walking stick", "walking frame", "limited mobility",
-                     "pressure sore"),
+                     "pressure sore")
+                + r"|\b(?:books?|requests?|needs?|arranges?)\s+(?:[\w'-]+\s+){0,4}?assistance\b|\b(?:passenger|special)\s+assistance\b",
     "hearing": _any("hearing loss", "hearing aid", "hard of hearing", "deaf*", "tinnitus", "cochlear implant"),
     "g6pd": _any("g6pd", "favism"),
     "spicy": r"\b(?:can't|cannot|can\s+not|don't|doesn't|do\s+not|does\s+not|never)\s+(?:like|eat|handle|take|tolerate|"
@@ -189,12 +208,13 @@ LIMIT_CONCERNS: dict[str, str] = {
     "sight": r"\b(?:macular\s+degeneration|glaucoma|cataracts?|(?:partially|visually)\s+(?:sighted|impaired)|"
              r"(?:low|poor|failing|bad)\s+(?:eye)?sight|low\s+vision|legally\s+blind|registered\s+blind|"
              r"(?:can't|cannot|can\s+no\s+longer|no\s+longer)\s+(?:read|see)\s+(?:small\s+print|well|far|at\s+night))\b",
-    "cold": rf"\b(?:insulin|{_SICKLE_CELL}|raynaud\w*|avoids?\s+(?:getting\s+)?(?:cold|the\s+cold)|copd|{_HEART})\b",
+    "cold": rf"\b(?:insulin|{_SICKLE_CELL}|raynaud\w*|avoids?\s+(?:getting\s+)?(?:cold|the\s+cold)|copd|{_HEART}|{_NO_THERMOSTAT}|"
+            r"chilblains?|winters?\s+(?:are\s+|is\s+)?(?:hard|tough|difficult)|feels?\s+the\s+cold)\b",
     "fluids": rf"\b(?:(?:fluid|water)\s+intake|(?:stay|keep)\s+(?:well\s+)?hydrated|dehydrat\w*|lithium|{_SICKLE_CELL}|"
               rf"kidney\s+(?:disease|failure|stones?)|dialysis|heart\s+failure|copd|{_HEART}|"
               r"worse\s+in\s+(?:the\s+)?(?:heat|hot\s+weather|summer)|(?:after|in)\s+a\s+hot\s+bath|heat\s+intoleran\w*|"
               r"(?:can't|cannot|doesn't|does\s+not|struggles?\s+to)\s+(?:cope\s+with|tolerate|handle|take)\s+(?:the\s+)?heat|"
-              r"overheats?|overheating)\b",
+              rf"overheats?|overheating|{_NO_THERMOSTAT})\b",
     "language": r"\b(?:(?:no|little|limited|basic|broken|poor)\s+english|(?:is\s+|am\s+|still\s+)?learning\s+english|"
                 r"english\s+(?:lessons|classes|course)|(?:doesn't|does\s+not|don't|do\s+not|can't|cannot)"
                 r"\s+speak\s+(?:\w+\s+)?english|not\s+fluent\s+in\s+english)\b",
@@ -216,7 +236,9 @@ day trip, a holiday, a city's hills), a drink given up (an open bar), sweet food
 snakes or spiders (a field visit, a safari), a heart attack or a clot (a long drive, the cold, the heat), skin the sun
 harms (a beach day), a medicine taken at set times (a long flight, a sleepover), a condition told without a care
 fact's words (Parkinson's, HIV, a steroid: what a clinician weighs), flashing lights that set off seizures (a laser
-show), hands that shake (a drill, typing), a faith that leaves out pork and drink (a pig farm, a toast)."""
+show), hands that shake (a drill, typing), a faith that leaves out pork and drink (a pig farm, a toast), sitting
+long that hurts (a drive done in one go), a body that keeps its heat badly (38 degrees, a winter evening out),
+crowds that upset someone (a festival, an open-air mass), a work rule against passengers (a grandchild on a run)."""
 
 _BREEDS = (r"(?:labradors?|labs|poodles?|spaniels?|terriers?|retrievers?|collies?|huskies|husky|beagles?|"
            r"dachshunds?|pugs?|bulldogs?|corgis?|chihuahuas?|schnauzers?|greyhounds?|whippets?|rottweilers?|"
@@ -249,7 +271,8 @@ SITUATION_CONCERNS: dict[str, str] = {
              r"pay(?:s|ing)?\s+for|money\s+(?:has\s+been|is|was)\s+(?:\w+\s+)?tight|costs?\s+down|"
              r"social\s+security|401\(?k\)?|sends?\s+money|mortgage|overdraft|tight\s+on\s+money|money\s+is\s+tight|"
              r"can(?:'t|not)\s+afford|paying\s+(?:off|back)|credit\s+card|low\s+income|unemployed|on\s+benefits|"
-             r"(?:pays|paid)\s+(?:\w+\s+)?(?:monthly|weekly|every\s+(?:month|week))|bonus|repaying|repayments?)\b",
+             r"(?:pays|paid)\s+(?:\w+\s+)?(?:monthly|weekly|every\s+(?:month|week))|bonus|repaying|repayments?|"
+             r"owes?|owing|line\s+of\s+credit|in\s+debt|scholarship|stipend|bursary)\b",
     "getting around": r"\b(?:(?:don't|doesn't|do\s+not|does\s+not|never|can't|cannot)\s+(?:drive|have\s+a\s+car|own\s+a\s+car)|"
                       r"no\s+longer\s+drives?|(?:stopped|gave\s+up)\s+driving|(?:doesn't|does\s+not|don't|do\s+not)\s+drive\s+any\s?more|"
                       r"(?:never\s+had|has\s+no|have\s+no|no|without|doesn't\s+have|don't\s+have)\s+(?:a\s+)?"
@@ -294,7 +317,7 @@ SITUATION_CONCERNS: dict[str, str] = {
             r"freelanc\w*|runs?\s+(?:a|an|the|his|her|their|my|our)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|"
             r"practice|nursery|bakery|caf[eé]|restaurant|studio)|"
             r"owns?\s+(?:a|an)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|nursery|bakery)|"
-            r"I'm\s+a\s+\w+\s+(?:at|for)|co-?founder|founder\s+of|start-?ups?|\d+\s+(?:employees|staff)|"
+            r"I'm\s+a\s+\w+\s+(?:at|for)|co-?founder|(?:has|have|employs?)\s+(?:[\w-]+\s+){0,3}?(?:staff|employees)|founder\s+of|start-?ups?|\d+\s+(?:employees|staff)|"
             r"(?:the\s+)?(?:ceo|cto|coo|cfo|managing\s+director)\s+(?:of|at)|drives?\s+(?:a|an)\s+(?:\w+\s+){0,2}(?:bus|taxi|cab|truck|lorry|van|tram)|(?:is|am)\s+a\s+(?:\w+\s+){0,2}(?:nurse|teacher|developer|engineer|lawyer|"
             r"accountant|driver|manager|designer|translator|doctor|student|chef|analyst|consultant|tester|courier|"
             r"farmer|attendant|cleaner|carer|electrician|plumber|mechanic|pharmacist|paramedic|officer|writer|teller|cashier|"
@@ -314,6 +337,7 @@ SITUATION_CONCERNS: dict[str, str] = {
     "power": r"\b(?:inverter|generator|load[\s-]?shedding|power\s+cuts?|cpap|oxygen\s+concentrator|"
              r"electric\s+wheelchair|fridge\s+goes\s+off)\b",
     "home": r"\b(?:originally\s+from|grew\s+up\s+in|born\s+(?:and\s+(?:raised|bred)\s+)?in|hometown|"
+            r"(?:is|am|i'm)\s+(?:\d{1,3}\s+and\s+)?from\s+(?-i:[A-Z])\w*|"
             r"(?:parents|mum|mom|dad|father|mother|family|folks)\s+(?:still\s+)?(?:lives?|live)\s+in)\b",
     "fandom": r"\b(?:supports?|supporter\s+of|season[\s-]tickets?)\s+(?:\w+\s+){0,2}?(?-i:[A-Z])\w*|"
               r"(?<!not\s)(?<!not\sa\s)(?<!not\sthe\s)\b(?:big|huge|massive|lifelong|die[\s-]hard|devoted|mad|keen)?\s*"
@@ -332,10 +356,12 @@ SITUATION_CONCERNS: dict[str, str] = {
                r"(?-i:[A-Z])[\w-]+\s+(?:\w+\s+)?(?-i:[A-Z0-9])[\w-]*)\b(?!\s+(?:bus|taxi|cab|tram|for\s+a\s+living))",
     "reading": r"\b(?:reads|reading|(?:likes|loves|prefers|tries)\s+to\s+read|books|novels|audiobooks|comics|graphic\s+novels|manga|poetry|"
                r"(?:sci[\s-]?fi|crime|fantasy|romance|history|historical)\s+(?:fiction|novels|books))\b",
-    "listening": r"\b(?:music|jazz|blues|records|vinyl|albums?|podcasts?|audiobooks|opera|classical\s+music|"
-                 r"hip[\s-]hop|folk\s+music|k[\s-]?pop|punk|metal|country\s+music|bands?)\b",
+    "listening": r"\b(?:listens\s+to|music|jazz|blues|records|vinyl|albums?|podcasts?|audiobooks|opera|classical\s+music|"
+                 r"hip[\s-]hop|folk\s+music|k[\s-]?pop|punk|(?:heavy\s+)?metal\s+(?:music|bands?|fan|gigs?)|heavy\s+metal|country\s+music|bands?)\b",
     "watching": r"\b(?:films|movies|cinema|documentar\w+|tv\s+(?:shows|series|dramas)|sitcoms|anime|"
-                r"(?:crime|period|costume|medical)\s+dramas|reality\s+(?:tv|shows)|box\s+sets)\b",
+                r"(?:crime|period|costume|medical)\s+dramas|reality\s+(?:tv|shows)|box\s+sets|"
+                # a fan of a film studio or a franchise: "a big Studio Ghibli fan"
+                r"ghibli|pixar|marvel|star\s+wars|star\s+trek|film\s+buff|movie\s+buff|cinephile)\b",
     "pets": r"\b(?<!afraid\sof\s)(?<!scared\sof\s)(?:dogs?|cats?|pupp(?:y|ies)|kittens?|pets?|hamsters?|rabbits?|bunn(?:y|ies)|"
             r"guinea\s+pigs?|parrots?|budgies?|tortoises?|turtles?|goldfish|ferrets?|geckos?|lizards?|doves|canar(?:y|ies)|"
             r"cockatiels?|" + _BREEDS + r")\b",
@@ -368,7 +394,9 @@ SITUATION_CONCERNS: dict[str, str] = {
             r"\bno\s+(?:oven|stove|cooker|hob|kitchen|freezer)\b|"
             r"\beats?\s+no\s+(?:pork|meat|beef|red\s+meat|fish|shellfish|seafood|dairy|eggs)\b|\b(?:seventh[\s-]day\s+)?adventist\b|"
             r"\b(?:eat|drink|have)\s+(?:fewer|less)\s+(?:\w+\s+){0,4}?(?:sugar\w*|sweets|carbs|tortillas|bread|rice|meat|salt|fat)\b|"
-            r"\bmeal\s+close\s+to\s+(?:a|the|his|her|my)\s+dose\b",
+            r"\bmeal\s+close\s+to\s+(?:a|the|his|her|my)\s+dose\b|"
+            r"\b(?:trouble|difficulty|problems?)\s+swallowing\b|\bdysphagia\b|\bthickened\b|\bsoft\s+(?:or\s+minced|food|diet)\b|"
+            r"\b(?:pureed|puréed|minced)\s+(?:food|meals|diet)\b|\bchokes?\s+easily\b",
     "schedule": rf"\b(?:{_DAY}s|every\s+(?:other\s+)?(?:{_DAY}|week|weekend)|on\s+{_DAY}"
                 rf"(?:\s+and\s+{_DAY})?\s+(?:mornings|evenings|nights|afternoons)|"
                 r"commute\s+is|commutes?\s+(?:\w+\s+){0,3}(?:minutes|hours?)|(?:minutes|hours?)\s+each\s+way|"
@@ -382,7 +410,10 @@ SITUATION_CONCERNS: dict[str, str] = {
                 r"(?:every|each)\s+(?:morning|evening|afternoon|day)\s+at\s+\d|sabbath|shabbat|friday\s+prayers|"
                 # a rotation away and home: "two weeks on, one week off", fly-in fly-out
                 r"weeks?\s+on,?\s+(?:\w+\s+)?weeks?\s+off|fly[\s-]in[\s-]fly[\s-]out|fifo|"
-                r"(?:morning|evening|afternoon|night)s?\s+of\s+(?:every|each|the)\s+month|of\s+every\s+(?:lunar\s+)?month)\b",
+                r"(?:morning|evening|afternoon|night)s?\s+of\s+(?:every|each|the)\s+month|of\s+every\s+(?:lunar\s+)?month|"
+                # hours from-to: "comes on Monday, Wednesday and Friday from 9 to 1"; a rota's rules
+                r"from\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?\s+"
+                r"(?:to|till|until)\s+\d{1,2}\b|shift\s+swaps?|swap\s+shifts?|time\s+off\s+(?:needs?|has\s+to|must))\b",
     # the way to work: a new job's place or hours, an early meeting
     "commute": r"\b(?:commut\w*|leaves?\s+home\s+at|(?:drives?|cycles?|walks?|takes?\s+the\s+\w+)\s+to\s+work|"
                r"(?:taking|riding)\s+the\s+(?:ttc|mta|bus|buses|train|trains|tram|metro|subway|tube|"
@@ -406,18 +437,21 @@ SITUATION_CONCERNS: dict[str, str] = {
              r"flat[\s-]?share|shared\s+(?:flat|house|apartment))(?!\w)",
     # a home the weather reaches: a cyclone, a flood
     "shelter": r"\b(?:wooden|timber|thatched|tin[\s-]roof\w*|mobile\s+home|caravan|trailer|houseboat|flat\s+roof|"
-               r"floods?|flooding|flood[\s-]?prone|tin\s+roof|no\s+air\s+conditioning|air[\s-]conditioning\s+bills?)\b",
+               r"floods?|flooding|flood[\s-]?prone|tin\s+roof|no\s+air\s+conditioning|air[\s-]conditioning\s+bills?|"
+               r"(?:semi[\s-])?basement\s+(?:flat|room|one[\s-]room|apartment)|water\s+came\s+in)\b",
     # a wedding in the family to come
     "wedding": r"\b(?:wedding|getting\s+married|(?:will|to)\s+marry|engaged\s+to|fianc[eé]e?)\b",
     # a commitment on a date to come or a season of the year: "... starting in September", "visa expires next March",
     # "due at the end of April", "harvest runs from late September"
     "calendar": r"\b(?:next|this\s+coming|starting(?:\s+in)?|from|until|till|by|due\s+(?:in|at\s+the\s+end\s+of)|"
                 r"(?:expires?|ends?|runs\s+out)(?:\s+(?:in|on|next))?|planned\s+for(?:\s+next)?)\s+(?:(?:early|mid|late)[\s-]+)?"
-                rf"{_MONTH}\b|\bdue\s+(?:on\s+)?(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b",
+                rf"{_MONTH}\b|\bdue\s+(?:on\s+)?(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b|"
+                r"\b\d{1,2}\s+weeks\s+pregnant\b",
     # an exercise habit of the week: a weight-loss or fitness plan builds on it
     "fitness": r"\b(?:zumba|aerobics|spin\s+class\w*|gym|pilates|yoga|crossfit|swims?|swimming|running|jogs?|jogging|"
                r"cycles?|cycling|parkrun|works?\s+out)\b[^.;]{0,40}?\b(?:(?:times|mornings|evenings|days|nights)\s+a\s+week|"
-               rf"every\s+(?:morning|day|evening|weekend|week|{_DAY}))",
+               rf"every\s+(?:morning|day|evening|weekend|week|{_DAY}))|"
+               r"\blose\s+(?:about\s+|around\s+|some\s+)?\d+\s*(?:kg|kgs|kilos?|lbs?|pounds|stone)\b|\boverweight\b|\bobes(?:e|ity)\b",
 }
 """What a fact says about the user's situation that shapes plans, whatever their health: children (a family
 outing, a holiday for the three of us), money (a cheap dinner, whether a purchase is worth it), getting around
@@ -449,7 +483,8 @@ _FOOD_MEAT = ("meat", "burger", "steak", "ham", "bacon", "sausage", "hot dog", "
               "prosciutto", "chicken", "turkey", "pork", "beef", "lamb", "veal", "duck", "kebab", "barbecue", "bbq",
               "meatball", "rib", "brisket", "pho", "carnitas", "jerky", "pate", "pâté", "deli", "cold cut",
               "sunday roast", "carvery", "bolognese", "ragu", "chilli con carne", "chili con carne", "venison",
-              "haggis", "gelatin", "gelatine", "nugget", "wing", "shawarma", "gyro", "taco", "biltong", "meat pie",
+              "haggis", "gelatin", "gelatine", "marshmallow", "gummy", "gummies", "jelly sweets", "jelly babies",
+              "haribo", "jello", "panna cotta", "nugget", "wing", "shawarma", "gyro", "taco", "biltong", "meat pie",
               "cheeseburger", "pulled pork", "roast dinner", "goulash", "stew", "pig", "piggery", "pig farm", "piglet")
 _DRINK = ("alcohol*", "booze", "drinks", "a drink", "beer", "ale", "lager", "wine", "prosecco", "champagne", "cava",
           "cocktail", "pub", "bar", "happy hour", "sangria", "whisky", "whiskey", "vodka", "gin",
@@ -472,7 +507,8 @@ _BLEEDING = ("dentist", "dental", "tooth extraction", "surgery", "operation", "t
              "bruise", "bruising", "bleeding", "ibuprofen", "aspirin", "nsaid", "naproxen", "painkiller",
              "fish oil", "turmeric", "ginkgo", "kale", "spinach", "broccoli", "leafy greens", "greens",
              "brussels sprouts", "vitamin k", "cranberry", "grapefruit", "contact sport", "rugby", "boxing",
-             "skiing", "snowboarding", "blood test", "blood drawn", "injection", "jab", "vaccine", "vaccination")
+             "skiing", "snowboarding", "blood test", "blood drawn", "injection", "jab", "vaccine", "vaccination",
+             "advil", "nurofen", "motrin", "aleve", "tooth pulled", "tooth out", "extraction", "wisdom tooth")
 _CLINIC = ("dentist", "dental", "doctor", "gp", "nurse", "surgeon", "surgery", "pharmacist", "pharmacy",
            "blood test", "blood drawn", "anaesthetic", "anesthetic", "operation", "procedure", "hospital",
            "a&e", "er visit", "check-up", "checkup", "physio", "physiotherapist", "vaccine", "jab", "prescription",
@@ -487,14 +523,16 @@ _CLINIC = ("dentist", "dental", "doctor", "gp", "nurse", "surgeon", "surgery", "
            "blurred vision", "cramp", "sore throat", "stomach ache", "diarrhoea", "diarrhea", "feel sick",
            "feeling sick", "unwell", "under the weather", "in pain", "sprain*", "heartburn", "indigestion", "reflux",
            "antibiotic", "flu", "wound", "bite", "bitten", "insect bite", "sting", "loose stool", "bloated", "bloating",
-           "tummy", "migraine", "pounding", "throbbing", "red spot", "sore", "blister")
+           "tummy", "migraine", "pounding", "throbbing", "red spot", "sore", "blister", "cough", "coughing", "pee",
+           "urine", "i worry", "be worried", "side effect")
 _MEAL = ("dinner", "lunch", "breakfast", "brunch", "supper", "snack", "meal", "eat", "eating", "cook", "cooking",
          "cookout", "cook out", "braai", "party food",
          "recipe", "restaurant", "takeaway", "takeout", "menu", "dish", "food", "picnic", "packed lunch", "lunchbox",
          "dessert", "potluck", "buffet", "meal prep", "dinner party", "bake", "baking", "groceries", "grocery",
          "cuisine", "delicacy", "delicacies", "tapas", "street food", "local food", "foodie", "dishes",
          "serve", "to serve", "i serve", "we serve", "coming over", "nibbles", "finger food",
-         "canapes", "should i order", "should we order", "what to order", "order food")
+         "canapes", "should i order", "should we order", "what to order", "order food", "feed", "to feed", "cater",
+         "catering", "for a crowd", "jollof", "biryani")
 # how to get somewhere: met by a fact about not driving (getting around) and one about ways of travelling (transport)
 _UP_THERE = ("get up there", "get down there", "get over there")  # a trip to where someone lives
 _GETTING_THERE = ("way to get", "get to", "get there", "getting there", "getting to", "get around", "getting around",
@@ -547,7 +585,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                       "paint", "painting", "decorating", "cafe", "café", "coffee shop", "hot drink", "warm drink",
                       "glucose test", "anomaly scan", "ultrasound", "due date", "parental leave", "maternity leave",
                       "surf", "surfing", "surfboard", "paddle out", "longboard", "ebike", "e bike", "horse riding", "contact sport", "trampoline",
-                      "fell over", "a fall", "tripped",
+                      "fell over", "a fall", "tripped", "fasting", "ramadan", "a fast",
                       *_DRINK),
     "sugar": _SWEET,
     "salt": ("salt", "salty", "soy sauce", "crisps", "chips", "bacon", "ramen", "instant noodle", "pickle",
@@ -572,7 +610,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
               "night driving", "subtitles", "screen", "seats", "forms", "fill in", "instructions", "label"),
     "cold": ("minus", "below zero", "sub zero", "freezing", "cold weather", "the cold", "snow*", "ski",
              "skiing", "ski tour", "icy", "arctic", "polar", "cold water", "cold plunge", "ice bath", "winter swim*",
-             "wild swim*", "northern lights", "blizzard"),
+             "wild swim*", "northern lights", "blizzard", "hot water bottle", "electric blanket", "hand warmer",
+             "in the cold"),
     "fluids": ("fasting", "a fast", "dry fast", "water fast", "to fast", "ramadan", "heatwave", "heat wave",
                "hot weather", "degrees", "the heat", "too hot", "sauna", "hot yoga", "hangover", "stay cool",
                "marathon", "dehydrat*", "diuretic", "and hot", "so hot", "very hot",
@@ -598,7 +637,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                  "rowing", "surfing", "martial arts", "karate", "judo", "padel", "pickleball", "skating", "get moving",
                  "moving more", "more active", "big shop", "weekly shop", "food shop", "shopping bags", "carry",
                  "carrying", "duvet", "hang out the washing", "housework", "spring clean", "hoover", "vacuum",
-                 "digging", "shovel*", "new hobby", "at my age", "hunting"),
+                 "digging", "shovel*", "new hobby", "at my age", "hunting", "on my feet", "standing all day",
+                 "stand all day", "shoes"),
     "motion": ("ferry", "boat", "cruise", "sailing", "kayak*", "canoe*", "bus ride", "coach trip", "long drive",
                "road trip", "winding road", "roller coaster", "rollercoaster", "journey", "whale watching"),
     "walking": ("day trip", "day out", "days out", "sightseeing", "tour", "walking tour", "hike", "hiking", "trail",
@@ -614,7 +654,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                  "trail", "beach", "festival", "concert", "gig", "museum", "gallery", "theatre", "theater", "cinema",
                  "stadium", "tour", "sightseeing", "trip", "holiday", "vacation", "getaway", "flight", "fly", "flying",
                  "plane", "train", "ferry", "old town", "cobbled", "cobblestone", "walking", "long walk", "sit",
-                 "sitting", "seat"),
+                 "sitting", "seat", *_GETTING_THERE, "moving to", "move to", "hill", "hills", "hilly", "steep",
+                 "slope", "ramp", "crowds", "for hours"),
     "hearing": ("loud", "noisy", "noise", "call", "video call", "phone call", "conference call", "zoom", "teams call",
                 "meeting", "concert", "gig", "nightclub", "club", "party", "lecture", "theatre", "cinema", "hear",
                 "hearing", "restaurant", "bar", "pub", "accent", "talk", "a talk", "movie", "film", "a show", "the show",
@@ -626,14 +667,16 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                "business trip", "getaway", "for a week", "for two weeks", "for the week", "all day", "long weekend", "we all", "all of us",
                "do together", "whole family", "night out", "date night", "look after", "pet sit", "house sit",
                "before i go", "before we go", "before i leave", "while i'm away", "while we're away", "while i'm gone",
-               "while we're gone", "while i'm abroad", "nights away", "to visit", "go visit", "going to visit"),
+               "while we're gone", "while i'm abroad", "nights away", "to visit", "go visit", "going to visit",
+               "fly to", "all go", "i manage", "a few hours", "for hours"),
     "renting": ("puppy", "puppies", "kitten", "a dog", "a cat", "pet", "get a dog", "get a cat", "paint the", "repaint",
                 "wallpaper", "renovat*", "knock through", "put up shelves", "shelves", "drill", "hot tub",
                 "trampoline", "shed", "extension", "move out", "deposit", "notice period", "buy a house", "home charger", "solar", "solar panel", "satellite dish", "air con", "heat pump",
                 "buy a flat", "first home", "mortgage"),
     "power": ("load shedding", "load-shedding", "power cut", "power outage", "blackout", "outage", "no power",
               "no electricity", "no mains", "off grid", "camping", "tent", "generator", "inverter", "campsite",
-              "power keeps", "power goes", "power going", "power went", "electricity", "lights go", "lights going"),
+              "power keeps", "power goes", "power going", "power went", "electricity", "lights go", "lights going",
+              "taken light", "no light", "nepa", "freezer"),
     "pets": ("pet", "pets", "dog", "dogs", "cat", "cats", "puppy", "kitten", "the vet", "vet", "vets", "walkies",
              "dog food", "cat food", "pet food", "kennel", "cattery", "pet sitter", "dog walker", "pet insurance",
              "flea*", "worming", "litter", "litter box", "dog lead", "on a lead", "off lead", "off the lead", "leash", "groomer", "grooming", "chew toy",
@@ -644,7 +687,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                  "what night", "what day", "free evening", "no time", "never have time", "busy week", "free day",
                  "day off", "days off", "rest day", "am i free", "i'm free", "be free", "appointment",
                  "every week", "each week", "that date", "the date", "that day", "best time to go",
-                 "when to go", "when should we go", "when should i go"),
+                 "when to go", "when should we go", "when should i go", "i make it", "make it to",
+                 "weekend of"),
     "home": ("going home", "go home", "head home", "heading home", "trip home", "back home", "home for christmas",
              "home for the holidays", "home for thanksgiving", "home for easter", "home for eid", "home for diwali",
              "hometown", "visit my parents", "visiting my parents", "see my parents", "seeing my parents",
@@ -667,7 +711,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                 "dashboard", "warning light"),
     "reading": (*_LEISURE, "audiobook*", "podcast*", "book recommendation", "good book", "book club", "something to read",
                 "book to read", "read next", "reading list", "a book", "books", "novel", "beach read", "kindle"),
-    "listening": (*_LEISURE, "podcast*", "audiobook*", "playlist", "album", "put on", "listen*", "record shop", "vinyl",
+    "listening": (*_LEISURE, "music", "songs", "podcast*", "audiobook*", "playlist", "album", "put on", "listen*", "record shop", "vinyl",
                   "spotify", "concert", "gig", "festival", "radio"),
     "watching": (*_LEISURE, "something to watch", "watch tonight", "a film", "a movie", "movie night",
                  "film night", "tv",
@@ -704,7 +748,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                  "four of us", "five of us", "whole family", "stroller", "pram", "buggy", "pushchair", "car seat",
                  "my son", "my daughter", "my kids", "my children", "our son", "our daughter", "our kids", "booster seat",
                  "for all of us", "for everyone", "everyone at home", "bigger car", "family car", "seven seater", "7 seater", "bigger house", "bigger place",
-                 "bigger flat", "duplex", "bungalow", "bedrooms"),
+                 "bigger flat", "duplex", "bungalow", "bedrooms", "school run", "school runs", "pick up the kids",
+                 "childproof", "child proof", "baby proof", "babyproof", "toddler proof"),
     "money": ("cheap", "cheaper", "cheapest", "cheaply", "afford", "affordable", "budget", "expensive", "pricey",
               "cost", "cost much", "worth buying", "worth it", "worth the money", "splurge", "bonus", "save money",
               "saving money", "birthday present", "christmas present", "trade in", "trading in", "upgrade",
@@ -714,7 +759,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
               "installment", "instalment", "promo", "on sale", "good deal", "fees", "school fees", "tuition", "rent money",
               "bills", "a quote", "the quote", "grant", "financial help", "help with the cost", "help paying", "quit my",
               "quit the", "quitting my", "quitting the", "give up my job", "give up work", "cut my hours", "fewer hours",
-              "reduce my hours", "go part time", "going part time", "stop working"),
+              "reduce my hours", "go part time", "going part time", "stop working", "swing it", "the money",
+              "whole money", "buy a new one", "worth replacing"),
     "getting around": (*_GETTING_THERE, "get home", "travel down", "travel up", "trip home", "day trip", "car seat",
                        "pram", "stroller", "buggy", "pushchair", "be at work", "late for work",
                        "new place", "moving house", "move house", "new flat", "new apartment", "drive", "driving",
@@ -742,9 +788,10 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
              "appraisal", "career", "employer", "hr", "occupational health", "investor", "series a", "seed round",
              "funding round", "fundraising", "pitch deck", "board meeting", "the team", "our team", "offsite",
              "all hands", "parental leave", "maternity leave", "paternity leave", "leave policy", "hiring", "payroll",
-             "employees", "my staff"),
+             "employees", "my staff", "open the shop", "close the shop", "with the shop", "my shop", "the bakery"),
     "outdoors": ("frost", "freeze", "freezing", "heatwave", "heat wave", "hot weather", "degrees", "storm", "hail",
                  "drought", "hosepipe ban", "outside", "outdoors", "yard", "garden", "gardening", "planting", "hive",
+                 "grow", "growing", "seeds", "seedlings", "herbs", "vegetable patch",
                  "bee suit", "swarm"),
     "travel": ("trip", "holiday", "vacation", "getaway", "go away", "weekend away", "travel", "flight", "fly",
                "flying", "abroad", "babymoon", "hotel", "airbnb", "camping", "cruise", "road trip"),
@@ -753,6 +800,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                "change jobs", "switch jobs", "new job", "quit my job", "leave my job", "lose my job", "laid off",
                "travel abroad", "trip abroad", "leave the country", "flight to", "flights to", "fly to", "book a flight",
                "abroad", "overseas", "out of the country", "re enter", "re-enter", "trip", "holiday", "vacation", "to visit",
+               "conference", "congress", "symposium",
                "go visit", "going to visit"),
     "sesame": ("sesame", "tahini", "hummus", "houmous", "halva", "halwa", "falafel", "baba ganoush", "bagel",
                "burger bun", "sushi", "stir fry", "stir-fry", "bibimbap", "dan dan", "furikake", "za'atar"),
@@ -779,7 +827,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                  "wetland", "marsh", "cave"),
     "long journey": ("long flight", "long haul", "long drive", "hours by road", "hours on the road", "hours in the car",
                      "hour drive", "hours drive", "drive or fly", "road trip", "overnight bus", "long journey",
-                     "long train", "coach trip", "long bus"),
+                     "long train", "coach trip", "long bus", "in one go", "stop overnight", "overnight stop",
+                     "drive down", "drive up", "drive out", "the drive", "for hours", "hours on end"),
     "space": ("stay with us", "stay with me", "staying with us", "staying with me", "stay over", "put them up",
               "put him up", "put her up", "guest room", "spare room", "sofa bed", "air mattress", "visit us",
               "visiting us", "come to stay", "come and stay", "dinner party",
@@ -790,7 +839,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "wedding": ("wedding", "bride", "groom", "best man", "bridesmaid", "maid of honour", "engagement party",
                 "honeymoon", "the reception", "marry", "married"),
     "calendar": ("this summer", "next summer", "in summer", "this winter", "next winter",
-                 "this autumn", "this spring", "in the spring", "pick a date", "choose a date", "set a date", "a date for", "this year", "next year", "best time to go", "when to go", "which month", "what month", "that date",
+                 "this autumn", "this spring", "next spring", "next autumn", "this fall", "next fall", "in the spring", "pick a date", "choose a date", "set a date", "a date for", "this year", "next year", "best time to go", "when to go", "which month", "what month", "that date",
                  "those dates", "the dates", "months"),
     "legume": ("hummus", "houmous", "falafel", "chickpea*", "lentil*", "dal", "dhal", "daal", "chana", "pea", "split pea",
                "mezze", "meze", "middle eastern", "lebanese", "pea protein"),
@@ -803,10 +852,15 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                "on the flight", "sleepover", "fasting", "ramadan", "calcium", "antacid", "iron tablets"),
     "flashing": ("laser", "laser show", "strobe*", "flashing", "light show", "disco", "fireworks", "rave", "nightclub",
                  "video game", "arcade"),
+    "crowds": ("crowd", "crowds", "crowded", "packed", "festival", "concert", "gig", "parade", "carnival", "stadium",
+               "open air", "fireworks", "procession", "rally", "funfair", "the fair", "school fair", "big event", "busy place",
+               "mass"),
+    "passengers": ("come with me", "come along", "ride along", "ride with me", "passenger", "bring him along",
+                   "bring her along", "him with me", "her with me", "them with me"),
     "dexterity": ("drill", "diy", "shelves", "screwdriver", "screws", "flat pack", "flatpack", "assemble", "sewing",
                   "knitting", "crochet", "typing", "buttons", "fiddly", "jar", "chopping", "power tool", "tools"),
     "fitness": (*_WEIGHT_LOSS, "get fit", "fitness plan", "workout plan", "exercise plan", "training plan", "tone up",
-                "build muscle", "get in shape", "exercise routine"),
+                "build muscle", "get in shape", "exercise routine", "calorie*", "diet plan", "portion size"),
     "caffeine": ("coffee", "cafe", "café", "coffee shop", "hot drink", "warm drink", "espresso", "latte", "cappuccino",
                  "tea", "cola", "coke", "energy drink", "red bull", "matcha", "chocolate", "pre-workout", "beverage"),
 }
@@ -867,7 +921,9 @@ _AMOUNT = re.compile(r"[$£€¥₹]\s?\d|\b[Rr]\s?\d[\d,]{2,}\b|\b\d[\d,.]*\s*(
 # the words of a question no table row can list: a weekday's habit or "am I free" (the week's fixed hours), a
 # distance (walking), where visitors will sleep (a small home), a month to come (a commitment on a date), nights away
 _QUESTION_PATTERNS = {
-    "schedule": re.compile(rf"\b(?:every|each)\s+{_DAY}\b|\b{_DAY}s\b|\bam\s+i\s+(?:\w+\s+)?free\b", re.IGNORECASE),
+    "schedule": re.compile(rf"\b(?:every|each)\s+{_DAY}\b|\b{_DAY}s\b|\bam\s+i\s+(?:\w+\s+)?free\b|"
+                           # a plan on a date: "on Saturday the 6th", "the 14th, a Saturday"
+                           r"\bthe\s+\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE),
     "walking": re.compile(r"\b\d[\d,.]*\s*(?:m|km|metres|meters|miles|yards)\b(?!\s*(?:²|2\b))", re.IGNORECASE),
     "space": re.compile(r"\bwhere\s+(?:will|would|are|can|do|should|is)\s+(?:\w+\s+){1,3}?(?:sleep|stay)\b", re.IGNORECASE),
     # a month's name past a sentence's first word, capitalised ("in May", not "may I")
@@ -877,6 +933,14 @@ _QUESTION_PATTERNS = {
                          r"\b(?:\d+|two|three|four|five|six|seven|ten)\s+(?:days|nights)\s+(?:in|on|at|around)\s+(?-i:[A-Z])",
                          re.IGNORECASE),
     "fitness": re.compile(r"\blose\s+(?:\d+|a\s+few|some)\s*(?:kg|kgs|kilos?|lbs?|pounds|stone)\b", re.IGNORECASE),
+    # a medicine named by its family's ending: "propranolol", "ramipril", "omeprazole"
+    "clinic": re.compile(r"\b\w{3,}(?:olol|pril|sartan|statin|prazole|mycin|cillin|floxacin|azepam|triptan|gliptin|dipine)\b",
+                         re.IGNORECASE),
+    # a journey of many hours: "the bus is six hours", "a 9-hour drive"
+    "long journey": re.compile(r"\b(?:bus|coach|drive|flight|train|journey|ride)\s+(?:is|takes|would\s+take|will\s+take)\s+"
+                               r"(?:about\s+|around\s+|over\s+)?(?:\d+|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+hours?\b|"
+                               r"\b(?:\d+|four|five|six|seven|eight|nine|ten|eleven|twelve)[\s-]hours?\s+(?:drive|flight|bus|coach|train|journey|ride)\b",
+                               re.IGNORECASE),
     "caring": re.compile(r"\bfor\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|a\s+couple\s+of)\s+"
                          r"(?:nights|weeks)\b", re.IGNORECASE),
 }

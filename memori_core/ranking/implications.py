@@ -266,6 +266,8 @@ _MY_PLACE = re.compile(r"\b(?:my|our)\s+(?:city|town|village|neighbou?rhood|area
                        # the way to work or a drive starts at home: "how do I get to work?", "how long is the drive?"
                        r"\bget\s+to\s+(?:work|the\s+office)\b|\bmy\s+commute\b|\bcommute\s+to\s+work\b|"
                        r"\bhow\s+long\s+(?:is|will\s+be|would\s+be)\s+the\s+drive\b|"
+                       # what to plant or sow now depends on where: the season and the climate
+                       r"\b(?:plant|sow|grow)\w*\s+(?:\w+\s+){0,3}?now\b|\bthis\s+time\s+of\s+(?:the\s+)?year\b|"
                        rf"{FROM_HOME.pattern}", re.IGNORECASE)
 
 
