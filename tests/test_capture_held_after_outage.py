@@ -166,6 +166,36 @@ def test_a_user_forgotten_while_their_turn_was_held_gets_nothing_back() -> None:
     assert _valid(engine) == []
 
 
+def test_a_forget_the_store_recorded_while_the_turn_was_held_erases_it_too() -> None:
+    # Another process's forget (j15, finding 1): this process's erase count never moves, only the store's record.
+    service = Service(0)
+    engine, memori = service.engine, service.memori
+    faults = _store_down(engine)
+    service.say("I am pregnant.", "2026-11-02T10:00:00+00:00")
+    assert memori.flush(WAIT).held == 1
+    faults.disarm()
+    assert engine.store.forgotten_at("ana") is None
+    engine.store.forget("ana")
+    assert engine.store.forgotten_at("ana") is not None
+    service.say("Hello!", "2026-11-03T10:00:00+00:00", {"configurable": {"entity_id": "ben"}})
+    result = memori.flush(WAIT)
+    assert (result.erased, result.held) == (1, 0)
+    assert engine.store.count("ana") == 0
+
+
+def test_a_forget_recorded_before_a_turn_was_held_does_not_erase_it() -> None:
+    service = Service(0)
+    engine, memori = service.engine, service.memori
+    engine.store.forget("ana")  # an erasure request long done: the user talks again afterwards
+    faults = _store_down(engine)
+    service.say("I play the cello.", "2026-11-02T10:00:00+00:00")
+    assert memori.flush(WAIT).held == 1
+    faults.disarm()
+    service.say("Hello!", "2026-11-03T10:00:00+00:00", {"configurable": {"entity_id": "ben"}})
+    assert memori.flush(WAIT).completed == 2
+    assert _valid(engine) == ["User plays the cello."]
+
+
 async def test_an_async_agent_stores_the_held_turn_at_its_next_turn() -> None:
     service = Service(10.0)
     engine, memori, clock = service.engine, service.memori, service.clock

@@ -237,7 +237,10 @@ class BackgroundCapture:
                 else:
                     # Not sent once another call met the store down meanwhile, nor when the engine is closing
                     # over an unreachable store (it would wait timeout for the same failure).
-                    with ERASURES.began(entity_id, generation), call.reaching(timed=False, stop=lanes.stopping):
+                    # A held turn: a forget of its user any process made since it was held erases it too.
+                    said_by = held.submitted_at if again else None
+                    with ERASURES.began(entity_id, generation, said_by), \
+                            call.reaching(timed=False, stop=lanes.stopping):
                         if stored is None or not stored():
                             capture_facts(engine, entity_id, turn, held.extractor, metadata=meta,
                                           session_id=held.session_id, cancelled=erased, created_at=held.said_at,

@@ -14,9 +14,10 @@ from __future__ import annotations
 import atexit
 import itertools
 import logging
+import time
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -48,6 +49,7 @@ class Held:
     on_failure: Callable[[], None] | None  # the adapter's: called when the turn is given up
     landed: Callable[[], bool] | None  # whether an attempt that failed after reaching the store stored it after all
     reached: int = 0  # attempts that reached the store and failed with an outage error
+    submitted_at: float = field(default_factory=time.time)  # wall clock: a forget the store records later erases it
 
     def attempted(self, reached: bool) -> Held:
         """This turn after one more failed attempt (``reached``: it reached the store)."""
