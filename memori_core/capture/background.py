@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
@@ -24,6 +26,19 @@ from .turn import capture_facts
 
 
 _HELD = "the turn is held and captured again once the store answers"
+
+_ALL_CAPTURES: weakref.WeakSet[BackgroundCapture] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    """In a forked child: every adapter's captures start counted from nothing (its held turns start empty too:
+    :mod:`memori_core.capture.held`)."""
+    for capture in list(_ALL_CAPTURES):
+        capture._after_fork_in_child()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 class BackgroundCapture:
@@ -61,7 +76,8 @@ class BackgroundCapture:
     job), or close the engine (``engine.close()`` waits for its captures, with
     a bound). Pending captures also finish at normal interpreter exit, as long as the store answers: at
     close or exit, once the store is found unreachable, those not started are dropped (counted, one warning
-    for all: :mod:`memori_core.lanes`).
+    for all: :mod:`memori_core.lanes`). In a forked child the counts start at zero and nothing is held: the
+    parent runs and counts what it queued or held.
     """
 
     def __init__(
@@ -92,7 +108,17 @@ class BackgroundCapture:
         else:
             self._held = HeldTurns(owner, logger, check_hold(hold, owner)) if hold else None
         self._engine: Any = None  # the engine of the last capture submitted (an adapter has one): flush's
+        _ALL_CAPTURES.add(self)
         self._set_up()
+
+    def _after_fork_in_child(self) -> None:
+        # The parent runs (and counts) the captures it queued and the turns it held; the child's pool starts empty
+        # (memori_core.lanes), so its counts start at nothing too, or its flush would wait for the parent's.
+        self._done = threading.Condition()
+        self._pending = 0
+        self._counts = dict.fromkeys(self._counts, 0)
+        self._flushed = dict(self._counts)
+        self._failure = None
 
     def _set_up(self) -> None:
         """What a subclass keeps besides the base's state, set up at the end of ``__init__`` (nothing here)."""
