@@ -71,6 +71,7 @@ def test_a_turn_held_through_an_outage_is_not_stored_after_another_process_forgo
         ben, ben_block = _chat(engine, "ben")
         ben.chat("I play the cello.")  # this worker's next request, another user's: the held turn goes too
         assert ben_block.flush(WAIT).completed == 1 and ben_block.capture_stats.held == 0
+        assert (ana_block.flush(WAIT).erased, ben_block.capture_stats.erased) == (1, 0)  # counted where it was held
         reader = ungated_engine(HashEmbedder(), store=ChromaStore.http(host=host, port=port, collection=collection))
         assert reader.list("ana", include_invalid=True) == []
         assert [f.content for f in reader.list("ben")] == ["User plays the cello."]

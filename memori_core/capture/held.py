@@ -52,6 +52,7 @@ class Held:
     landed: Callable[[], bool] | None  # whether an attempt that failed after reaching the store stored it after all
     reached: int = 0  # attempts that reached the store and failed with an outage error
     submitted_at: float = field(default_factory=time.time)  # wall clock: a forget the store records later erases it
+    holder: Any = None  # the BackgroundCapture it was submitted to: its outcome is counted there, whoever retries it
 
     def attempted(self, reached: bool) -> Held:
         """This turn after one more failed attempt (``reached``: it reached the store)."""
