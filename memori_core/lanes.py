@@ -12,7 +12,10 @@ writes (:meth:`EraseGenerations.check`, from :meth:`~memori_core.cache.coordinat
 ``forget`` takes that same lock to delete, after counting the erase, so a write begun before it either wrote
 before the delete (and is deleted with the rest) or finds the generation changed and writes nothing
 (:class:`ForgottenError`). Only writes of this process are known here: a write still embedding in another
-process when the ``forget`` runs is not (docs/stores.md says what holds across processes).
+process when the ``forget`` runs is not (docs/stores.md says what holds across processes). A held turn (an
+outage kept it from the store) is also held to the store's record of its user's last ``forget``
+(``FactStore.forgotten_at``, checked under the write lock): a ``forget`` any process made after the turn was
+held makes it write nothing.
 
 Closing (:meth:`Lanes.close_down`: ``engine.close()``, a store's ``close()``, and interpreter exit): the pending
 captures are waited for as long as the store answers. Once it is known unreachable (the engine's outage breaker is
@@ -75,6 +78,7 @@ class ForgottenError(RuntimeError):
 
 
 _BEGAN: contextvars.ContextVar[Mapping[str, int]] = contextvars.ContextVar("memori_erase_generations", default={})
+_SAID_BY: contextvars.ContextVar[Mapping[str, float]] = contextvars.ContextVar("memori_said_by", default={})
 
 
 class EraseGenerations:
@@ -110,16 +114,29 @@ class EraseGenerations:
         if since is not None and self.erased_since(entity_id, since):
             raise ForgottenError(entity_id, what)
 
+    def said_by(self, entity_id: str) -> float | None:
+        """The wall-clock time (``time.time()``) :meth:`began` set in this context for ``entity_id``'s writes: a
+        ``forget`` the store recorded at or after it (in any process) makes them write nothing; else ``None``."""
+        return _SAID_BY.get().get(entity_id)
+
     @contextlib.contextmanager
-    def began(self, entity_id: str, generation: int) -> Iterator[None]:
+    def began(self, entity_id: str, generation: int, said_by: float | None = None) -> Iterator[None]:
         """Within the block, writes of ``entity_id`` in this context are held to ``generation`` (a capture's
-        turn began then), or to an earlier one already set."""
+        turn began then), or to an earlier one already set; with ``said_by`` (a held turn's time, as
+        ``time.time()``), also to the forgets the store recorded since then (:meth:`said_by`)."""
         current = _BEGAN.get()
         kept = current.get(entity_id)
         token = _BEGAN.set({**current, entity_id: generation if kept is None else min(kept, generation)})
+        said = _SAID_BY.get()
+        said_token = None
+        if said_by is not None:
+            known = said.get(entity_id)
+            said_token = _SAID_BY.set({**said, entity_id: said_by if known is None else min(known, said_by)})
         try:
             yield
         finally:
+            if said_token is not None:
+                _SAID_BY.reset(said_token)
             _BEGAN.reset(token)
 
 

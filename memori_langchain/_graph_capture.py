@@ -129,7 +129,7 @@ def memori_capture_node(
     owner = "memori_capture_node"
     check_adapter_args(owner, engine, entity_id)
     check_flag(strict, owner, "strict")
-    chosen = check_extractor(extractor)
+    chosen = check_extractor(extractor, owner=owner)
     captures = EntityCaptures(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures, owner),
                               hold=OUTAGE_TURNS_KEPT)
     captured = CapturedTurns()

@@ -282,7 +282,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         self.capture = check_flag(capture, "MemoriMiddleware", "capture")
         self.missed_turns = check_missed_turns(missed_turns, "MemoriMiddleware")
         self.strict = check_flag(strict, "MemoriMiddleware", "strict")
-        self.extractor = check_extractor(extractor)
+        self.extractor = check_extractor(extractor, owner="MemoriMiddleware")
         self._captures = EntityCaptures(
             "MemoriMiddleware", logger, strict=strict, max_pending=max_pending_captures, hold=OUTAGE_TURNS_KEPT
         )

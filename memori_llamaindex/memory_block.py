@@ -135,6 +135,7 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
     strict: bool = Field(default=STRICT_DEFAULT, description="Raise on recall / capture failure instead of warning.")
     extractor: Any = Field(
         default=None,
+        validate_default=True,
         description="FactExtractor turning captured turns into facts; None: the rule-based extractor.",
         exclude=True,
     )
@@ -150,7 +151,6 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
     def model_post_init(self, context: Any, /) -> None:
         """Set up the background captures (and the default extractor)."""
         super().model_post_init(context)
-        self.extractor = check_extractor(self.extractor)
         self._captures = BackgroundCapture(_OWNER, logger, strict=self.strict, max_pending=self.max_pending_captures,
                                            hold=_captured_turns(self.engine).held)
 
@@ -165,6 +165,16 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
     @classmethod
     def _check_max_pending(cls, value: Any) -> int:
         return check_max_pending(value, cls.__name__)
+
+    @field_validator("extractor", mode="before")
+    @classmethod
+    def _check_extractor(cls, value: Any) -> Any:
+        return check_extractor(value, owner=cls.__name__)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name in ("strict", "max_pending_captures") and hasattr(self, "_captures"):  # the captures read them
+            self._captures.strict, self._captures.max_pending = self.strict, self.max_pending_captures
 
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
         self._captures.raise_failure()

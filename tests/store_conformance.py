@@ -18,6 +18,7 @@ written semantics (:mod:`memori_core.store.base`) made executable.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -245,6 +246,18 @@ class StoreConformance:
         store.forget("u")
         assert store.count("u") == 0 and store.load_entity("u").columns.ids == []
         assert [f.id for f in store.get("v", ["f0"])] == ["f0"]
+
+    def test_forget_records_when_it_ran_for_that_entity_alone_and_commits_keep_it(self, store: FactStore) -> None:
+        assert store.forgotten_at("u") is None
+        store.upsert("u", facts_f(2), vectors(2))
+        base = store.bump_revision("u")
+        before = time.time()
+        store.forget("u")
+        at = store.forgotten_at("u")
+        assert at is not None and before <= at <= time.time()
+        assert store.revision("u") == base  # the record is no change of the facts
+        store.commit_revision("u", base)
+        assert store.forgotten_at("u") == at and store.forgotten_at("v") is None
 
     def test_progress_reports_the_facts_stored_so_far_after_each_batch(self, store: FactStore) -> None:
         self.use_batches_of(store, 2)

@@ -410,6 +410,14 @@ BAD_ARGUMENTS: list[tuple[str, Callable[[RecallEngine], Any], type[Exception], s
      "MemoriMemoryBlock missing required argument: 'engine'"),
     ("block max_pending_captures=0", lambda e: li.MemoriMemoryBlock(engine=e, entity_id="a", max_pending_captures=0),
      ValueError, "MemoriMemoryBlock: max_pending_captures must be a positive int"),
+    ("block max_pending_captures=True",
+     lambda e: li.MemoriMemoryBlock(engine=e, entity_id="a", max_pending_captures=True),
+     TypeError, "MemoriMemoryBlock: max_pending_captures must be a positive int, got True"),
+    ("block max_pending_captures='64'",
+     lambda e: li.MemoriMemoryBlock(engine=e, entity_id="a", max_pending_captures="64"),
+     TypeError, "MemoriMemoryBlock: max_pending_captures must be a positive int, got '64'"),
+    ("block extractor='rules'", lambda e: li.MemoriMemoryBlock(engine=e, entity_id="a", extractor="rules"),
+     TypeError, r"MemoriMemoryBlock: extractor must have an extract\(messages, existing\) method, got str"),
     ("block priority='high'", lambda e: li.MemoriMemoryBlock(engine=e, entity_id="a", priority="high"), TypeError,
      "MemoriMemoryBlock: priority: "),
     ("memory postprocessor k=-1", lambda e: li.MemoriMemoryPostprocessor(engine=e, entity_id="a", k=-1), ValueError,
@@ -538,6 +546,24 @@ def test_other_fields_set_later_are_checked_too(allergies: RecallEngine) -> None
     with pytest.raises(TypeError, match="MemoriRetriever: strict must be True or False, got str 'no'"):
         retriever.strict = "no"
     assert (block.capture, block.k, retriever.timeout, retriever.strict) == (False, None, None, False)
+
+
+def test_a_memory_blocks_extractor_and_capture_bound_set_later_are_checked_and_used(allergies: RecallEngine) -> None:
+    # j15, finding 6: block.extractor = 42 was accepted, and every later capture failed.
+    block = li.MemoriMemoryBlock(engine=allergies, entity_id="alice", capture=True)
+    rules = block.extractor
+    with pytest.raises(TypeError, match=r"MemoriMemoryBlock: extractor must have an extract\(messages, existing\) "
+                                        "method, got int"):
+        block.extractor = 42
+    with pytest.raises(TypeError, match="MemoriMemoryBlock: max_pending_captures must be a positive int, got '8'"):
+        block.max_pending_captures = "8"
+    with pytest.raises(ValueError, match="MemoriMemoryBlock: max_pending_captures must be a positive int, got 0"):
+        block.max_pending_captures = 0
+    assert block.extractor is rules and block.max_pending_captures == 64
+    block.extractor = None  # the default again: the rules
+    assert type(block.extractor) is type(rules)
+    block.max_pending_captures = 1
+    assert block._captures.max_pending == 1  # noqa: SLF001 - the bound the captures apply
 
 
 @pytest.mark.parametrize("cls", [lc.MemoriRetriever, lc.MemoriContextInjector])

@@ -309,9 +309,10 @@ def test_extractor_and_bound_are_checked() -> None:
     assert isinstance(check_extractor(None), RuleBasedFactExtractor)
     with pytest.raises(TypeError, match="extract"):
         check_extractor(object())
-    for bad in (0, -1, True, 1.5):
-        with pytest.raises(ValueError, match="max_pending_captures"):
+    for bad, error in ((0, ValueError), (-1, ValueError), (True, TypeError), (1.5, TypeError), ("64", TypeError)):
+        with pytest.raises(error, match="max_pending_captures") as raised:
             BackgroundCapture("test", LOG, max_pending=bad)  # type: ignore[arg-type]
+        assert type(raised.value) is error  # a wrong type is a TypeError, a wrong value a ValueError
 
 
 def test_capture_shows_an_extractor_the_stored_facts_of_the_turns_slots_pets_and_exercise_too(

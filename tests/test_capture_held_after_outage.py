@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -152,18 +153,48 @@ def test_flush_captures_the_held_turns_of_every_user_once_the_cooldown_is_over()
     assert memori.capture_stats.held == 0
 
 
-def test_a_user_forgotten_while_their_turn_was_held_gets_nothing_back() -> None:
+def _held_through_an_outage(text: str, before: Callable[[RecallEngine], object] = lambda engine: None) -> Service:
+    """A service whose turn ``text`` of Ana's was held through an outage the store is back from (``before``: run on
+    the engine first)."""
     service = Service(0)
-    engine, memori = service.engine, service.memori
-    faults = _store_down(engine)
-    service.say("I play the cello.", "2026-11-02T10:00:00+00:00")
-    assert memori.flush(WAIT).held == 1
+    before(service.engine)
+    faults = _store_down(service.engine)
+    service.say(text, "2026-11-02T10:00:00+00:00")
+    assert service.memori.flush(WAIT).held == 1
     faults.disarm()
+    return service
+
+
+def test_a_user_forgotten_while_their_turn_was_held_gets_nothing_back() -> None:
+    service = _held_through_an_outage("I play the cello.")
+    engine, memori = service.engine, service.memori
     engine.forget("ana")
     service.say("Hello!", "2026-11-03T10:00:00+00:00")
     result = memori.flush(WAIT)
     assert (result.erased, result.held) == (1, 0)
     assert _valid(engine) == []
+
+
+def test_a_forget_the_store_recorded_while_the_turn_was_held_erases_it_too() -> None:
+    # Another process's forget (j15, finding 1): this process's erase count never moves, only the store's record.
+    service = _held_through_an_outage("I am pregnant.")
+    engine, memori = service.engine, service.memori
+    assert engine.store.forgotten_at("ana") is None
+    engine.store.forget("ana")
+    assert engine.store.forgotten_at("ana") is not None
+    service.say("Hello!", "2026-11-03T10:00:00+00:00", {"configurable": {"entity_id": "ben"}})
+    result = memori.flush(WAIT)
+    assert (result.erased, result.held) == (1, 0)
+    assert engine.store.count("ana") == 0
+
+
+def test_a_forget_recorded_before_a_turn_was_held_does_not_erase_it() -> None:
+    # An erasure request long done: the user talks again afterwards.
+    service = _held_through_an_outage("I play the cello.", lambda engine: engine.store.forget("ana"))
+    engine, memori = service.engine, service.memori
+    service.say("Hello!", "2026-11-03T10:00:00+00:00", {"configurable": {"entity_id": "ben"}})
+    assert memori.flush(WAIT).completed == 2
+    assert _valid(engine) == ["User plays the cello."]
 
 
 async def test_an_async_agent_stores_the_held_turn_at_its_next_turn() -> None:

@@ -221,3 +221,47 @@ def test_a_store_over_a_chromadb_http_client_passed_in_is_shared_and_serves_a_fo
     in_parent = cold_recalls(engine, 10)
     assert child.said() == repr({"right": 10 * len(USERS), "wrong": 0})
     assert in_parent == {"right": 10 * len(USERS), "wrong": 0}
+
+
+@pytest.mark.server
+def test_forked_children_leave_the_parents_held_turn_to_the_parent_which_stores_it_once(chroma_server) -> None:
+    # j15, finding 3: each child captured the parent's held turn again (times_seen 3-5 for a turn said once).
+    import httpx
+    from llama_index.core.base.llms.types import ChatMessage
+
+    from _faults import Faults
+    from _helpers import Clock
+    from memori_core.failopen import OutageBreaker
+    from memori_llamaindex import MemoriMemoryBlock
+
+    host, port = chroma_server
+    clock = Clock(1000.0)
+    engine = http_engine(port, f"t_{uuid.uuid4().hex}")
+    engine.outage = OutageBreaker(10.0, clock=clock)
+
+    def turn(user: str, text: str) -> MemoriMemoryBlock:
+        block = MemoriMemoryBlock(engine=engine, entity_id=user, capture=True)
+        asyncio.run(block.aget(messages=[ChatMessage(role="user", content=text)], session_id=f"chat-{user}"))
+        block.flush(GUARD)
+        return block
+
+    faults = Faults(engine.store)
+    faults.arm("upsert", error=httpx.ConnectError, message="[Errno 111] Connection refused")
+    held = turn("ana", "I play the cello.")
+    assert held.capture_stats.held == 1
+
+    def child_work() -> tuple[int, int, int, int]:
+        faults.disarm()
+        clock.advance(10)
+        before = held.capture_stats
+        after = turn(f"ben-{os.getpid()}", "I like hiking.").capture_stats  # the store answers in the child
+        return before.held, before.submitted, after.held, after.completed
+
+    children = [Child(child_work) for _ in range(3)]
+    said = [child.said() for child in children]
+    assert said == [repr((0, 0, 0, 1))] * 3  # nothing held nor counted in a child; its own turn alone stored
+    faults.disarm()
+    clock.advance(10)
+    turn("ana", "Thanks.")
+    cello = [f for f in engine.list("ana") if f.content == "User plays the cello."]
+    assert [f.times_seen for f in cello] == [1]

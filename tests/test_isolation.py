@@ -267,6 +267,20 @@ def test_an_nfd_id_is_refused_with_its_nfc_form_so_one_user_never_gets_two_memor
     ]
 
 
+def test_the_nfc_hint_of_an_adapter_puts_only_the_argument_in_its_code() -> None:
+    # j15, finding 8: "pass unicodedata.normalize('NFC', MemoriRetriever: entity_id)".
+    from memori_llamaindex import MemoriMemoryBlock, MemoriRetriever
+
+    eng = ungated_engine()
+    for make in (lambda: MemoriRetriever(engine=eng, entity_id=JOSE_NFD),
+                 lambda: MemoriMemoryBlock(engine=eng, entity_id=JOSE_NFD), lambda: eng.recall("where?", JOSE_NFD)):
+        with pytest.raises(ValueError) as raised:
+            make()
+        assert "pass unicodedata.normalize('NFC', entity_id) " in str(raised.value)
+    with pytest.raises(ValueError, match=r"^MemoriRetriever: entity_id 'Jose\\u0301' is not in Unicode NFC"):
+        MemoriRetriever(engine=eng, entity_id=JOSE_NFD)
+
+
 @pytest.mark.parametrize("entity_id", [
     "می\u200cخواهم",  # Persian: the non-joiner keeps می and خواهم apart, as spelled
     "خانه\u200cها",

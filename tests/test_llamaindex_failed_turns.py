@@ -207,18 +207,48 @@ def test_a_held_turn_of_a_user_forgotten_since_is_not_stored_by_the_next_turn(
     assert told(engine) == [] and chat.block.capture_stats.erased == 1
 
 
-def test_another_users_turn_captures_a_users_held_turn_into_that_users_memory(engine: RecallEngine,
-                                                                               clock: Clock) -> None:
+def _ana_held_a_turn(engine: RecallEngine, clock: Clock) -> tuple[Chat, Chat]:
+    """Ana's and Bo's chats, after Ana's turn was held through an outage the store is back from."""
     ana, bo = Chat(engine, "ana"), Chat(engine, "bo")
     faults = Faults(engine.store)
     faults.arm("upsert", error=ConnectionError)
     ana.say("I play the cello.")
     faults.disarm()
     clock.now += 10
+    return ana, bo
+
+
+def test_another_users_turn_captures_a_users_held_turn_into_that_users_memory(engine: RecallEngine,
+                                                                               clock: Clock) -> None:
+    ana, bo = _ana_held_a_turn(engine, clock)
     bo.say("I like hiking.")  # the store answers: every held turn goes, each to its own user
     assert told(engine, "ana") == [("User plays the cello.", 1)] and told(engine, "bo") == [("User likes hiking.", 1)]
     ana.say("Thanks.")
     assert told(engine, "ana") == [("User plays the cello.", 1)]
+
+
+def _outcomes(block: MemoriMemoryBlock) -> tuple[int, int, int, int]:
+    stats = block.capture_stats
+    return stats.submitted, stats.completed, stats.erased, stats.held
+
+
+def test_a_held_turn_another_users_block_captures_again_is_counted_completed_on_the_block_that_held_it(
+    engine: RecallEngine, clock: Clock
+) -> None:
+    ana, bo = _ana_held_a_turn(engine, clock)
+    bo.say("I like hiking.")  # bo's block hands ana's held turn back, and its flush waits for it
+    assert told(engine, "ana") == [("User plays the cello.", 1)]
+    assert (_outcomes(ana.block), _outcomes(bo.block)) == ((1, 1, 0, 0), (1, 1, 0, 0))
+
+
+def test_a_held_turn_of_a_user_forgotten_since_is_counted_erased_on_that_users_block_not_the_next_ones(
+    engine: RecallEngine, clock: Clock
+) -> None:
+    ana, bo = _ana_held_a_turn(engine, clock)
+    engine.forget("ana")
+    bo.say("I like hiking.")
+    assert (_outcomes(ana.block), _outcomes(bo.block)) == ((1, 0, 1, 0), (1, 1, 0, 0))
+    assert ana.block.flush(5).erased == 1 and told(engine, "ana") == []
 
 
 def test_a_block_made_per_request_captures_the_held_turn_of_the_block_before_it(

@@ -72,6 +72,17 @@ class TestChromaEmbedded(_ChromaConformance):
         yield store
         store.close()
 
+    def test_when_a_user_was_forgotten_is_still_known_after_the_folder_is_reopened(self, tmp_path: Path) -> None:
+        store = ChromaStore(path=tmp_path / "db")
+        store.forget("u")
+        at = store.forgotten_at("u")
+        store.close()
+        again = ChromaStore(path=tmp_path / "db")
+        try:
+            assert at is not None and again.forgotten_at("u") == at
+        finally:
+            again.close()
+
     def test_the_cache_folder_is_the_collections_folder_under_snapshots(self, store: FactStore) -> None:
         assert isinstance(store, ChromaStore) and store.cache_folder is not None
         collection_id = str(store._facts.id)  # noqa: SLF001

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..error_log import warn_briefly
 from ..facts import StoredFact
-from ..lanes import ERASURES
+from ..lanes import ERASURES, ForgottenError
 from ..store import deadline
 from ..store.base import FactStore, split_revision
 from ..store.rows import EntityColumns
@@ -94,7 +94,9 @@ class Writing:
         the erases other processes have in flight on the entity (:meth:`_await_erasures`).
         With ``since`` (the entity's erase generation when the write ``what`` began), a ``forget`` of the
         entity in this process since then makes it raise :class:`~memori_core.lanes.ForgottenError` under the
-        write lock, before anything is read or written.
+        write lock, before anything is read or written; so does, for a held turn's write
+        (:meth:`~memori_core.lanes.EraseGenerations.said_by`), a ``forget`` the store recorded since the turn was
+        held, in any process (:meth:`_check_forgotten`).
         """
         with self.store.write_lock(entity_id):
             ERASURES.check(entity_id, since, what)
@@ -113,6 +115,8 @@ class Writing:
                     update.reserve()
                     if not erasing:
                         self._await_erasures(entity_id, update)
+                if not erasing:
+                    self._check_forgotten(entity_id, what)
                 yield update
                 if update.intent is None:
                     token, only_change = self.store.commit_revision(entity_id, base)
@@ -135,6 +139,18 @@ class Writing:
                     self._keep(entity_id, cache, first, token, only_change, update)
             finally:
                 intents.leave(update.intent)
+
+    def _check_forgotten(self, entity_id: str, what: str) -> None:
+        """Raise :class:`~memori_core.lanes.ForgottenError` when this context writes for a turn held since a
+        time (:meth:`~memori_core.lanes.EraseGenerations.said_by`) and the store recorded a ``forget`` of
+        ``entity_id`` at or after it. Read after the erases in flight were waited for (a shared store): one
+        request, made only for such writes."""
+        said_by = ERASURES.said_by(entity_id)
+        if said_by is None:
+            return
+        forgotten = self.store.forgotten_at(entity_id)
+        if forgotten is not None and forgotten >= said_by:
+            raise ForgottenError(entity_id, what)
 
     def _begin(self, entity_id: str) -> str | None:
         """Record a write intent for ``entity_id`` (:meth:`CacheUpdate.begin`); its id, or None when the store

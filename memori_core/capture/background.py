@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
@@ -24,6 +26,19 @@ from .turn import capture_facts
 
 
 _HELD = "the turn is held and captured again once the store answers"
+
+_ALL_CAPTURES: weakref.WeakSet[BackgroundCapture] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    """In a forked child: every adapter's captures start counted from nothing (its held turns start empty too:
+    :mod:`memori_core.capture.held`)."""
+    for capture in list(_ALL_CAPTURES):
+        capture._after_fork_in_child()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 class BackgroundCapture:
@@ -61,7 +76,8 @@ class BackgroundCapture:
     job), or close the engine (``engine.close()`` waits for its captures, with
     a bound). Pending captures also finish at normal interpreter exit, as long as the store answers: at
     close or exit, once the store is found unreachable, those not started are dropped (counted, one warning
-    for all: :mod:`memori_core.lanes`).
+    for all: :mod:`memori_core.lanes`). In a forked child the counts start at zero and nothing is held: the
+    parent runs and counts what it queued or held.
     """
 
     def __init__(
@@ -92,7 +108,19 @@ class BackgroundCapture:
         else:
             self._held = HeldTurns(owner, logger, check_hold(hold, owner)) if hold else None
         self._engine: Any = None  # the engine of the last capture submitted (an adapter has one): flush's
+        self._handed: dict[BackgroundCapture, None] = {}  # holders of turns handed back since the last flush
+        _ALL_CAPTURES.add(self)
         self._set_up()
+
+    def _after_fork_in_child(self) -> None:
+        # The parent runs (and counts) the captures it queued and the turns it held; the child's pool starts empty
+        # (memori_core.lanes), so its counts start at nothing too, or its flush would wait for the parent's.
+        self._done = threading.Condition()
+        self._pending = 0
+        self._counts = dict.fromkeys(self._counts, 0)
+        self._flushed = dict(self._counts)
+        self._failure = None
+        self._handed = {}
 
     def _set_up(self) -> None:
         """What a subclass keeps besides the base's state, set up at the end of ``__init__`` (nothing here)."""
@@ -160,33 +188,50 @@ class BackgroundCapture:
             said_at = last_said_at(turn) or datetime.now(timezone.utc)
         generation = ERASURES.generation(entity_id) if since is None else since
         self._engine = engine
-        self._hand_back(engine)
-        held = Held(engine, tuple(turn), extractor, dict(metadata or {}), session_id, said_at, on_failure, landed)
+        self._handed_to(self._hand_back(engine))
+        held = Held(engine, tuple(turn), extractor, dict(metadata or {}), session_id, said_at, on_failure, landed,
+                    holder=self)
         return self._queue(entity_id, held, generation, stored, again=False)
 
-    def _hand_back(self, engine: Any, *, due: bool = False) -> int:
+    def _hand_back(self, engine: Any, *, due: bool = False) -> list[BackgroundCapture]:
         """Queue the held turns again, oldest first, when the store answers: the breaker is closed (or, ``due``, a
-        call may probe it now: a flush). Those of users forgotten since are counted as erased. Returns how many
-        were taken."""
+        call may probe it now: a flush). Each is queued on (and counted by) the object it was submitted to,
+        whichever object's call hands it back; those of users forgotten since are counted there as erased.
+        Returns those objects (none when nothing was taken)."""
         if self._held is None or not len(self._held):
-            return 0
+            return []
         breaker = outage_breaker(engine)
         if breaker is not None and breaker.is_open and (not due or breaker.retry_in() > 0):
-            return 0
+            return []
         taken = self._held.take()
         if taken:
             self.logger.info("%s: capturing again %d turn(s) a store outage kept from the store", self.owner,
                              len(taken))
+        holders: list[BackgroundCapture] = []
         for entry in taken:
-            if entry.erased:
-                with self._done:
-                    self._counts["erased"] += 1
-                    self._done.notify_all()
-                continue
             turn = entry.turn
-            self._queue(entry.entity_id, turn, entry.since, turn.landed if turn.may_have_landed else None,
-                        again=True)
-        return len(taken)
+            holder = turn.holder if isinstance(turn.holder, BackgroundCapture) else self
+            if holder not in holders:
+                holders.append(holder)
+            if entry.erased:
+                holder._count("erased")
+                continue
+            holder._queue(entry.entity_id, turn, entry.since, turn.landed if turn.may_have_landed else None,
+                          again=True)
+        return holders
+
+    def _handed_to(self, holders: list[BackgroundCapture]) -> list[BackgroundCapture]:
+        """Note (and return, with those noted before) the objects this one handed held turns back to: its next
+        :meth:`flush` waits for their captures too."""
+        with self._done:
+            self._handed.update(dict.fromkeys(h for h in holders if h is not self))
+            return list(self._handed)
+
+    def _count(self, outcome: str) -> None:
+        """Count one capture's ``outcome`` that never ran (a held turn erased or dropped) and wake :meth:`flush`."""
+        with self._done:
+            self._counts[outcome] += 1
+            self._done.notify_all()
 
     def _queue(self, entity_id: str, held: Held, generation: int, stored: Callable[[], bool] | None, *,
                again: bool) -> bool:
@@ -237,7 +282,10 @@ class BackgroundCapture:
                 else:
                     # Not sent once another call met the store down meanwhile, nor when the engine is closing
                     # over an unreachable store (it would wait timeout for the same failure).
-                    with ERASURES.began(entity_id, generation), call.reaching(timed=False, stop=lanes.stopping):
+                    # A held turn: a forget of its user any process made since it was held erases it too.
+                    said_by = held.submitted_at if again else None
+                    with ERASURES.began(entity_id, generation, said_by), \
+                            call.reaching(timed=False, stop=lanes.stopping):
                         if stored is None or not stored():
                             capture_facts(engine, entity_id, turn, held.extractor, metadata=meta,
                                           session_id=held.session_id, cancelled=erased, created_at=held.said_at,
@@ -300,11 +348,10 @@ class BackgroundCapture:
         if self._held is None or held.reached >= OUTAGE_ATTEMPTS:
             return False
         for gone in self._held.hold(entity_id, held, generation):
-            with self._done:
-                self._counts["erased" if gone.erased else "dropped"] += 1
-                self._done.notify_all()
+            holder = gone.turn.holder if isinstance(gone.turn.holder, BackgroundCapture) else self
+            holder._count("erased" if gone.erased else "dropped")
             if not gone.erased:
-                self._dropped(gone.entity_id, self._held.dropped_message())
+                holder._dropped(gone.entity_id, self._held.dropped_message())
                 _call(gone.turn.on_failure)
         return True
 
@@ -400,22 +447,31 @@ class BackgroundCapture:
 
     def _wait(self, timeout: float | None) -> FlushResult:
         ends = None if timeout is None else time.monotonic() + timeout
-        handed = self._hand_back(self._engine, due=True) if self._engine is not None else 0
-        with self._done:
-            finished = self._done.wait_for(lambda: self._pending == 0, timeout)
+        handed = self._hand_back(self._engine, due=True) if self._engine is not None else []
+        finished = _settled([self, *self._handed_to(handed)], ends)
         if handed and finished and self.held:
             # The first of them probed the store; others of other users, run meanwhile, were skipped while it did
             # and held again: once it answered, they go too.
-            self._hand_back(self._engine)
-            with self._done:
-                finished = self._done.wait_for(lambda: self._pending == 0,
-                                               None if ends is None else max(0.0, ends - time.monotonic()))
+            finished = _settled([self, *self._handed_to(self._hand_back(self._engine))], ends)
         with self._done:
+            if finished:
+                self._handed.clear()
             since = {k: v - self._flushed[k] for k, v in self._counts.items()}
             self._flushed = dict(self._counts)
             pending = self._pending
         return FlushResult(finished=finished, pending=pending, completed=since["completed"],
                            dropped=since["dropped"], failed=since["failed"], erased=since["erased"], held=self.held)
+
+
+def _settled(captures: Sequence[BackgroundCapture], ends: float | None) -> bool:
+    """Wait until none of ``captures`` has a capture pending (until the monotonic time ``ends``; ``None``: no
+    limit): a flush waits for the held turns it handed back to the objects that hold them too."""
+    finished = True
+    for capture in dict.fromkeys(captures):
+        with capture._done:
+            left = None if ends is None else max(0.0, ends - time.monotonic())
+            finished = capture._done.wait_for(lambda c=capture: c._pending == 0, left) and finished
+    return finished
 
 
 def _call(callback: Callable[[], None] | None) -> None:

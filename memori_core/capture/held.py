@@ -6,7 +6,8 @@ connection), stored nothing though the turn said something: "Sam and I broke up.
 fact valid for good. An adapter that holds such turns hands them to capture again, in order and with their own
 said-at times, once the store answers: at the next capture it queues (any user's) while the breaker is closed, or
 at its ``flush()``. The record is bounded per user and in all (the oldest dropped, with a warning), lives in the
-process only, and what it still holds at interpreter exit is logged.
+process only (a forked child starts with none: the parent captures its own), and what it still holds at
+interpreter exit is logged.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from __future__ import annotations
 import atexit
 import itertools
 import logging
+import os
+import time
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -48,6 +51,8 @@ class Held:
     on_failure: Callable[[], None] | None  # the adapter's: called when the turn is given up
     landed: Callable[[], bool] | None  # whether an attempt that failed after reaching the store stored it after all
     reached: int = 0  # attempts that reached the store and failed with an outage error
+    submitted_at: float = field(default_factory=time.time)  # wall clock: a forget the store records later erases it
+    holder: Any = None  # the BackgroundCapture it was submitted to: its outcome is counted there, whoever retries it
 
     def attempted(self, reached: bool) -> Held:
         """This turn after one more failed attempt (``reached``: it reached the store)."""
@@ -77,6 +82,11 @@ class HeldTurns:
     def __len__(self) -> int:
         return len(self._turns)
 
+    def _after_fork_in_child(self) -> None:
+        # The parent captures its held turns again itself; each child retrying them too made one extractor call
+        # and one sighting per process for a turn said once. (A new record: a parent thread may have held the lock.)
+        self._turns = UnansweredTurns(self.per_entity, UNANSWERED_KEPT)
+
     def hold(self, entity_id: str, turn: Held, since: int) -> list[Unanswered[Held]]:
         """Hold ``turn`` (``since``: its user's erase generation when it began); returns the turns the bounds let
         go of, those of users forgotten since included (``Unanswered.erased``)."""
@@ -102,5 +112,14 @@ def _tell_at_exit() -> None:
                 "%s: at interpreter exit, %d turn(s) whose capture met a store outage were never stored: the store "
                 "had not answered again (held in this process only, they end with it)", held.owner, count)
 
+
+def _after_fork_in_child() -> None:
+    """In a forked child: every adapter starts holding nothing (see :meth:`HeldTurns._after_fork_in_child`)."""
+    for held in list(_ALL):
+        held._after_fork_in_child()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 atexit.register(_tell_at_exit)  # runs after threading's exit hooks, so after the capture pools drained

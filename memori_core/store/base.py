@@ -243,7 +243,8 @@ class RowStore(Protocol):
         ...
 
     def forget(self, entity_id: str) -> None:
-        """Delete every fact of ``entity_id`` and nothing else."""
+        """Delete every fact of ``entity_id`` and nothing else; a store that keeps a record of forgets
+        (:meth:`RevisionStore.forgotten_at`) records the time first."""
         ...
 
 
@@ -296,6 +297,13 @@ class RevisionStore(Protocol):
     def withdraw_intent(self, entity_id: str, intent: str) -> None:
         """Take back write ``intent`` (recorded by :meth:`record_intent`) of a write that changed nothing, without
         a new revision: :meth:`revision` no longer carries it. The default does nothing (no intents recorded)."""
+        return None
+
+    def forgotten_at(self, entity_id: str) -> float | None:
+        """When ``entity_id`` was last forgotten (:meth:`RowStore.forget`; ``time.time()`` of the forgetting
+        process, recorded before it deleted anything), as every process reads it and kept when the store
+        reopens; ``None`` when never. A held capture is not stored after a forget recorded after it was held.
+        The default keeps no record (``None``)."""
         return None
 
     def bump_revision(self, entity_id: str) -> str:

@@ -41,6 +41,9 @@ KEPT_SLOTS = 64
 """Version slots a shared store keeps per entity; older ones are deleted as new ones are claimed."""
 INTENT_KEY = "intent:"
 """Prefix of the revision record's metadata keys that hold write intents (``intent:<id>`` -> wall-clock time)."""
+FORGOTTEN_KEY = "forgotten_at"
+"""The revision record's metadata key holding when the entity was last forgotten (the forgetting process's
+``time.time()``), kept through commits (an upsert merges metadata) and restarts."""
 STALE_INTENT = 3600.0
 """Seconds (by the writers' clocks) after which a commit removes an intent another writer left behind (its write
 failed, or its process died, long ago: whatever it did has landed or never will)."""
@@ -133,6 +136,23 @@ class ChromaRevisions:
             metadatas=[{ENTITY: entity_id, INTENT_KEY + intent: time.time()}],
         )
         return True
+
+    def record_forget(self, entity_id: str) -> None:
+        """Record on the revision record that ``entity_id`` is being forgotten now (one upsert, merged into the
+        record): :meth:`forgotten_at` reads it in every process, and after a restart."""
+        self.records.upsert(
+            ids=[chroma_id(entity_id, "rev")],
+            embeddings=[[1.0]],
+            metadatas=[{ENTITY: entity_id, FORGOTTEN_KEY: time.time()}],
+        )
+
+    def forgotten_at(self, entity_id: str) -> float | None:
+        """When ``entity_id`` was last forgotten (:meth:`record_forget`), read from the record (one read by id,
+        whatever the store); ``None`` when never."""
+        page = retry_read(lambda: self.records.get(ids=[chroma_id(entity_id, "rev")], include=["metadatas"]))
+        metas = page["metadatas"]
+        at = (metas[0] or {}).get(FORGOTTEN_KEY) if metas else None
+        return float(at) if isinstance(at, (int, float)) else None
 
     def withdraw_intent(self, entity_id: str, intent: str) -> None:
         """Remove write ``intent`` from a shared store's revision record (one upsert; the token stays)."""
@@ -341,6 +361,12 @@ class ChromaRevisionMethods:
     def withdraw_intent(self, entity_id: str, intent: str) -> None:
         """Take back the ``intent`` of a write that changed nothing (a shared store; the token stays)."""
         self._revision_tokens.withdraw_intent(entity_id, intent)
+
+    @when_open
+    def forgotten_at(self, entity_id: str) -> float | None:
+        """When ``entity_id`` was last forgotten (``time.time()`` of the process that did it), as every process
+        reads it; ``None`` when never (:meth:`ChromaRevisions.forgotten_at`)."""
+        return self._revision_tokens.forgotten_at(entity_id)
 
     @when_open
     def commit_revision(self, entity_id: str, base: str | None, intent: str | None = None) -> tuple[str, bool]:

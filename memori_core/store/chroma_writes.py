@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from typing import Any
 import numpy as np
 
 from ..facts import StoredFact
@@ -29,6 +30,7 @@ class ChromaWrites(ChromaReads):
     here and on its reads, which a failed write is read back with)."""
 
     _folder_hold: FolderHold | None  # an embedded store's hold on its folder (None: none, or closed)
+    _revision_tokens: Any  # its ChromaRevisions: forget records its time there
     location: str
 
     @when_open
@@ -174,10 +176,12 @@ class ChromaWrites(ChromaReads):
     @when_open
     def forget(self, entity_id: str) -> None:
         """Delete every fact of ``entity_id`` and nothing else (in an embedded folder, their texts are then
-        scrubbed from Chroma's log, as :meth:`delete` does).
+        scrubbed from Chroma's log, as :meth:`delete` does), after recording when on its revision record
+        (``forgotten_at``).
 
         A failure is read back: when the entity has no fact left (the delete landed, its reply was lost), the
         call returns as a success; otherwise the store's error is raised."""
+        self._revision_tokens.record_forget(entity_id)
         try:
             self._facts.delete(where={ENTITY: entity_id})
         except Exception as exc:

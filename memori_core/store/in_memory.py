@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -108,6 +109,7 @@ class InMemoryFactStore(ClosesWithCallbacks, FactStore):
         self._entities: dict[str, dict[str, tuple[_Record, np.ndarray]]] = {}
         self._dimension: int | None = None
         self._tokens: dict[str, str] = {}
+        self._forgotten: dict[str, float] = {}  # entity -> when it was last forgotten
         self._write_locks = KeyedLocks()
         self._closing = CloseCallbacks()
 
@@ -260,9 +262,16 @@ class InMemoryFactStore(ClosesWithCallbacks, FactStore):
 
     @when_open
     def forget(self, entity_id: str) -> None:
-        """Delete every fact of ``entity_id`` and nothing else."""
+        """Delete every fact of ``entity_id`` and nothing else, and record when (:meth:`forgotten_at`)."""
         with self._lock:
+            self._forgotten[entity_id] = time.time()
             self._entities.pop(entity_id, None)
+
+    @when_open
+    def forgotten_at(self, entity_id: str) -> float | None:
+        """When ``entity_id`` was last forgotten (``time.time()``); ``None`` when never."""
+        with self._lock:
+            return self._forgotten.get(entity_id)
 
     def _report_write(self, entity_id: str, records: list[_Record], error: BaseException) -> None:
         """After a failed write: return when every fact is stored as written, raise ``error`` when none is,
