@@ -221,7 +221,7 @@ def check_entity_id(entity_id: Any, name: str = "entity_id", *, option: str | No
         argument = name.rpartition(": ")[2]
         fix = (f"use {option} {nfc!r}" if option is not None else
                f"pass unicodedata.normalize('NFC', {argument})" if argument.isidentifier() else
-               f"pass its NFC form, unicodedata.normalize('NFC', ...)")
+               "pass its NFC form, unicodedata.normalize('NFC', ...)")
         raise ValueError(f"{subject}{ascii(entity_id)} is not in Unicode NFC form, so it would name another entity "
                          f"than the same text in NFC, {ascii(nfc)} ({nfc!r}); {fix} {how_to_move}")
     return entity_id

@@ -19,7 +19,6 @@ import signal
 import threading
 import uuid
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
