@@ -36,8 +36,8 @@ def owners_of(store: RowStore, entity_id: str, text_ids: Iterable[str]) -> dict[
         first = firsts.get(version_id(fact.id, 1))
         if key in owners or key not in wanted or fact.id == key:
             continue
-        first_key = derived_fact_id(first.content) if first is not None else None
-        if _derived_from(fact.id, key) or (first_key is not None and _derived_from(fact.id, first_key)):
+        if _derived_from(fact.id, key) or (first is not None
+                                           and _derived_from(fact.id, derived_fact_id(first.content))):
             owners[key] = fact
     return owners
 
