@@ -296,7 +296,8 @@ def test_the_dev_set_users_differ() -> None:
                          [("blind2", 5, 113, 176), ("blind3", 5, 118, 191), ("blind4", 6, 137, 221),
                           ("blind5", 6, 126, 255), ("blind6", 6, 130, 276),
                           ("blind7", 6, 135, 270), ("blind8", 6, 199, 270),
-                          ("blind9", 6, 149, 265), ("blind10", 6, 145, 264)])
+                          ("blind9", 6, 149, 265), ("blind10", 6, 145, 264),
+                          ("blind11", 6, 133, 276)])
 def test_the_blind_sets_load_with_the_counts_their_readme_gives(name: str, users: int, facts: int, turns: int) -> None:
     data = load_app_memory(DEV.with_name(f"{name}.json"))
     assert data.name == f"app-memory-{name}"
