@@ -27,7 +27,7 @@ from ..error_log import warn_briefly
 from ..facts import StoredFact
 from ..lanes import ERASURES
 from ..ranking.core import CORE_KEY
-from ..store.base import PartialWriteError
+from ..store.base import PartialWriteError, WriteOutcomeUnknown
 from ..text import normalize_fact_text
 from ..validate import (
     check_core,
@@ -163,8 +163,10 @@ class WritePath(Versions, ImportPath):
         seen again) raises :class:`~memori_core.PartialWriteError` whose
         ``stored_ids`` / ``unstored_ids`` say which (add the unstored ones
         again); superseded facts a failure left in place are named in its
-        message. After any failure the next recall reads what the store really
-        holds. To erase a fact for good (its history included), use
+        message. A change sent to a store that gave no answer (a request timed out, a connection dropped
+        mid-reply) raises :class:`~memori_core.WriteOutcomeUnknown` naming the ids and texts: it may have
+        landed (check with :meth:`get` or :meth:`list`; adding the same text again is safe). After any failure
+        the next recall reads what the store really holds. To erase a fact for good (its history included), use
         :meth:`delete` or :meth:`forget`. When this process forgets the
         entity (:meth:`forget`) after the call began and before it wrote (a
         bulk add still embedding), nothing is written and
@@ -196,9 +198,13 @@ class WritePath(Versions, ImportPath):
         replaced = [fid for fid in replaced if fid not in batch]
         if replaced:  # a typo fails here, before anything is embedded (checked again under the locks)
             _check_known(entity_id, replaced, self.store.get(entity_id, replaced))
-        self._write_batch(entity_id, batch, replaced, derived=given_ids is None, report=report, stored=stored,
-                          dated=next(iter(batch.values())).created_at != now,  # (now: no created_at given)
-                          since=since)
+        try:
+            self._write_batch(entity_id, batch, replaced, derived=given_ids is None, report=report, stored=stored,
+                              dated=next(iter(batch.values())).created_at != now,  # (now: no created_at given)
+                              since=since)
+        except WriteOutcomeUnknown as exc:
+            exc.ids = list(out_ids)  # the ids to look for, derived ones included
+            raise
         return out_ids
 
     def _past_updates(self, entity_id: str, ids: list[str], texts: list[str],
