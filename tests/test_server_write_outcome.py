@@ -44,6 +44,15 @@ def _engine(host: str, port: int, collection: str) -> RecallEngine:
                                                                  timeout=T))
 
 
+def _seeded(host: str, port: int, facts: list[str]) -> tuple[RecallEngine, str]:
+    """An engine over a new collection of the server, holding a copy of alice's ``facts`` (read once)."""
+    collection = f"t_{uuid.uuid4().hex}"
+    engine = _engine(host, port, collection)
+    engine.add("alice", facts)
+    _state(engine)
+    return engine, collection
+
+
 def _strike_before_first_change(store: ChromaStore, fault: Callable[[], None]) -> list[str]:
     """Run ``fault`` right before the first store call that changes rows; the names of the calls it struck."""
     struck: list[str] = []
@@ -94,10 +103,7 @@ def test_a_write_the_stopped_server_never_answered_raises_write_outcome_unknown_
     server: tuple[str, int, Any], operation: str
 ) -> None:
     host, port, proc = server
-    collection = f"t_{uuid.uuid4().hex}"
-    engine = _engine(host, port, collection)
-    engine.add("alice", [OSLO, "User works at Acme."])
-    before = _state(engine)  # the engine holds a copy of alice now
+    engine, collection = _seeded(host, port, [OSLO, "User works at Acme."])
     struck = _strike_before_first_change(engine.store, lambda: proc.send_signal(signal.SIGSTOP))
     try:
         with pytest.raises(WriteOutcomeUnknown) as raised:
@@ -128,9 +134,7 @@ def test_a_write_whose_connection_was_refused_keeps_its_error_and_nothing_landed
     server: tuple[str, int, Any], tmp_path: Path
 ) -> None:
     host, port, proc = server
-    collection = f"t_{uuid.uuid4().hex}"
-    engine = _engine(host, port, collection)
-    engine.add("alice", [OSLO])
+    engine, collection = _seeded(host, port, [OSLO])
     before = _state(engine)
 
     def kill() -> None:
