@@ -32,6 +32,7 @@ from .store import (
     InMemoryFactStore,
     PartialDeleteError,
     PartialWriteError,
+    WriteOutcomeUnknown,
 )
 from .validate import NaiveTimeWarning, unnormalized_entity_ids
 
@@ -63,6 +64,7 @@ __all__ = [
     "RuleBasedFactExtractor",
     "StoredFact",
     "SwappedArgumentsWarning",
+    "WriteOutcomeUnknown",
     "__version__",
     "capture_facts",
     "newest_turn",

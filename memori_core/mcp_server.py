@@ -64,7 +64,7 @@ from .memory_tools import (
 from .metadata_keys import STORE_ITEM_KEY, STORE_NAMESPACE_KEY
 from .outage import is_outage
 from .records import to_record
-from .store.base import PartialWriteError
+from .store.base import PartialWriteError, WriteOutcomeUnknown
 from .store.chroma_client import NoServerAnswers
 from .store.deadline import NotReached
 from .time_limit import check_timeout
@@ -304,9 +304,11 @@ def unanswered_call(tool: str, exc: BaseException, store: Any) -> str | None:
         seen = seen.__cause__
     if seen is None or not is_outage(seen):
         return None
+    sent = not (unsent or isinstance(seen, NotReached))
+    if isinstance(seen, WriteOutcomeUnknown) and seen.__cause__ is not None:
+        seen, sent = seen.__cause__, True  # named by what the store raised; the type says the change was sent
     where = getattr(store, "location", None)
     server = f"the Chroma server at {where}" if isinstance(where, str) and "://" in where else "the memory store"
-    sent = not (unsent or isinstance(seen, NotReached))
     if _could_not_connect(seen):
         return (f"{tool}: could not connect to {server} ({type(seen).__name__}: {error_text(seen)}); is it "
                 f"running? {_not_done(tool, sent)}")

@@ -45,6 +45,7 @@ from .engine import RecallEngine, ReplacedFactError, derived_fact_id, version_of
 from .extraction.rewrite import rewrite
 from .facts import RecalledFact, StoredFact
 from .failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, awithin, check_timeout, is_outage, within
+from .store.base import WriteOutcomeUnknown
 from .store.deadline import NotReached
 from .text import normalize_fact_text, user_subject
 from .meta_questions import asks_what_memory_holds
@@ -307,8 +308,8 @@ class MemoryTools:
     def _unknown_outcome(self, attempt: FailOpenCall, what: str, done: str, exc: Exception,
                          again: Exception) -> str:
         self.log.warning("%s: reading back the %s for entity %r after it failed (%s) failed too (%s); the outcome "
-                         "is unknown", self.owner, what, attempt.entity_id, type(exc).__name__, type(again).__name__)
-        return OUTCOME_UNKNOWN.format(what=what, error=type(exc).__name__, done=done)
+                         "is unknown", self.owner, what, attempt.entity_id, _name(exc), _name(again))
+        return OUTCOME_UNKNOWN.format(what=what, error=_name(exc), done=done)
 
     def _attempt(self, entity_id: str, what: str) -> FailOpenCall:
         """The call through the engine's outage breaker: skipped at once while an outage is waited out."""
@@ -326,7 +327,7 @@ class MemoryTools:
         sent = write and not isinstance(exc, NotReached)  # NotReached: its first request was never sent
         attempt.failed(exc, instead="read back what the store holds" if sent
                        else "answered that memory is unavailable")  # raises when strict
-        return None if sent else UNAVAILABLE.format(error=type(exc).__name__, done=done)
+        return None if sent else UNAVAILABLE.format(error=_name(exc), done=done)
 
     # -- remember ---------------------------------------------------------------------------------
     def remember(self, entity_id: str, text: Any, core: Any = None) -> str:
@@ -572,7 +573,10 @@ def with_earlier_versions(history: Sequence[StoredFact], fact_id: str) -> list[s
     return [fact_id, *(f.id for f in history if f.id != fact_id and f.valid_to is not None)]
 
 
-def _name(exc: Exception) -> str:
+def _name(exc: BaseException) -> str:
+    """What failed, for a model: the store's own error behind a :class:`WriteOutcomeUnknown` (a ``ReadTimeout``)."""
+    if isinstance(exc, WriteOutcomeUnknown) and exc.__cause__ is not None:
+        exc = exc.__cause__
     return type(exc).__name__
 
 

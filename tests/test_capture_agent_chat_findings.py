@@ -18,7 +18,7 @@ from llama_index.core.llms.mock import MockLLM
 from llama_index.core.memory import Memory
 
 from _capture import RULES
-from _helpers import stored
+from _helpers import HashEmbedder, stored
 from memori_core import ChromaStore, RecallEngine
 from memori_core.capture import same_slot_facts
 from memori_llamaindex import MemoriMemoryBlock
@@ -53,7 +53,7 @@ async def test_a_she_after_a_turn_naming_two_women_is_not_guessed(ungated: Recal
 
 
 def test_capture_shows_the_facts_the_previous_turn_stored_to_a_turn_opening_with_she() -> None:
-    engine = RecallEngine(store=ChromaStore.in_memory())
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder())
     engine.add("u", [f"User's friend Sam likes film {n}." for n in range(12)], created_at="2026-10-01T10:00:00Z")
     engine.add("u", "User's mum is moving in with them in November 2026.", created_at="2026-10-21T10:00:00Z")
     shown = [f.content for f in same_slot_facts(engine, "u", "She has high blood pressure.", set())]

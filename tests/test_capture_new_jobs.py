@@ -4,12 +4,13 @@ tests/rules/work_changes.toml."""
 
 from __future__ import annotations
 
+from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallEngine, RuleBasedFactExtractor, capture_facts
 
 
 def _valid_after(*turns: tuple[str, str]) -> list[str]:
     """The valid facts of one user after capturing ``turns`` (said-at time, text) in order with the shipped rules."""
-    engine = RecallEngine(store=ChromaStore.in_memory())
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder())
     for when, text in turns:
         capture_facts(engine, "kez", [("user", text)], RuleBasedFactExtractor(), created_at=when)
     return sorted(f.content for f in engine.list("kez"))

@@ -375,6 +375,7 @@ def test_asked_about_is_the_person_a_question_asks_about_when_not_the_asker(ques
     assert asked_about(question) == who
 
 
+@pytest.mark.model  # the default gate over the MiniLM's cosines decides what reaches the answer
 def test_a_question_about_someone_else_is_not_answered_with_the_askers_own_facts():
     engine = RecallEngine(store=ChromaStore.in_memory())
     engine.add("ann", ["User takes warfarin.", "User's dad takes statins for his cholesterol.",

@@ -10,7 +10,7 @@ from langchain_core.prompt_values import ChatPromptValue
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from _faults import break_store
-from _helpers import seeded_fixtures
+from _helpers import HashEmbedder, seeded_fixtures
 from _langchain_fakes import FailingEmbedder, replies
 from memori_core import ChromaStore, RecallEngine
 from memori_core.context import OPEN_TAG
@@ -259,7 +259,7 @@ def test_embedder_failure_fails_open_and_strict_raises(hash_embedder, prompt):
 
 def test_messages_sent_again_as_history_get_this_turns_block_in_place_of_the_earlier_one():
     # An app that keeps what the injector returned as its history: the earlier block held a fact deleted since.
-    engine = RecallEngine(store=ChromaStore.in_memory())
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder())
     [allergy] = engine.add("u1", ["User is allergic to peanuts."])
     engine.add("u1", ["User has a dog named Biscuit."])
     injector = MemoriContextInjector(engine=engine, entity_id="u1")
@@ -289,7 +289,7 @@ def test_last_user_placement_appends_the_block_to_the_latest_human_message(seede
 
 
 async def test_last_user_placement_replaces_the_block_an_earlier_turn_left_in_the_history():
-    engine = RecallEngine(store=ChromaStore.in_memory())
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder())
     [allergy] = engine.add("u1", ["User is allergic to peanuts."])
     engine.add("u1", ["User has a dog named Biscuit."])
     injector = MemoriContextInjector(engine=engine, entity_id="u1", placement="last_user")

@@ -16,7 +16,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from _helpers import HashEmbedder, stored
 from _langchain_fakes import replies
-from memori_core import ChromaStore, RecallEngine
+from memori_core import ChromaStore, RecallEngine, WriteOutcomeUnknown
 from memori_core.memory_tools import OUTCOME_UNKNOWN, MemoryTools
 from memori_langchain import memory_tools
 from memori_llamaindex import MemoriToolSpec
@@ -155,11 +155,13 @@ async def test_when_the_read_back_fails_too_the_outcome_is_said_to_be_unknown(
                                     "remember": ["User has a dog named Rex.", "User lives in Lisbon."]}[op]
 
 
-def test_strict_tools_still_raise_the_error_of_a_lost_reply(lossy: RecallEngine) -> None:
+def test_strict_tools_raise_write_outcome_unknown_for_a_lost_reply(lossy: RecallEngine) -> None:
     fid = lisbon(lossy)
     lose_next(lossy, "upsert")
-    with pytest.raises(httpx.ReadTimeout):
+    with pytest.raises(WriteOutcomeUnknown) as raised:
         MemoryTools(lossy, strict=True).update("ann", fid, "User lives in Porto.")
+    assert isinstance(raised.value.__cause__, httpx.ReadTimeout)
+    assert (raised.value.operation, raised.value.ids) == ("update", [fid])
 
 
 def test_a_langchain_agents_update_memory_tool_reports_the_update_that_landed(lossy: RecallEngine) -> None:

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from _faults import Faults
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core import ChromaStore, RecallConfig, RecallEngine, WriteOutcomeUnknown
 from memori_core.engine import derived_fact_id
 from memori_core.store import deadline
 from memori_core.store.base import join_revision, split_revision
@@ -194,8 +194,9 @@ def _forget_whose_reply_is_lost(engine: RecallEngine, store: ChromaStore) -> Non
     faults = Faults(store._facts)
     faults.arm("delete", "after", error=httpx.ReadTimeout, message="timed out")  # deleted, reply lost
     faults.arm("get", error=httpx.ReadTimeout, message="timed out")  # and the read-back fails too
-    with pytest.raises(httpx.ReadTimeout):
+    with pytest.raises(WriteOutcomeUnknown) as raised:  # the delete was sent: it may have landed
         engine.forget("u")
+    assert isinstance(raised.value.__cause__, httpx.ReadTimeout) and raised.value.operation == "forget"
     faults.disarm()
 
 

@@ -19,7 +19,7 @@ from ..error_log import warn_briefly
 from ..facts import StoredFact
 from ..lanes import ERASURES, ForgottenError
 from ..store import deadline
-from ..store.base import FactStore, split_revision
+from ..store.base import FactStore, WriteOutcomeUnknown, split_revision, unanswered
 from ..store.rows import EntityColumns
 from ..text import analyzer
 from . import intents
@@ -88,7 +88,9 @@ class Writing:
         If the body or the commit fails at any point, the copy is dropped, and
         the write's intent stays on the token (a shared store), or the token is
         changed, before the error propagates; a body that fails before
-        :meth:`CacheUpdate.begin` changed nothing, and its intent is taken back.
+        :meth:`CacheUpdate.begin` changed nothing, and its intent is taken back. A body that began and met a
+        request that got no answer (:func:`~memori_core.store.base.unanswered`) raises
+        :class:`~memori_core.store.base.WriteOutcomeUnknown` from it: the change may have landed.
         The commit's base is the cached copy's token, or ``base`` when given.
         Unless ``erasing`` (the body of :meth:`erase`), the write first waits for
         the erases other processes have in flight on the entity (:meth:`_await_erasures`).
@@ -123,7 +125,7 @@ class Writing:
                 else:
                     token, only_change = self.store.commit_revision(entity_id, base, update.intent)
                 update.committed, update.only_change = token, only_change
-            except BaseException:
+            except BaseException as exc:
                 with self.entity_lock(entity_id):
                     self.caches.drop(entity_id)
                 # A recorded intent stays: every process distrusts its copy until the write has settled. Without
@@ -133,6 +135,8 @@ class Writing:
                 elif update.intent is None and (update.began or not self.store.shared):
                     self._bump(entity_id)
                 intents.leave(update.intent)
+                if update.began and unanswered(exc):  # a change was sent and no answer came: it may have landed
+                    raise WriteOutcomeUnknown(entity_id, what) from exc
                 raise
             try:
                 with self.entity_lock(entity_id):

@@ -27,7 +27,7 @@ from ..error_log import warn_briefly
 from ..facts import StoredFact
 from ..lanes import ERASURES
 from ..ranking.core import CORE_KEY
-from ..store.base import PartialWriteError
+from ..store.base import PartialWriteError, WriteOutcomeUnknown
 from ..text import normalize_fact_text
 from ..validate import (
     check_core,
@@ -51,6 +51,7 @@ from .imports import ImportPath
 from .progress import Progress, _safe_progress
 from .replaced import ReplacedFactError, current_of, is_ended
 from .storing import _bounded
+from .successors import Successors
 from .late_facts import PastPlace, landed, place_in_past, relinked, split_by_start
 from .supersede import _check_known, _collapse, _linked, _split_new_and_seen, _superseded
 from .text_owners import owners_of
@@ -82,7 +83,7 @@ class Forgotten:
 _NOW: Any = object()  # expire's expiry: the time of the edit
 
 
-class WritePath(Versions, ImportPath):
+class WritePath(Versions, ImportPath, Successors):
     """The write methods of :class:`~memori_core.engine.RecallEngine`: ``add``, ``update``, ``delete``, ``forget``
     here, ``restore`` and ``import_`` from its bases (a mixin: the state is the engine's, declared on its bases)."""
 
@@ -122,7 +123,10 @@ class WritePath(Versions, ImportPath):
         ``list`` and ``count`` leave invalid facts out (``recall(as_of=...)``
         and ``list(include_invalid=True)`` see them); :meth:`history` shows a
         fact's versions and :meth:`restore` undoes a supersede. Ids of the
-        facts being added and facts already superseded are ignored. An id
+        facts being added and facts already superseded are ignored, except on a shared store (a server), where
+        another process may have superseded the fact a moment before: there the add looks again once it has
+        landed, and of the valid facts that supersede one fact (its own counted) the newest add's stay valid,
+        the others marked superseded by its first fact (:mod:`.successors`). An id
         the entity has no fact with (a typo, another entity's id, or a fact
         another writer deleted after you read it) raises ``KeyError`` naming
         ``supersedes`` and the id, and nothing is written: the caller decides
@@ -163,8 +167,10 @@ class WritePath(Versions, ImportPath):
         seen again) raises :class:`~memori_core.PartialWriteError` whose
         ``stored_ids`` / ``unstored_ids`` say which (add the unstored ones
         again); superseded facts a failure left in place are named in its
-        message. After any failure the next recall reads what the store really
-        holds. To erase a fact for good (its history included), use
+        message. A change sent to a store that gave no answer (a request timed out, a connection dropped
+        mid-reply) raises :class:`~memori_core.WriteOutcomeUnknown` naming the ids and texts: it may have
+        landed (check with :meth:`get` or :meth:`list`; adding the same text again is safe). After any failure
+        the next recall reads what the store really holds. To erase a fact for good (its history included), use
         :meth:`delete` or :meth:`forget`. When this process forgets the
         entity (:meth:`forget`) after the call began and before it wrote (a
         bulk add still embedding), nothing is written and
@@ -196,9 +202,14 @@ class WritePath(Versions, ImportPath):
         replaced = [fid for fid in replaced if fid not in batch]
         if replaced:  # a typo fails here, before anything is embedded (checked again under the locks)
             _check_known(entity_id, replaced, self.store.get(entity_id, replaced))
-        self._write_batch(entity_id, batch, replaced, derived=given_ids is None, report=report, stored=stored,
-                          dated=next(iter(batch.values())).created_at != now,  # (now: no created_at given)
-                          since=since)
+        try:
+            self._write_batch(entity_id, batch, replaced, derived=given_ids is None, report=report, stored=stored,
+                              dated=next(iter(batch.values())).created_at != now,  # (now: no created_at given)
+                              since=since)
+        except WriteOutcomeUnknown as exc:
+            exc.ids = list(out_ids)  # the ids to look for, derived ones included
+            raise
+        self._settle_successors(entity_id, replaced, list(batch))  # another process may have superseded them too
         return out_ids
 
     def _past_updates(self, entity_id: str, ids: list[str], texts: list[str],

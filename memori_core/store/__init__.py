@@ -2,7 +2,7 @@
 
 * :mod:`.base` - the protocol: :class:`RowStore` (rows), :class:`RevisionStore`
   (revision tokens, write locks), :class:`FactStore` (both, plus a cache's
-  folder and close callbacks), the partial-write errors and how a store settles a write that failed part-way;
+  folder and close callbacks), the partial-write errors, :class:`WriteOutcomeUnknown` and how a store settles a write that failed part-way;
 * :mod:`.rows` - one entity's rows as the store hands them to the cache;
 * :mod:`.in_memory` - :class:`InMemoryFactStore`, the reference store (pure Python and numpy);
 * :mod:`.chroma` - :class:`ChromaStore`: embedded, in-memory or a ``chroma run`` server (opening and closing);
@@ -20,6 +20,7 @@ Chroma is imported in the ``chroma*`` modules only.
 
 from .base import (
     CacheFolder, ClosedError, EntityRows, FactStore, PartialDeleteError, PartialWriteError, RevisionStore, RowStore,
+    WriteOutcomeUnknown,
 )
 from .chroma import ChromaStore, default_store_path
 from .chroma_client import chroma_errors
@@ -30,6 +31,6 @@ from .in_memory import InMemoryFactStore
 __all__ = [
     "CacheFolder", "ChromaStore", "ClosedError", "DeadlineExceeded", "EntityRows", "FactStore", "FolderInUseError",
     "InMemoryFactStore",
-    "PartialDeleteError", "PartialWriteError", "RevisionStore", "RowStore", "StoreFolderGoneError", "chroma_errors",
-    "default_store_path",
+    "PartialDeleteError", "PartialWriteError", "RevisionStore", "RowStore", "StoreFolderGoneError", "WriteOutcomeUnknown",
+    "chroma_errors", "default_store_path",
 ]

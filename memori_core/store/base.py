@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
@@ -27,8 +28,9 @@ from .rows import EntityColumns, EntityRows
 
 __all__ = [
     "CacheFolder", "CloseCallbacks", "ClosedError", "ClosesWithCallbacks", "EntityColumns", "EntityRows", "FactStore",
-    "PartialDeleteError", "PartialWriteError", "RevisionStore", "RowStore", "check_upsert_counts", "join_revision",
-    "refused_once_closed", "settle_failed_delete", "settle_failed_write", "split_revision", "when_open",
+    "PartialDeleteError", "PartialWriteError", "RevisionStore", "RowStore", "WriteOutcomeUnknown", "check_upsert_counts",
+    "join_revision", "refused_once_closed", "settle_failed_delete", "settle_failed_write", "split_revision",
+    "unanswered", "when_open",
 ]
 
 INTENT_MARK = "~"
@@ -117,6 +119,53 @@ class PartialDeleteError(PartialWriteError):
         super().__init__(message, remaining_ids, deleted_ids)
         self.deleted_ids = list(deleted_ids)
         self.remaining_ids = list(remaining_ids)
+
+
+class WriteOutcomeUnknown(TimeoutError):
+    """A write that sent a change to the store and got no answer (its request timed out, or the connection
+    dropped before the reply): the change may have been made, or may be made later by a server that was paused.
+
+    ``entity_id``, ``operation`` (``"add"``, ``"update"``, ``"delete"``, ``"forget"``...), and what was asked:
+    ``ids`` (the fact ids given or derived) and ``texts``. Check what the store holds with ``engine.get`` /
+    ``engine.list`` or a recall before writing again; adding the same text again is safe (it is found, not
+    stored twice). A :class:`TimeoutError`, so code that treats timeouts as an outage still does; the store's
+    own error is the ``__cause__``.
+    """
+
+    def __init__(self, entity_id: str, operation: str = "write", *, ids: Sequence[str] = (),
+                 texts: Sequence[str] = ()) -> None:
+        super().__init__(entity_id, operation)
+        self.entity_id = entity_id
+        self.operation = operation
+        self.ids = list(ids)
+        self.texts = list(texts)
+
+    def asked(self, operation: str, *, ids: Sequence[str] = (), texts: Sequence[str] = ()) -> WriteOutcomeUnknown:
+        """This error naming the call that raised it (the engine's write method fills it in on its way out)."""
+        self.operation = operation
+        self.ids, self.texts = list(ids) or self.ids, list(texts) or self.texts
+        return self
+
+    def __str__(self) -> str:
+        cause = self.__cause__
+        why = f" ({type(cause).__name__}: {cause})" if cause is not None else ""
+        asked = "".join([f"; ids {', '.join(map(repr, self.ids))}" if self.ids else "",
+                         f"; texts {', '.join(repr(t[:80]) for t in self.texts[:5])}" if self.texts else ""])
+        return (f"{self.operation} for entity {self.entity_id!r} got no answer from the store{why}{asked}: the change "
+                "may have been made (a paused server can still make it later); check with engine.get or "
+                "engine.list (or a recall) before writing again; adding the same text again is safe")
+
+
+def unanswered(exc: BaseException) -> bool:
+    """Whether ``exc`` says a request reached the store and no answer came back (a read or write timeout, a
+    connection dropped mid-reply), so what it asked for may have been done. A connection never made (refused, a
+    connect timeout) or a deadline passed before a request was sent is not: nothing of that request was sent."""
+    httpx = sys.modules.get("httpx")  # not imported: no httpx error can have been raised
+    if httpx is None:
+        return False
+    if isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout)):
+        return False
+    return isinstance(exc, (httpx.TimeoutException, httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError))
 
 
 def check_upsert_counts(facts: Sequence[StoredFact], embeddings: np.ndarray) -> None:

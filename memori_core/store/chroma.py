@@ -23,6 +23,7 @@ from .base import CacheFolder, CloseCallbacks, ClosesWithCallbacks, FactStore
 from .chroma_client import (
     DEFAULT_HTTP_TIMEOUT,
     check_server_address,
+    close_http_client,
     ephemeral_client,
     http_client,
     is_http_client,
@@ -124,6 +125,7 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
         self._unused: weakref.finalize[Any, Any] | None = None  # an in-memory store's: marks its collections unused
         self._collection_name = collection
         self._later: LaterConnection | None = None  # a server's store built while the server did not answer
+        self._own_client: Any | None = None  # the HTTP client http() opened, closed with the store (not a client=)
         self.request_timeout: float | None = None
         """The time limit of each request to a server (set by :meth:`http`); ``None``: none or in process."""
         self.cache_folder: CacheFolder | None = None
@@ -221,12 +223,16 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
         """What :meth:`close` lets go of after its callbacks: for an embedded store opened from a path, its Chroma
         client and this object's hold on the folder (taken now); for an in-memory store, its collections. The
         folder is free for other processes once every store object of this process on it is closed (or the
-        process ends). HTTP and ``client=`` stores have nothing else to release."""
+        process ends); for a server's store made by :meth:`http`, the client it opened (its connections). A
+        ``client=`` store leaves the client it was given open: its caller closes it."""
         hold, self._folder_hold = self._folder_hold, None
+        own, self._own_client = self._own_client, None
 
         def let_go() -> None:
             if hold is not None:
                 self._release(hold)
+            if own is not None:
+                close_http_client(own)
             if self._unused is not None and self._unused.alive:
                 self._unused()  # marks this store's client and collections unused (once)...
                 release_unused_ephemeral()  # ...and releases them now
@@ -318,7 +324,12 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
             store._later = LaterConnection(store, url, connect, exc)
             store.shared = True
         else:
-            store = cls(client=client, collection=collection, shared=True)
+            try:
+                store = cls(client=client, collection=collection, shared=True)
+            except BaseException:
+                close_http_client(client)
+                raise
+            store._own_client = client
         store.request_timeout = timeout
         store.location = url
         return store
@@ -331,7 +342,12 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
 
     def _connected_with(self, client: Any) -> None:
         """The first call reached the server (:class:`LaterConnection`): open the collections through ``client``."""
-        self._open(client, self._collection_name, True, False)
+        try:
+            self._open(client, self._collection_name, True, False)
+        except BaseException:
+            close_http_client(client)
+            raise
+        self._own_client = client
         self._later = None
 
     def __repr__(self) -> str:

@@ -252,6 +252,9 @@ def _bound_requests(client: Any, timeout: float | None) -> None:
         raise RuntimeError("this chromadb version's HTTP client has no httpx session to bound; pin chromadb<2")
     session.timeout = httpx.Timeout(timeout)
     serve_in_this_process(client)
+    admin = getattr(getattr(getattr(client, "_admin_client", None), "_server", None), "_session", None)
+    if isinstance(admin, httpx.Client):
+        admin._memori_pid = os.getpid()  # used while the client was built: closed with it (close_http_client)
 
 
 _INHERITED_SESSIONS: list[Any] = []
@@ -303,6 +306,17 @@ def _wrap_session(server: Any, session: Any, verify: Any) -> None:
 
     session.request = request  # chromadb sends every request through session.request
     session._memori_deadlines = True
+    session._memori_pid = owner  # the process whose connections these are (closed only there)
+
+
+def close_http_client(client: Any) -> None:
+    """Close a chromadb HTTP client that a store opened: its connections to the server (the session of this
+    process; one inherited over a fork is left alone, its sockets are the parent's) and its chromadb system."""
+    for owner in (client, getattr(client, "_admin_client", None)):  # chromadb's admin client has a session too
+        session = getattr(getattr(owner, "_server", None), "_session", None)
+        if session is not None and getattr(session, "_memori_pid", None) == os.getpid():
+            session.close()
+    client.close()
 
 
 def _reopened(server: Any, inherited: Any, verify: Any) -> Any:
