@@ -31,7 +31,10 @@ __all__ = ["MOST_NAMED", "asked_about", "asked_slots", "gift_for", "not_about_th
 
 _TOLD_PAST = re.compile(r"\b(?:did|was|were|had|went|attended|created|visited)\b", re.IGNORECASE)
 # what the asker may do now, whatever the story before it: "My back is sore since I was digging, what can I take?"
-_ASKS_NOW = re.compile(r"\b(?:can|could|should|shall)\s+(?:i|we)\b(?!\s+have\s+\w+(?:ed|en)\b)", re.IGNORECASE)
+# (or asks for tips on it: "Last year I was shaky by the afternoon. Any tips to get through it?")
+_ASKS_NOW = re.compile(r"\b(?:can|could|should|shall)\s+(?:i|we)\b(?!\s+have\s+\w+(?:ed|en)\b)|"
+                       r"\bany\s+(?:tips|advice|ideas|suggestions)\b|\bhow\s+(?:do|can|should)\s+(?:i|we)\b",
+                       re.IGNORECASE)
 
 
 def asks_what_to_do(question: str) -> bool:
