@@ -343,7 +343,9 @@ def asked_about(question: str) -> str | None:
 
 _GIFT_FOR = re.compile(
     r"\b(?:gifts?|presents?)\b(?:\s+ideas?)?\s+(?:for|(?:should|could|can|shall|do)\s+(?:i|we)\s+(?:get|buy|give))"
-    r"\s+(?:(?:my|our)\s+(?:[\w-]+\s+)?(?P<who>[\w-]+)|(?P<name>(?-i:[A-Z][a-z]+))\b)",
+    # the receiver, not the word after it: "a present for my mom for Mother's Day" is for "mom"
+    r"\s+(?:(?:my|our)\s+(?:[\w-]+\s+)?(?!(?:for|to|on|at|in|this|next|and|or|who|that|with|because|but|so)\b)"
+    r"(?P<who>[\w-]+)|(?P<name>(?-i:[A-Z][a-z]+))\b)",
     re.IGNORECASE,
 )
 
