@@ -518,3 +518,27 @@ def test_a_plural_in_ies_reads_as_its_word_and_an_investor_is_work_not_money():
     assert "meal" in question_concerns("What food should we bring to the parties?")
     assert "money" not in question_concerns("Lunch with an investor tomorrow, where should we go?")
     assert "money" in question_concerns("Should I invest my bonus?")
+
+
+@pytest.mark.parametrize(("question", "needed"), [
+    ("My friends want to go clubbing on Saturday night. Should I go?", "User has photosensitive epilepsy."),
+    ("Is it okay to have a long bath while everyone is out?", "User has epilepsy."),  # never alone in water
+    ("A colleague is selling his 2015 Honda Civic for 6,000 pounds. Should I buy it?",
+     "User lost his licence after a seizure in May."),
+    ("Should I start jogging every morning before work?", "User tore his ACL skiing and his knee still swells."),
+    ("The coach home takes 12 hours. What can I do to make it easier?", "User has varicose veins."),
+    ("My friends booked me a manicure for my birthday. Anything to watch out for?", "User is allergic to acrylates."),
+    ("Planning to get a small tattoo on my wrist next week, anything I should know?", "User has chronic hepatitis B."),
+    ("Last Ramadan I was dizzy by noon every day. Any tips for this year?", "User has type 1 diabetes."),
+])
+def test_the_eleventh_rounds_concerns_recall_what_minilm_scores_low(minilm, question, needed):
+    _recalled_only_by_the_implications(minilm, question, needed)
+
+
+def test_what_is_left_of_a_debt_is_the_askers_not_a_general_question(minilm):
+    facts = ["User has a car loan with 14 monthly payments of 230 pounds left.", "User works as a nurse in Leeds.",
+             "User's daughter is 6.", "User plays the cello.", "User is vegetarian."]
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    eng.add("u", facts)
+    assert facts[0] in [f.content for f in eng.recall("How much is left on the car loan?", "u")]
+    assert [f.content for f in eng.recall("How much of the Berlin Wall is left?", "u")] == []

@@ -34,8 +34,8 @@ from ..ranking.dense import l2_normalise
 from ..ranking.fusion import rank_order
 from ..ranking.gate import USER_WORD
 from ..ranking.implications import asks_to_be_reminded, goes_on, thread_of, with_implied
-from ..ranking.intent import (asks_an_amount_in_a_unit, asks_the_way_there, asks_what_was_told, is_general,
-                              reads_as_a_question, speaks_of_the_user)
+from ..ranking.intent import (asks_an_amount_in_a_unit, asks_the_way_there, asks_what_is_left, asks_what_was_told,
+                              is_general, reads_as_a_question, speaks_of_the_user)
 from ..ranking.intent import prototype_texts as intent_texts
 from ..ranking.pipeline import PoolScores
 from ..text import analyzer, main_script
@@ -236,10 +236,12 @@ class GateSignals:
         relevance gate (:mod:`~.ranking.intent`); it is general unless it also names someone the pool's facts
         hold. A keyword search, a question for the asker (``asker``: :func:`~.ranking.care.for_the_asker`) or
         one about "the user", asking what the asker told (:func:`~.ranking.intent.asks_what_was_told`) or the way to
-        a place named before (:func:`~.ranking.intent.asks_the_way_there`) never is, and costs no prototype."""
+        a place named before (:func:`~.ranking.intent.asks_the_way_there`) or what is left of a debt
+        (:func:`~.ranking.intent.asks_what_is_left`) never is, and costs no prototype."""
         cfg = self.config
         if (cfg.gate != "relevance" or cfg.gate_general is None or not reads_as_a_question(query)
-                or asker or speaks_of_the_user(query) or asks_what_was_told(query) or asks_the_way_there(query)):
+                or asker or speaks_of_the_user(query) or asks_what_was_told(query) or asks_the_way_there(query)
+                or asks_what_is_left(query)):
             return False
         if asks_an_amount_in_a_unit(query):
             return True

@@ -179,7 +179,7 @@ _CARE_TERMS = re.compile(
     r"medications?|medicines?|meds|prescri(?:bed|ption|ptions)|inhalers?|puffers?|"
     r"pregnan(?:t|cy)|prenatal|breast[\s-]?feed(?:ing|s)?|(?:pre-?)?diabet(?:es|ic)|asthma(?:tic)?|epilep(?:sy|tic)|hypertension|"
     r"high\s+blood\s+pressure|gout|ibs|irritable\s+bowel|crohn'?s|colitis|low[-\s]fat\s+(?:meals|diet|food)|"
-    r"sickle[\s-]cell|"
+    r"sickle[\s-]cell|gallstones?|(?:chronic\s+)?hepatitis(?:\s+[abc])?|cirrhosis|fatty\s+liver|"
     r"vegetarian|vegan|pescatarian|halal|kosher|teetotal(?:l?er)?|"
     # staying off alcohol after an addiction is a restriction like "alcohol-free"
     r"sober|sobriety|recovering\s+alcoholic|alcoholism|alcohol\s+(?:addiction|dependence)|"
@@ -279,7 +279,9 @@ _REQUEST = re.compile(
     r"|(?:^|[.!?]\s+)(?:any\s+(?:advice|ideas|tips|suggestions|recommendations|thoughts)|advice|ideas|"
     r"suggestions|tips)\s*\??\s*$"
     # the request after the plan it is for: "Movie night on Friday, anything good on?"
-    r"|[,;]\s*(?:anything|any)\s+(?:good|fun|nice|decent|worth)\b",
+    r"|[,;]\s*(?:anything|any)\s+(?:good|fun|nice|decent|worth)\b"
+    # a request closing the plan it is for: "Cousins are coming for lunch, give me a menu"
+    r"|[,;.]\s*(?:please\s+)?(?:give|make|plan|suggest|find)\s+(?:me|us)\b(?!\s+(?:a\s+)?(?:moment|minute|sec|second)\b)",
     re.IGNORECASE,
 )
 

@@ -47,7 +47,8 @@ _NOT_EATEN_ALLERGY = (
     r"|\ballergic\s+to\s+(?!(?:\w+\s+){0,2}?(?:penicillin|amoxicillin|antibiotics?|latex|aspirin|ibuprofen|nsaids?|codeine|"
     r"morphine|opioids?|sulf\w+|sulph\w+|co-\w+|metamizol\w*|dipyrone|contrast|iodine|anaesthetic|anesthetic|bees?|wasps?|"
     r"stings?|insect\w*|cats?|dogs?|horses?|pets?|animals?|pollen|grass|hay|dust|mites?|mould|mold|nickel|plasters?|"
-    r"adhesive|perfumes?|fragrances?|hair\s+dye|feathers?|sun|cold|medicines?|medications?|drugs?|painkillers?)\b)")
+    r"adhesive|perfumes?|fragrances?|hair\s+dye|feathers?|sun|cold|medicines?|medications?|drugs?|painkillers?|"
+    r"acrylates?|acrylics?|methacrylates?|gel\s+polish|nail\s+\w+|chemicals?|cosmetics?|make-?up|detergents?)\b)")
 FACT_CONCERNS: dict[str, str] = {
     "peanut": _any("peanut", "groundnut", "nut", "tree nut"),
     "tree nut": _any("nut", "tree nut", "almond", "walnut", "cashew", "hazelnut", "pecan", "pistachio"),
@@ -59,7 +60,8 @@ FACT_CONCERNS: dict[str, str] = {
     "meat": _any("vegetarian*", "vegan*", "meat", "pescatarian*", "pork", "beef", "halal", "kosher", "gout"),
     "alcohol": _any("alcohol*", "booze", "sober*", "teetotal*", "drink", "wine", "beer", "sobriety", "blood pressure",
                     "hypertension", "gout", "diabet*", "insulin", "metformin", *SULFONYLUREAS, "ulcer",
-                    "epilep*", "seizure*", "lamotrigine", "levetiracetam", "liver disease", "cirrhosis", "pancreatitis"),
+                    "epilep*", "seizure*", "lamotrigine", "levetiracetam", "liver disease", "cirrhosis", "pancreatitis",
+                    "hepatitis", "fatty liver"),
     "pregnancy": _any("pregnan*", "prenatal", "expecting a baby", "breastfeed*", "breast feed*"),
     "sugar": _any("diabet*", "low carb", "keto*", "sugar*", "carb", "insulin", "metformin", "prediabet*", "gout",
                   *SULFONYLUREAS),
@@ -83,9 +85,11 @@ FACT_CONCERNS: dict[str, str] = {
     "buckwheat": _any("buckwheat"),
     "legume": _any("chickpea", "garbanzo", "lentil", "legume", "pulse", "pea", "split pea"),
     "gut": _any("ibs", "irritable bowel", "fodmap", "crohn*", "colitis", "low fat", "fatty food", "gallbladder",
-                "diverticul*"),
+                "diverticul*", "gallstone*", "gall stone*"),
     "painkiller": _any("aspirin", "ibuprofen", "nsaid", "naproxen", "anti-inflammator*", "diclofenac", "codeine",
-                       "opioid*", "tramadol", "morphine", "dipyrone", "metamizole"),
+                       "opioid*", "tramadol", "morphine", "dipyrone", "metamizole",
+                       # a liver that clears paracetamol and NSAIDs slowly
+                       "hepatitis", "liver disease", "cirrhosis", "fatty liver"),
     "antibiotic": _any("penicillin", "amoxicillin", "antibiotic", "sulfa", "sulphonamide*", "sulfonamide*",
                        "cephalosporin*", "erythromycin"),
 }
@@ -132,6 +136,7 @@ LIMIT_CONCERNS: dict[str, str] = {
                 r"\b(?:ophidiophob|arachnophob|entomophob)\w*",
     # a long still journey: a heart condition, a clot
     "long journey": rf"\b(?:{_HEART}|dvt|deep\s+vein\s+thrombosis|blood\s+clots?|pulmonary\s+embol\w*|pressure\s+sores?|"
+                    r"varicose\s+veins?|compression\s+(?:stockings|socks)|poor\s+circulation|"
                     # sitting long: "can't sit in a vehicle for more than three hours", "if I sit more than four hours"
                     r"(?:can't|cannot|can\s+not|unable\s+to)\s+sit\s+(?:\w+\s+){0,4}?for\s+(?:more\s+than|over|long)|"
                     r"sits?\s+(?:still\s+)?(?:for\s+)?(?:more\s+than|over|longer\s+than)\s+(?:\w+\s+){0,2}?hours)\b",
@@ -178,6 +183,8 @@ LIMIT_CONCERNS: dict[str, str] = {
                r"(?:aversion|averse)\s+to\s+heights|uncomfortable\s+(?:with|at|around)\s+heights|hates?\s+heights|"
                r"(?:do(?:es)?n't|do(?:es)?\s+not)\s+(?:like|do|cope\s+with)\s+heights)\b",
     "water": r"\b(?:can't|cannot|can\s+not|doesn't|does\s+not|don't|never\s+learned\s+to)\s+swim\b|"
+             # a seizure in water: a bath or a swim alone
+             r"\bepilep\w*|"
              r"\b(?:afraid|scared|terrified|fear|phobia)\s+of\s+(?:the\s+)?(?:water|swimming|the\s+sea|deep\s+water)\b|"
              r"\b(?:aversion|averse)\s+to\s+(?:\w+\s+){0,3}?water\b|"
              r"\b(?:dislikes?|hates?|avoids?)\s+(?:\w+\s+){0,2}?water\s+(?:activities|sports)\b",
@@ -192,6 +199,8 @@ LIMIT_CONCERNS: dict[str, str] = {
                 + r"|\bnot\s+(?:to\s+)?lift\w*|\b(?:had|has\s+had)\s+(?:\w+\s+){0,3}(?:surgery|operation|removed)\b"
                 r"|\b(?:can't|cannot|can\s+not|unable\s+to)\s+lift\b|\brotator\s+cuff\b|\bfrozen\s+shoulder\b"
                 r"|\btorn\s+(?:\w+\s+)?(?:meniscus|ligament|acl|cartilage|tendon|muscle)\b"
+                r"|\btore\s+(?:my|his|her|their|an?|the)\s+(?:\w+\s+)?(?:meniscus|ligament|acl|cartilage|tendon|achilles)\b"
+                r"|\b(?:knees?|ankles?|hips?)\s+(?:still\s+|often\s+|always\s+)?(?:swells?|swell|gives?\s+way|locks?)\b"
                 r"|\bwaiting\s+(?:for|on)\s+(?:\w+\s+){0,3}(?:surgery|operation)\b"
                 r"|\b(?:shoulders?|knees?|hips?|back|wrists?|elbows?)\s+(?:have\s+|has\s+)?(?:started\s+to\s+)?(?:hurt|ache|aches)\b"
                 r"|\bavoid\w*\s+(?:\w+\s+){0,3}?(?:ramps|hills|lifting)\b|\bheavy\s+lifting\b",
@@ -209,8 +218,10 @@ LIMIT_CONCERNS: dict[str, str] = {
              r"(?:low|poor|failing|bad)\s+(?:eye)?sight|low\s+vision|legally\s+blind|registered\s+blind|"
              r"(?:can't|cannot|can\s+no\s+longer|no\s+longer)\s+(?:read|see)\s+(?:small\s+print|well|far|at\s+night))\b",
     "cold": rf"\b(?:insulin|{_SICKLE_CELL}|raynaud\w*|avoids?\s+(?:getting\s+)?(?:cold|the\s+cold)|copd|{_HEART}|{_NO_THERMOSTAT}|"
-            r"chilblains?|winters?\s+(?:are\s+|is\s+)?(?:hard|tough|difficult)|feels?\s+the\s+cold)\b",
+            r"chilblains?|winters?\s+(?:are\s+|is\s+)?(?:hard|tough|difficult)|feels?\s+the\s+cold|asthma\w*|"
+            r"cold\s+(?:\w+\s+){0,3}?makes?\s+(?:\w+\s+)?worse)\b",
     "fluids": rf"\b(?:(?:fluid|water)\s+intake|(?:stay|keep)\s+(?:well\s+)?hydrated|dehydrat\w*|lithium|{_SICKLE_CELL}|"
+              r"diuretics?|water\s+(?:pills?|tablets?)|\w*thiazide|furosemide|bumetanide|"
               rf"kidney\s+(?:disease|failure|stones?)|dialysis|heart\s+failure|copd|{_HEART}|"
               r"worse\s+in\s+(?:the\s+)?(?:heat|hot\s+weather|summer)|(?:after|in)\s+a\s+hot\s+bath|heat\s+intoleran\w*|"
               r"(?:can't|cannot|doesn't|does\s+not|struggles?\s+to)\s+(?:cope\s+with|tolerate|handle|take)\s+(?:the\s+)?heat|"
@@ -218,6 +229,12 @@ LIMIT_CONCERNS: dict[str, str] = {
     "language": r"\b(?:(?:no|little|limited|basic|broken|poor)\s+english|(?:is\s+|am\s+|still\s+)?learning\s+english|"
                 r"english\s+(?:lessons|classes|course)|(?:doesn't|does\s+not|don't|do\s+not|can't|cannot)"
                 r"\s+speak\s+(?:\w+\s+)?english|not\s+fluent\s+in\s+english)\b",
+    # a kidney stone: oxalate-rich food and too little water
+    "stones": r"\bkidney\s+stones?\b|\boxalate\b",
+    # an allergy to what touches the skin at work or in a salon
+    "contact": r"\ballergic\s+to\s+(?:\w+\s+){0,2}?(?:acrylates?|methacrylates?|nickel|latex|hair\s+dye|ppd|fragrances?|"
+               r"perfumes?|chemicals?|cosmetics?|make-?up|gel\s+polish|nail\s+\w+|detergents?)\b|\bcontact\s+dermatitis\b|"
+               r"\b(?:can't|cannot)\s+touch\s+(?:\w+\s+){0,4}?(?:products?|chemicals?|polish)\b",
     "walking": _any("bad knee", "bad hip", "knee replace*", "hip replace*", "knee replaced", "hip replaced",
                     "knee problem", "hip problem", "dodgy knee", "gammy knee", "arthritic knee", "arthritic hip",
                     "plantar fasciitis", "walking stick", "walks with a stick", "can't walk far", "cannot walk far",
@@ -272,7 +289,7 @@ SITUATION_CONCERNS: dict[str, str] = {
              r"social\s+security|401\(?k\)?|sends?\s+money|mortgage|overdraft|tight\s+on\s+money|money\s+is\s+tight|"
              r"can(?:'t|not)\s+afford|paying\s+(?:off|back)|credit\s+card|low\s+income|unemployed|on\s+benefits|"
              r"(?:pays|paid)\s+(?:\w+\s+)?(?:monthly|weekly|every\s+(?:month|week))|bonus|repaying|repayments?|"
-             r"owes?|owing|line\s+of\s+credit|in\s+debt|scholarship|stipend|bursary)\b",
+             r"owes?|owing|line\s+of\s+credit|in\s+debt|scholarship|stipend|bursary|pledged|tithes?)\b",
     "getting around": r"\b(?:(?:don't|doesn't|do\s+not|does\s+not|never|can't|cannot)\s+(?:drive|have\s+a\s+car|own\s+a\s+car)|"
                       r"no\s+longer\s+drives?|(?:stopped|gave\s+up)\s+driving|(?:doesn't|does\s+not|don't|do\s+not)\s+drive\s+any\s?more|"
                       r"(?:never\s+had|has\s+no|have\s+no|no|without|doesn't\s+have|don't\s+have)\s+(?:a\s+)?"
@@ -503,7 +520,8 @@ _SWEET = ("sugar*", "sweets", "candy", "chocolate", "dessert", "cake", "cupcake"
           "jam", "carbs", "carbohydrate", "noodle", "sandwich", "porridge", "fruit juice", "energy drink",
           "birthday cake", "trifle", "cheesecake", "fudge", "toffee", "marshmallow", "churro", "cola", "coca cola",
           "pepsi", "soft drink", "sugary drink", "fizzy", "sprite", "fanta", "tortilla")
-_BLEEDING = ("dentist", "dental", "tooth extraction", "surgery", "operation", "tattoo", "piercing", "nosebleed",
+_BLEEDING = ("dentist", "dental", "tooth extraction", "surgery", "operation", "tattoo*", "piercing", "nosebleed",
+             "get inked", "getting inked",
              "bruise", "bruising", "bleeding", "ibuprofen", "aspirin", "nsaid", "naproxen", "painkiller",
              "fish oil", "turmeric", "ginkgo", "kale", "spinach", "broccoli", "leafy greens", "greens",
              "brussels sprouts", "vitamin k", "cranberry", "grapefruit", "contact sport", "rugby", "boxing",
@@ -524,7 +542,7 @@ _CLINIC = ("dentist", "dental", "doctor", "gp", "nurse", "surgeon", "surgery", "
            "feeling sick", "unwell", "under the weather", "in pain", "sprain*", "heartburn", "indigestion", "reflux",
            "antibiotic", "flu", "wound", "bite", "bitten", "insect bite", "sting", "loose stool", "bloated", "bloating",
            "tummy", "migraine", "pounding", "throbbing", "red spot", "sore", "blister", "cough", "coughing", "pee",
-           "urine", "i worry", "be worried", "side effect")
+           "urine", "i worry", "be worried", "side effect", "tattoo*", "get inked", "getting inked", "piercing")
 _MEAL = ("dinner", "lunch", "breakfast", "brunch", "supper", "snack", "meal", "eat", "eating", "cook", "cooking",
          "cookout", "cook out", "braai", "party food",
          "recipe", "restaurant", "takeaway", "takeout", "menu", "dish", "food", "picnic", "packed lunch", "lunchbox",
@@ -532,7 +550,7 @@ _MEAL = ("dinner", "lunch", "breakfast", "brunch", "supper", "snack", "meal", "e
          "cuisine", "delicacy", "delicacies", "tapas", "street food", "local food", "foodie", "dishes",
          "serve", "to serve", "i serve", "we serve", "coming over", "nibbles", "finger food",
          "canapes", "should i order", "should we order", "what to order", "order food", "feed", "to feed", "cater",
-         "catering", "for a crowd", "jollof", "biryani")
+         "catering", "for a crowd", "jollof", "biryani", "pastries", "pastry", "strudel")
 # how to get somewhere: met by a fact about not driving (getting around) and one about ways of travelling (transport)
 _UP_THERE = ("get up there", "get down there", "get over there")  # a trip to where someone lives
 _GETTING_THERE = ("way to get", "get to", "get there", "getting there", "getting to", "get around", "getting around",
@@ -611,12 +629,15 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "cold": ("minus", "below zero", "sub zero", "freezing", "cold weather", "the cold", "snow*", "ski",
              "skiing", "ski tour", "icy", "arctic", "polar", "cold water", "cold plunge", "ice bath", "winter swim*",
              "wild swim*", "northern lights", "blizzard", "hot water bottle", "electric blanket", "hand warmer",
-             "in the cold"),
+             "in the cold", "very cold", "so cold", "cold at night", "cold night", "gets cold", "get cold",
+             "it cold", "freezing at night"),
     "fluids": ("fasting", "a fast", "dry fast", "water fast", "to fast", "ramadan", "heatwave", "heat wave",
                "hot weather", "degrees", "the heat", "too hot", "sauna", "hot yoga", "hangover", "stay cool",
                "marathon", "dehydrat*", "diuretic", "and hot", "so hot", "very hot",
                "be hot", "hot day", "humid", "humidity", "in the sun", "scorching", "sweltering", "hot bath", "hot tub",
-               "jacuzzi", "steam room", "somewhere warm", "somewhere hot", "tropical", "winter sun"),
+               "jacuzzi", "steam room", "somewhere warm", "somewhere hot", "tropical", "winter sun", "how much water",
+               "drink water", "water a day", "litres of water", "liters of water", "glasses of water", "cracked lips",
+               "lips crack", "dry lips"),
     "language": ("english", "tourist", "foreigner", "translate", "translation", "in english", "americans",
                  "brits", "english speakers", "english speaking", "small talk", "useful phrases"),
     "commute": ("job offer", "offered me", "new job", "new office", "the office", "in the office", "at the office",
@@ -737,7 +758,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                 "balloon ride", "paraglid*"),
     "water": ("swim*", "pool", "beach", "snorkel*", "scuba", "diving", "kayak*", "surf*", "paddleboard*",
               "water park", "boat", "sailing", "lake", "outdoor activities", "adventure", "adventurous",
-              "island", "resort"),
+              "island", "resort", "bath", "bathtub", "hot bath", "on my own"),
     "sights": ("attraction", "attractions", "cultural experience", "cultural experiences", "things to do",
                "sightseeing", "sights", "must see", "must do", "itinerary", "day trip", "city break", "explore",
                "exploring", "nightlife", "accommodation", "accommodations"),
@@ -760,14 +781,19 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
               "bills", "a quote", "the quote", "grant", "financial help", "help with the cost", "help paying", "quit my",
               "quit the", "quitting my", "quitting the", "give up my job", "give up work", "cut my hours", "fewer hours",
               "reduce my hours", "go part time", "going part time", "stop working", "swing it", "the money",
-              "whole money", "buy a new one", "worth replacing"),
+              "whole money", "buy a new one", "worth replacing", "a raise", "pay raise", "money wise",
+              "send more money", "send him more", "send her more", "send them more"),
     "getting around": (*_GETTING_THERE, "get home", "travel down", "travel up", "trip home", "day trip", "car seat",
                        "pram", "stroller", "buggy", "pushchair", "be at work", "late for work",
                        "new place", "moving house", "move house", "new flat", "new apartment", "drive", "driving",
                        "trip", "buy a car", "get a car", "new car", "used car", "second hand car", "her car", "his car",
-                       "at night", "after dark", "out tonight", "too far", "not too far", "nearby", "drive myself"),
+                       "at night", "after dark", "out tonight", "too far", "not too far", "nearby", "drive myself",
+                       "selling his car", "selling her car", "selling their car", "car for sale", "estate car",
+                       "hatchback", "evacuat*", "way out of"),
     "transport": (*_GETTING_THERE, "ways to get", "transport", "transportation", "transit", "route from", "travel from",
-                  "travel between", "airport transfer", "long drive"),
+                  "travel between", "airport transfer", "long drive", "freeway*", "highway*", "motorway*", "interstate",
+                  "beltway", "evacuat*", "way out of", "learner permit", "practice driving",
+                  "practise driving", "learn to drive", "driving lessons"),
     "stairs": ("stroller", "pram", "buggy", "pushchair", "furniture", "sofa", "couch", "mattress", "wardrobe", "piano",
                "the market", "groceries", "duplex", "bungalow", "two storey", "two story", "bigger house",
                "carry", "carrying", "heavy", "moving house", "move house", "new place", "wheelchair", "washing machine",
@@ -779,7 +805,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
               "red eye", "sleeper train", "night bus", "campsite", "zombie", "time difference", "time zone",
               "stay awake", "body clock", "go to bed", "early night", "night out", "out late",
               "stay out", "all night", "till late", "until late", "night shift", "work nights",
-              "night work"),
+              "night work", "new year eve", "new years eve", "nye", "after midnight", "after 22", "after 23",
+              "11pm", "after 11pm", "newborn", "night feeds", "night feed"),
     "work": ("cover letter", "cv", "resume", "résumé", "job interview", "interview", "job application", "boss",
              "job offer", "offered a job", "take the job", "my business", "my stall",
              "manager", "colleague", "coworker", "co-worker", "out of office", "out-of-office", "pay rise", "raise",
@@ -818,7 +845,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                  "sausage", "burger", "vinegar", "pickle", "cordial"),
     "painkiller": ("painkiller", "pain relief", "pain reliever", "ibuprofen", "aspirin", "advil", "nurofen", "motrin",
                    "naproxen", "aleve", "anti inflammatory", "anti-inflammatory", "nsaid", "diclofenac",
-                   "voltaren", "cold and flu", "headache tablet", "period pain", "migraine tablet"),
+                   "voltaren", "cold and flu", "headache tablet", "period pain", "migraine tablet", "paracetamol",
+                   "panadol", "pamol", "tylenol", "acetaminophen", "calpol"),
     "antibiotic": ("antibiotic", "penicillin", "amoxicillin", "amoxil", "augmentin", "prescription", "prescribed",
                    "infection", "chest infection", "strep", "uti", "tooth abscess"),
     "wildlife": ("safari", "national park", "game drive", "jungle", "rainforest", "the bush", "bushwalk*", "forest",
@@ -851,7 +879,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                "time difference", "time zone", "jet lag", "long flight", "long haul", "before the flight",
                "on the flight", "sleepover", "fasting", "ramadan", "calcium", "antacid", "iron tablets"),
     "flashing": ("laser", "laser show", "strobe*", "flashing", "light show", "disco", "fireworks", "rave", "nightclub",
-                 "video game", "arcade"),
+                 "video game", "arcade", "vr", "virtual reality", "vr headset", "flicker*", "blinking", "clubbing",
+                 "club night", "gaming", "rhythm game"),
     "crowds": ("crowd", "crowds", "crowded", "packed", "festival", "concert", "gig", "parade", "carnival", "stadium",
                "open air", "fireworks", "procession", "rally", "funfair", "the fair", "school fair", "big event", "busy place",
                "mass"),
@@ -863,6 +892,11 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                 "build muscle", "get in shape", "exercise routine", "calorie*", "diet plan", "portion size"),
     "caffeine": ("coffee", "cafe", "café", "coffee shop", "hot drink", "warm drink", "espresso", "latte", "cappuccino",
                  "tea", "cola", "coke", "energy drink", "red bull", "matcha", "chocolate", "pre-workout", "beverage"),
+    "stones": ("spinach", "rhubarb", "beetroot", "almond*", "oxalate*", "iced tea", "how much water", "drink water",
+               "protein shake", "vitamin c"),
+    "contact": ("manicure", "pedicure", "nails done", "gel nails", "acrylic*", "nail salon", "nail polish", "nail art",
+                "fumes", "ventilation", "hair dye", "dye my hair", "perfume", "earrings", "jewellery", "jewelry",
+                "cleaning products", "bleach", "gloves"),
 }
 """Everyday words that touch each concern (allergen sources, what rules out alcohol, pregnancy precautions,
 what thins the blood or meets a blood thinner, where latex is, what sugar and salt are in, the painkillers and
@@ -932,6 +966,9 @@ _QUESTION_PATTERNS = {
     "travel": re.compile(r"\bplan\s+(?:us|me)\s+(?:a\s+)?(?:\d+|two|three|four|five|six|seven|ten)[\s-](?:days?|nights?)\b|"
                          r"\b(?:\d+|two|three|four|five|six|seven|ten)\s+(?:days|nights)\s+(?:in|on|at|around)\s+(?-i:[A-Z])",
                          re.IGNORECASE),
+    # a car for sale by its year and make: "selling his 2016 Skoda Octavia"
+    "getting around": re.compile(r"\b(?:sell(?:s|ing)?|buy(?:ing)?|bought|for\s+sale)\b[^.?!]{0,30}?\b(?:19[89]\d|20[0-2]\d)\s+"
+                                 r"(?-i:[A-Z])[a-z]+\s+(?-i:[A-Z])\w+", re.IGNORECASE),
     "fitness": re.compile(r"\blose\s+(?:\d+|a\s+few|some)\s*(?:kg|kgs|kilos?|lbs?|pounds|stone)\b", re.IGNORECASE),
     # a medicine named by its family's ending: "propranolol", "ramipril", "omeprazole"
     "clinic": re.compile(r"\b\w{3,}(?:olol|pril|sartan|statin|prazole|mycin|cillin|floxacin|azepam|triptan|gliptin|dipine)\b",
@@ -939,7 +976,10 @@ _QUESTION_PATTERNS = {
     # a journey of many hours: "the bus is six hours", "a 9-hour drive"
     "long journey": re.compile(r"\b(?:bus|coach|drive|flight|train|journey|ride)\s+(?:is|takes|would\s+take|will\s+take)\s+"
                                r"(?:about\s+|around\s+|over\s+)?(?:\d+|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+hours?\b|"
-                               r"\b(?:\d+|four|five|six|seven|eight|nine|ten|eleven|twelve)[\s-]hours?\s+(?:drive|flight|bus|coach|train|journey|ride)\b",
+                               r"\b(?:\d+|four|five|six|seven|eight|nine|ten|eleven|twelve)[\s-]hours?\s+(?:drive|flight|bus|coach|train|journey|ride)\b|"
+                               # "The minibus home is on the 15th, 13 hours"
+                               r"\b(?:bus|minibus|coach|drive|flight|train|journey|ride)\b[^.?!]{0,40}?\b(?:[5-9]|1\d|2\d|five|six|seven|"
+                               r"eight|nine|ten|eleven|twelve)\s+hours\b",
                                re.IGNORECASE),
     "caring": re.compile(r"\bfor\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|a\s+couple\s+of)\s+"
                          r"(?:nights|weeks)\b", re.IGNORECASE),
@@ -948,7 +988,7 @@ _PREFIX_RE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p, _ in _PREFIXES) 
 _MEDICAL = re.compile(
     r"\b(?:allerg\w*|intoleran\w*|anaphyla\w*|medication\w*|medicine\w*|takes?|taking|prescri\w*|pregnan\w*|"
     r"diabet\w*|prediabet\w*|asthma\w*|epilep\w*|blood\s+pressure|hypertension|inhaler\w*|coeliac|celiac|gout|"
-    r"ibs|irritable\s+bowel|crohn'?s|colitis|breast[\s-]?feed\w*|condition)\b",
+    r"ibs|irritable\s+bowel|crohn'?s|colitis|breast[\s-]?feed\w*|condition|hepatitis|cirrhosis|gallstones?)\b",
     re.IGNORECASE,
 )
 

@@ -31,7 +31,10 @@ __all__ = ["MOST_NAMED", "asked_about", "asked_slots", "gift_for", "not_about_th
 
 _TOLD_PAST = re.compile(r"\b(?:did|was|were|had|went|attended|created|visited)\b", re.IGNORECASE)
 # what the asker may do now, whatever the story before it: "My back is sore since I was digging, what can I take?"
-_ASKS_NOW = re.compile(r"\b(?:can|could|should|shall)\s+(?:i|we)\b(?!\s+have\s+\w+(?:ed|en)\b)", re.IGNORECASE)
+# (or asks for tips on it: "Last year I was shaky by the afternoon. Any tips to get through it?")
+_ASKS_NOW = re.compile(r"\b(?:can|could|should|shall)\s+(?:i|we)\b(?!\s+have\s+\w+(?:ed|en)\b)|"
+                       r"\bany\s+(?:tips|advice|ideas|suggestions)\b|\bhow\s+(?:do|can|should)\s+(?:i|we)\b",
+                       re.IGNORECASE)
 
 
 def asks_what_to_do(question: str) -> bool:
@@ -340,7 +343,9 @@ def asked_about(question: str) -> str | None:
 
 _GIFT_FOR = re.compile(
     r"\b(?:gifts?|presents?)\b(?:\s+ideas?)?\s+(?:for|(?:should|could|can|shall|do)\s+(?:i|we)\s+(?:get|buy|give))"
-    r"\s+(?:(?:my|our)\s+(?:[\w-]+\s+)?(?P<who>[\w-]+)|(?P<name>(?-i:[A-Z][a-z]+))\b)",
+    # the receiver, not the word after it: "a present for my mom for Mother's Day" is for "mom"
+    r"\s+(?:(?:my|our)\s+(?:[\w-]+\s+)?(?!(?:for|to|on|at|in|this|next|and|or|who|that|with|because|but|so)\b)"
+    r"(?P<who>[\w-]+)|(?P<name>(?-i:[A-Z][a-z]+))\b)",
     re.IGNORECASE,
 )
 

@@ -40,7 +40,7 @@ import numpy as np
 from .care import FIRST_PERSON
 
 __all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "asks_how_to",
-           "asks_the_way_there",
+           "asks_the_way_there", "asks_what_is_left",
            "asks_what_was_told", "general_margin", "is_general", "names_known", "reads_as_a_question", "speaks_of_the_user",
            "subject_names"]
 
@@ -147,6 +147,24 @@ def asks_the_way_there(question: str) -> bool:
     (True, False)
     """
     return _WAY_THERE.search(question) is not None
+
+
+_LEFT_ON = re.compile(
+    r"\bhow\s+(?:much|many)\s+(?!time\b)(?:[\w'-]+\s+){0,2}?(?:is|are)\s+(?:still\s+)?left\s+(?:on|to\s+pay|to\s+go\s+on)\b|"
+    r"\bhow\s+(?:much|many)\s+(?:[\w'-]+\s+){0,2}?(?:do|does)\s+(?:i|we|he|she|they)\s+(?:still\s+)?owe\b",
+    re.IGNORECASE,
+)
+
+
+def asks_what_is_left(question: str) -> bool:
+    """Whether the question asks what remains of a debt or a plan of payments ("How much is left on the business
+    loan?", "How many instalments are left on the bike?", "How much do we still owe?"): only the asker's memory
+    holds it, so it is never a general question, whatever its shape.
+
+    >>> asks_what_is_left("How much is left on the loan?"), asks_what_is_left("How much of the wall is left?")
+    (True, False)
+    """
+    return _LEFT_ON.search(question) is not None
 
 
 _HOW_DO_I = re.compile(r"^\W*how\s+(?:do|can|could|should|would)\s+i\s+\w+", re.IGNORECASE)
