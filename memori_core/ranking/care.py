@@ -235,6 +235,10 @@ def negated_at(text: str, start: int) -> bool:
     return _NEGATED.search(text[max(0, start - 30) : start]) is not None
 
 
+# "US" in capitals in a turn that is not all capitals is the country ("size 8 in US kids", "US visa rules")
+_THE_US = re.compile(r"\bUS\b")
+
+
 def is_personal(question: str) -> bool:
     """Whether the question speaks about the asker: in the first person (singular or plural, or with the "I"
     dropped as chat does: "Got a bonus, what should I do with it?"), from where the asker is ("How long is the
@@ -242,14 +246,24 @@ def is_personal(question: str) -> bool:
     whether something is okay, safe or a good idea ("Is it okay to eat kale every day?"), which in a chat is
     asked for the asker's own case."""
     text = question.replace("\u2019", "'")
+    if not question.isupper():
+        text = _THE_US.sub(" ", text)
     return (FIRST_PERSON.search(text) is not None or _ADVICE.search(text) is not None
             or _DROPPED_I.search(text) is not None or _HERE.search(text) is not None
             or _DROPPED_I_AFTER.search(text) is not None or _DIALECT_I.search(text) is not None)
 
 
-# "me" as the one a request is made to, not the one it is about: "Tell me a joke.", "Give me a word for happy."
-_ASKED_OF_ME = re.compile(r"\b(?:tell|give|show|write|send|teach|read)\s+me\s+(?=(?:a|an|the|some|something|one|"
-                          r"about|how|why|who|when|where|\d+)\b)", re.IGNORECASE)
+# "me" as the one a request is made to, not the one it is about: "Tell me a joke.", "Give me a word for happy.",
+# "Explain to me how interest works."; and the asker as the audience an explanation is pitched at ("explain
+# idempotency like I'm a PM", "like im 5") or "we" as people at large ("do dogs feel pain like we do?")
+_ASKED_OF_ME = re.compile(
+    r"\b(?:tell|give|show|write|send|teach|read|explain)\s+(?:(?:it|this|that)\s+)?(?:to\s+)?me\s+"
+    r"(?=(?:a|an|the|some|something|one|about|how|why|who|when|where|what|\d+)\b)"
+    r"|\blike\s+(?:i'm|im|i\s+am)\s+(?:a\s+|an\s+)?(?:\d+|five|ten|twelve|child|kid|beginner|newbie|"
+    r"layman|pm|manager|grandma|grandpa|toddler|(?:\w+\s+)?(?:year[\s-]old|student|engineer|developer))\b"
+    r"|\blike\s+(?:we|us)\s+(?:do|humans|people)\b",
+    re.IGNORECASE,
+)
 
 
 def speaks_of_the_asker(turn: str) -> bool:

@@ -219,7 +219,12 @@ def reads_as_a_question(query: str) -> bool:
     words = len(query.split())
     if _ASKING_WORD.match(query) is not None:
         return words >= 2
-    return words >= 3 and query.rstrip().endswith("?")
+    return words >= 3 and (query.rstrip().endswith("?") or _CHECKS_A_CLAIM.search(query) is not None)
+
+
+# a claim told, then checked without a question mark: "the nurse said smear tests start at 25, is that right"
+_CHECKS_A_CLAIM = re.compile(r"[,;]\s*(?:is|isn't|was)\s+(?:that|it|this)\s+(?:right|true|correct|accurate|so)\W*$",
+                             re.IGNORECASE)
 
 
 def prototype_texts() -> tuple[list[str], int]:
