@@ -23,7 +23,8 @@ from .opening import CliError, open_engine, write_progress
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    """``memori add``: store the facts given (or read one per line from standard input); print each id."""
+    """``memori add``: store the facts given (or read one per line from standard input); print each id (with its
+    text, unless ``--id-only``)."""
     facts = list(args.facts)
     if not facts and not sys.stdin.isatty():
         facts = [line.strip() for line in sys.stdin if line.strip()]
@@ -45,7 +46,7 @@ def cmd_add(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     for fid, fact in zip(ids, facts):
-        print(f"{fid}  {fact}")
+        print(fid if args.id_only else f"{fid}  {fact}")
     if args.supersedes:
         _say_which_landed_in_the_past(engine, args.entity, ids)
     return 0
