@@ -212,10 +212,10 @@ def format_context(facts: Iterable[Any], *, zone: bool = True,
     fact shows at most ``max_fact_chars`` characters (:data:`MAX_SHOWN_FACT_CHARS`;
     a longer one ends in " …"; ``None``: whole).
 
-    ``TypeError`` for a str (of the whole, or of an item: a fact's text alone has no time to show) and for one fact
-    instead of a list: ``""`` means that no fact was relevant, never that the input was of the wrong kind.
+    ``TypeError`` for a str (of the whole, or of an item: a fact's text alone has no time to show), for ``None``
+    and for one fact instead of a list: ``""`` means that no fact was relevant, never that the input was of the wrong kind.
     """
-    if isinstance(facts, str) or hasattr(facts, "content"):
+    if isinstance(facts, str) or hasattr(facts, "content") or not isinstance(facts, Iterable):
         raise TypeError(f"format_context takes a list of RecalledFact (what recall returns), got "
                         f"{type(facts).__name__}" + (": pass [fact]" if hasattr(facts, "content") else ""))
     lines = []

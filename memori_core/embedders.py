@@ -197,9 +197,14 @@ class LocalMiniLM:
         )
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
+        """The vectors of ``texts`` (facts), one row each in order: an ``(n, 384)`` float32 array, each row of
+        unit length (mean-pooled and L2-normalised, as sentence-transformers does), batched ``batch_size`` at a
+        time."""
         return check_matrix(self._encode(list(texts)), rows=len(texts), name=self.name)
 
     def embed_query(self, text: str) -> np.ndarray:
+        """The vector of one query: a ``(384,)`` float32 array of unit length, the same model as the facts' (the
+        model has no query prefix, so a text embeds alike either way)."""
         return check_matrix(self._encode([text]), rows=1, name=self.name)[0]
 
 

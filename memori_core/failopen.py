@@ -78,16 +78,21 @@ context for it: a store outage answers like a question with nothing relevant sto
 gate already makes an everyday case), not like an error the app must handle on every call."""
 
 
-def _recall_kwargs(query: Any, context: Sequence[str] | str | None) -> tuple[str, dict[str, Any]] | None:
+def _recall_kwargs(query: Any, context: Sequence[str] | str | None, owner: str) -> tuple[str, dict[str, Any]] | None:
     """The query a recall reads and its checked keyword arguments, or ``None`` for a blank query (nothing to
     recall). End-user text with a lone surrogate (half an emoji) is repaired (:func:`~memori_core.validate.repair_turns`), not refused:
     the turn goes on, as after any other memory failure.
 
-    No earlier turn: the call is exactly the single-turn one (``context`` is not passed at all)."""
-    query, context = repair_turns(query, context)
-    if not check_query(query).strip():
-        return None
-    turns = check_context(context)
+    No earlier turn: the call is exactly the single-turn one (``context`` is not passed at all). A query or context
+    of the wrong type (or a bad value) is a ``TypeError`` (``ValueError``) naming ``owner``, the adapter called (``MemoriRetriever: query must be a
+    str, got NoneType``)."""
+    try:
+        query, context = repair_turns(query, context)
+        if not check_query(query).strip():
+            return None
+        turns = check_context(context)
+    except (TypeError, ValueError) as exc:
+        raise (TypeError if isinstance(exc, TypeError) else ValueError)(f"{owner}: {exc}") from None
     return query, ({"context": turns} if turns else {})
 
 
@@ -135,7 +140,7 @@ def recall_call(
     checked keyword arguments (``context`` when it holds any turn) and its :class:`FailOpenCall`; ``None`` when
     there is nothing to recall (a blank query) or the breaker skips memory. A query or context of the wrong type
     raises ``TypeError``."""
-    begun = _recall_kwargs(query, context)
+    begun = _recall_kwargs(query, context, owner)
     if begun is None:
         return None
     read, kwargs = begun

@@ -31,7 +31,7 @@ operators and comparisons mixing a number and a str, so a filter never silently 
 
 So is a filter that would match nothing, silently, for a reason it can tell: a key naming a field of the fact
 ``where`` does not filter on (``expires_at``, ``last_seen``, ``updated_at``, ``times_seen``, ``session_id``: no
-metadata holds them); a key that looks like one of the fact's times without being one (``create_at``,
+metadata holds them; ``entity_id``, ``id``, ``content``..., with what to use instead); a key that looks like one of the fact's times without being one (``create_at``,
 ``createdAt``, ``valid-to``: the same letters in another case or with other separators, or one letter missing or
 added, or two swapped), with the time meant; equality of a time with a date alone (``{"created_at":
 "2026-10-26"}`` is one instant, that day's 00:00 UTC: give the day's range). A metadata key of the user's own
@@ -57,7 +57,7 @@ from typing import Any
 
 import numpy as np
 
-from .validate import RESERVED_METADATA_KEYS, iso_to_ts, to_iso_utc
+from .validate import FACT_FIELD_KEYS, RESERVED_METADATA_KEYS, iso_to_ts, to_iso_utc
 
 Where = dict[str, Any]
 
@@ -289,6 +289,16 @@ def _check_own_keys(where: str, conditions: Any) -> dict[str, Any]:
 _KNOWN_KEYS = f"where filters on the fact's {', '.join(TIME_KEYS)}, and on your own metadata keys"
 
 
+# What to use instead of a filter on a fact's own field, which no metadata holds.
+_INSTEAD = {
+    "entity_id": " (every call reads one entity's facts: name the entity in the call)",
+    "id": " (get(entity_id, ids) reads facts by id)",
+    "content": " (recall(query, entity_id) finds facts by what they say)",
+    "superseded_by": " (list(..., include_invalid=True) and history(entity_id, fact_id) show what replaced what)",
+    "supersedes": " (history(entity_id, fact_id) shows what a fact replaced)",
+}
+
+
 def _check_not_a_fact_field(where: str, key: str) -> None:
     """Refuse a top-level key that names a field of the fact ``where`` does not filter on (user metadata cannot
     hold it: ``add`` refuses it), or looks like one of the fact's times without being one (``create_at``,
@@ -297,6 +307,11 @@ def _check_not_a_fact_field(where: str, key: str) -> None:
         also = "; list(..., session_id=...) narrows to one session" if key == "session_id" else ""
         raise ValueError(f"{where}: {key!r} is a field of the fact that where does not filter on (recall reports "
                          f"it; no metadata holds it){also}; {_KNOWN_KEYS}")
+    if key in FACT_FIELD_KEYS:
+        instead = _INSTEAD.get(key, "")
+        raise ValueError(f"{where}: {key!r} is a field of the fact, not metadata, and where does not filter on it"
+                         f"{instead}; {_KNOWN_KEYS} (one of yours called {key!r}: {{{METADATA_KEY!r}: {{{key!r}: "
+                         "...}}})")
     meant = _fact_time_like(key)
     if meant is not None:
         raise ValueError(f"{where}: no fact time is called {key!r}; did you mean {meant!r}? {_KNOWN_KEYS} (one "

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from numbers import Integral
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["Judge", "UnreadableJudgement", "as_indices", "judge_prompt", "parse_judgement", "read_judgement"]
+__all__ = ["Judge", "UnreadableJudgement", "answer_part", "as_indices", "judge_prompt", "parse_judgement",
+           "read_judgement"]
 
 
 @runtime_checkable
@@ -91,6 +92,33 @@ _COUNTS = re.compile(  # a number that counts facts ("There are 3 facts", "2 of 
 )
 
 
+# what ends the prompt: a reply that echoes it (LlamaIndex's MockLLM, a chatty model) answers only after it
+_PROMPT_END = _INSTRUCTIONS.rsplit(". ", 1)[-1]
+# a line of a numbered list ("2. User gets seasick on boats."): the prompt's facts quoted back, unless it says a
+# verdict ("2. relevant", "1. Yes")
+_LISTED = re.compile(r"^\s*(?:[-*]\s*)?\d+[.)]\s+(?P<rest>\S.*?)\s*$")
+_VERDICT = re.compile(
+    r"\b(?:relevant|irrelevant|matters?|important|affects?|informs?|applies|useful|yes|no|not|none)\b|n['’]t\b",
+    re.IGNORECASE,
+)
+
+
+def answer_part(text: str, facts: Sequence[str] = ()) -> str:
+    """The part of a model's reply that answers: what follows the prompt when the reply echoes it, without the lines
+    that only quote the prompt's numbered facts (a line that is one of ``facts``, or a numbered line that says no
+    verdict), whose numbers repeat the prompt's list and name no choice."""
+    if _PROMPT_END in text:
+        text = text.rsplit(_PROMPT_END, 1)[1]
+    quoted = {_one_line(f).casefold() for f in facts}
+    kept = []
+    for line in text.split("\n"):
+        listed = _LISTED.match(line)
+        if listed and (listed.group("rest").casefold() in quoted or not _VERDICT.search(listed.group("rest"))):
+            continue
+        kept.append(line)
+    return "\n".join(kept)
+
+
 def _numbers(text: str, n: int) -> tuple[set[int], bool]:
     """The fact numbers (1..``n``) that ``text`` names, ranges ("1-3") spread; and whether it held any number.
     A negative number ("-1") names no fact, like 0 or one past ``n``."""
@@ -108,8 +136,14 @@ def _numbers(text: str, n: int) -> tuple[set[int], bool]:
     return numbers, found
 
 
-def parse_judgement(text: Any, n: int) -> list[int] | None:
-    """The 0-based indices a model's reply names as relevant, for a prompt that numbered ``n`` facts from 1.
+def parse_judgement(text: Any, n: int, facts: Sequence[str] = ()) -> list[int] | None:
+    """The 0-based indices a model's reply names as relevant, for a prompt that numbered ``n`` facts from 1
+    (``facts``: those facts, when known).
+
+    The verdict is read from the answer part (:func:`answer_part`): a reply that echoes the prompt is read after it,
+    and lines that only quote the numbered facts ("1. User lives in Lyon.") name nothing, so "Looking at the
+    facts: 1. ... 2. ... 3. ... None of these matter." is ``[]``, and the prompt echoed with nothing after it is
+    ``None``.
 
     Reads ``"1, 3"``, ``"[2]"``, ``"Facts 2 and 4."``, ``"1-3"``, ``"none"`` / ``"[]"`` / ``"Answer: []"`` and
     replies with prose around them:
@@ -130,6 +164,9 @@ def parse_judgement(text: Any, n: int) -> list[int] | None:
     facts unjudged), so that recall falls back to the gate rather than guess.
     """
     if not isinstance(text, str) or not text.strip():
+        return None
+    text = answer_part(text, facts)
+    if not text.strip():
         return None
     first_line = text.strip().split("\n", 1)[0]
     bare = _BARE.match(first_line)
@@ -165,10 +202,13 @@ class UnreadableJudgement(ValueError):
     traceback, and lets its gate decide."""
 
 
-def read_judgement(text: Any, n: int) -> list[int]:
-    """:func:`parse_judgement` for a judge to return: the 0-based indices ``text`` names among ``n`` facts, or
-    :class:`UnreadableJudgement` (quoting the start of the reply) where that gives ``None``."""
-    picked = parse_judgement(text, n)
+def read_judgement(text: Any, n: int, facts: Sequence[str] = ()) -> list[int]:
+    """:func:`parse_judgement` for a judge to return: the 0-based indices ``text`` names among ``n`` facts (``facts``:
+    their texts, so that a reply quoting them is read right), or :class:`UnreadableJudgement` (quoting the start of
+    the reply) where that gives ``None``."""
+    picked = parse_judgement(text, n, facts)
+    if picked is None and isinstance(text, str) and text.rstrip().endswith(_PROMPT_END):
+        raise UnreadableJudgement("the judge's reply only repeats its prompt (a mock model that echoes it?)")
     if picked is None:
         shown = " ".join(str(text).split())
         raise UnreadableJudgement(

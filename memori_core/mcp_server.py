@@ -6,7 +6,8 @@ server's, never a tool argument: the entity given to :func:`build_server`
 (``memori mcp --entity NAME``), or, over HTTP, the value of a request header the
 operator names (``--entity-header X-Memori-Entity``: every request must carry
 it exactly once, and one that carries it twice or with a comma-separated value is refused; a gateway in front
-of the server sets it after authenticating the user, replacing any the client sent). A
+of the server sets it after authenticating the user, replacing any the client sent; its value is the entity id in
+UTF-8, percent-encoded or raw: :func:`header_entity`). A
 tool call with an argument the tool does not take (``entity_id`` ...) is
 refused with an error, so a client cannot even ask for another entity, and so is
 a value of the wrong JSON type: booleans must be ``true`` / ``false`` and
@@ -40,11 +41,13 @@ import asyncio
 import inspect
 import ipaddress
 import logging
+import re
 import sys
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import unquote_to_bytes
 
 from .engine import RecallEngine, ReplacedFactError
 from .error_log import error_text
@@ -196,7 +199,35 @@ class EntitySource:
         if not values or not values[0].strip():
             raise MemoryToolError(f"this server takes whose memory to use from the {self.header} header, and "
                                   "the request has none")
-        return check_entity_id(values[0].strip())
+        return check_entity_id(header_entity(values[0].strip(), self.header))
+
+
+_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def header_entity(value: str, header: str = "the entity header") -> str:
+    """The entity id a header ``value`` carries: UTF-8, percent-encoded or sent as raw bytes.
+
+    HTTP servers hand a header's bytes over as Latin-1 (ASGI), so raw UTF-8 (``josé``) arrives as ``josÃ©``: the
+    value is taken back to its bytes and read as UTF-8. ``%XX`` escapes are then decoded, the way a client can send
+    any id in ASCII (``jos%C3%A9``, ``a%2Cb`` for ``a,b``; a ``%`` of the id itself is ``%25``). A ``%`` with no two
+    hex digits after it, or bytes that are not UTF-8, are refused: read otherwise, they would name another user.
+
+    >>> header_entity("josÃ©"), header_entity("jos%C3%A9"), header_entity("ann")
+    ('josé', 'josé', 'ann')
+    """
+    if _PERCENT.search(value):
+        raise MemoryToolError(f"the {header} header has a '%' that starts no %XX escape: send the entity id "
+                              "percent-encoded as UTF-8 (a '%' of the id itself as %25)")
+    try:
+        raw = value.encode("latin-1")
+    except UnicodeEncodeError:  # already text, from a server that decoded it
+        raw = value.encode("utf-8")
+    try:
+        return unquote_to_bytes(raw).decode("utf-8")
+    except UnicodeDecodeError:
+        raise MemoryToolError(f"the {header} header is not UTF-8: send the entity id as UTF-8, best "
+                              "percent-encoded (josé as jos%C3%A9)") from None
 
 
 def _header_values(headers: Any, name: str) -> list[str]:

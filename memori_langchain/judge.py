@@ -35,6 +35,6 @@ def chat_model_judge(model: BaseChatModel) -> Judge:
         prompt = judge_prompt(query, facts, context)
         reply = model.invoke([HumanMessage(content=prompt)], config={"run_name": "memori_recall_judge"})
         text = message_text(reply) if isinstance(reply, BaseMessage) else str(reply)
-        return read_judgement(text, len(facts))
+        return read_judgement(text, len(facts), facts)
 
     return judge

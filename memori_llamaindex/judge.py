@@ -29,6 +29,6 @@ def llm_judge(llm: Any) -> Judge:
 
     def judge(query: str, facts: Sequence[str], context: Sequence[str]) -> list[int]:
         text = llm.complete(judge_prompt(query, facts, context)).text
-        return read_judgement(text, len(facts))
+        return read_judgement(text, len(facts), facts)
 
     return judge

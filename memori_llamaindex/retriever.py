@@ -125,6 +125,15 @@ class MemoriRetriever(BaseRetriever):
             verbose=self._verbose,
         )
 
+    def retrieve(self, str_or_query_bundle: str | QueryBundle) -> list[NodeWithScore]:
+        """The nodes for a query (a ``str`` or a ``QueryBundle``); anything else is a ``TypeError`` naming the
+        retriever, raised before LlamaIndex's instrumentation event would refuse it with a pydantic error."""
+        return super().retrieve(_checked_query(str_or_query_bundle))
+
+    async def aretrieve(self, str_or_query_bundle: str | QueryBundle) -> list[NodeWithScore]:
+        """Async :meth:`retrieve`."""
+        return await super().aretrieve(_checked_query(str_or_query_bundle))
+
     def fact_to_node(self, fact: RecalledFact) -> NodeWithScore:
         """The ``NodeWithScore`` for one recalled fact."""
         return fact_node(fact, self.excluded_llm_metadata_keys, self.excluded_embed_metadata_keys)
@@ -140,6 +149,12 @@ class MemoriRetriever(BaseRetriever):
         facts = await arecall_or_empty(self.engine, query_bundle.query_str, entity_id, self.k, strict=self.strict,
                                        owner=_OWNER, logger=logger, timeout=self.timeout)
         return [self.fact_to_node(f) for f in facts]
+
+
+def _checked_query(query: Any) -> str | QueryBundle:
+    if not isinstance(query, (str, QueryBundle)):
+        raise TypeError(f"{_OWNER}: query must be a str or a QueryBundle, got {type(query).__name__}")
+    return query
 
 
 def fact_node(

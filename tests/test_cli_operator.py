@@ -197,19 +197,41 @@ def test_add_dated_before_the_fact_it_supersedes_says_it_was_stored_as_that_fact
 
 def test_the_readme_add_lines_run_in_order_replace_zurich_by_paris(tmp_path: Path, capsys) -> None:
     # The README's `memori` block, its add lines copied in order (ID: what the first printed).
+    # A line `ID=$(memori add ... --id-only)` sets ID to what it printed, which must be the id alone; "$ID" is it.
     folder, block = tmp_path / "mem", _readme_cli_block()
     first: str | None = None
-    for line in (line for line in block if line.startswith("memori add ")):
-        argv = [first if word == "ID" else word for word in shlex.split(line.split("   #")[0])[1:]]
+    for line in (line for line in block if line.startswith(("memori add ", "ID=$(memori add "))):
+        command = line.split("  #")[0].strip()
+        captured = command.startswith("ID=$(")
+        command = command.removeprefix("ID=$(").removesuffix(")") if captured else command
+        argv = [first if word == "$ID" else word for word in shlex.split(command)[1:]]
         code, out, err = run([*argv, "--path", str(folder)], capsys)
         assert (code, err) == (0, ""), line
-        first = first or added_id(out)
+        if captured:
+            first = out.strip()
+            assert out == f"{first}\n" and " " not in first, out
+    assert first is not None
     records = exported(folder, "alice", capsys)
     paris = records["User moved to Paris."]
     assert records["User lives in Zürich."]["superseded_by"] == paris["id"] and paris["superseded_by"] is None
     assert records["User is allergic to peanuts."]["metadata"]["topic"] == "food"  # what the --where line asks for
     as_of = next(line for line in block if "--as-of" in line)
     assert records["User lives in Zürich."]["created_at"] < as_of.split("--as-of ")[1][:10]
+
+
+def test_add_id_only_prints_each_id_alone_for_a_shell_variable(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "mem"
+    code, out, err = run(["add", "-e", "alice", "User lives in Lyon.", "User is vegan.", "--id-only", "--path",
+                          str(folder)], capsys)
+    assert (code, err) == (0, "")
+    ids = out.splitlines()
+    assert len(ids) == 2 and all(" " not in fid for fid in ids)
+    assert sorted(exported(folder, "alice", capsys)[t]["id"] for t in ("User lives in Lyon.", "User is vegan.")) == \
+        sorted(ids)
+    code, out, err = run(["add", "-e", "alice", "User lives in Paris.", "--supersedes", ids[0], "--path", str(folder)],
+                         capsys)
+    assert code == 0, err
+    assert exported(folder, "alice", capsys)["User lives in Lyon."]["superseded_by"] == added_id(out)
 
 
 def _readme_cli_block() -> list[str]:

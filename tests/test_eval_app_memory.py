@@ -15,6 +15,7 @@ from memori_core import RecallEngine
 from memori_core.cli import main
 from memori_core.evaluation import KINDS, OFFTOPIC_KINDS, evaluate_app_memory, load_app_memory
 from memori_core.evaluation.app_memory import accepts_keyword
+from memori_core.evaluation.report import app_memory_table
 from memori_core.ranking.implications import (asked_slots, asks_what_to_do, implied_rows, named_rows, named_words,
                                               slot_rows)
 
@@ -182,6 +183,19 @@ def test_overall_metrics_without_context(alone: dict) -> None:
     # Without the gate, the top 5 of a four-fact memory is the whole memory.
     assert o["no_gate_needed_hit"] == 1.0 and o["no_gate_all_needed_hit"] == 1.0
     assert alone["context"] == {"requested": False, "supported": accepts_keyword(RecallEngine.recall, "context"), "used": False}
+
+
+@pytest.mark.parametrize(("no_gate", "says"), [
+    (1.0, "holds a needed fact for 1.000 of the turns with needs, 0.250 more than what the gate lets through."),
+    (0.5, "holds a needed fact for 0.500 of the turns with needs, 0.250 less than what the gate injects (it brings "
+          "needed facts from below the top 5)."),
+    (0.75, "holds a needed fact for 0.750 of the turns with needs, as often as what the gate lets through."),
+])
+def test_the_headline_compares_the_ungated_top_k_with_the_gate_either_way(alone: dict, no_gate: float,
+                                                                          says: str) -> None:
+    alone["overall"]["no_gate_needed_hit"] = no_gate  # the gate's needed-fact hit is 0.750
+    table = app_memory_table(alone)
+    assert says in table and "-0." not in table
 
 
 def test_metrics_per_kind_and_per_user(alone: dict) -> None:

@@ -364,6 +364,49 @@ def test_the_judge_arguments_are_checked(tmp_path: Any) -> None:
     assert engine.judge is None and engine.judge_timeout == 1.0
 
 
+
+QUOTED = ("Looking at the facts:\n1. User lives in Lyon.\n2. User gets seasick on boats.\n"
+          "3. User is allergic to peanuts.\nNone of these matter for this question.")
+THREE = ["User lives in Lyon.", "User gets seasick on boats.", "User is allergic to peanuts."]
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    (QUOTED, []),  # the facts quoted back, then "none": the verdict wins over the quoted numbers
+    (QUOTED.replace("None of these matter for this question.", "Only fact 3 matters."), [2]),
+    (judge_prompt("Capital of Peru?", THREE), None),  # the prompt echoed, nothing after it: no answer
+    (judge_prompt("Capital of Peru?", THREE) + "\n\n2", [1]),  # the numbers come from what follows the prompt
+    ("Facts:\n1. User lives in Lyon: relevant", [0]),  # a numbered line with a verdict is an answer
+])
+def test_a_reply_is_read_from_its_answer_not_the_numbers_it_quotes_from_the_prompt(
+        reply: str, expected: list[int] | None) -> None:
+    assert parse_judgement(reply, 3, THREE) == expected
+    assert parse_judgement(reply, 3) == expected  # the same without the facts' texts
+
+
+def test_a_quoted_fact_with_a_negation_in_it_is_a_quote_when_the_facts_are_known() -> None:
+    facts = ["User does not eat pork.", "User is allergic to peanuts."]
+    reply = "Facts:\n1. User does not eat pork.\n2. User is allergic to peanuts.\nOnly 2 matters."
+    assert parse_judgement(reply, 2, facts) == [1]
+
+
+def test_judges_over_an_echoing_mock_llm_and_a_chatty_fake_chat_model_inject_nothing(seeded: RecallEngine) -> None:
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+    from llama_index.core.llms.mock import MockLLM
+
+    from memori_langchain import chat_model_judge
+    from memori_llamaindex import llm_judge
+
+    question = "What is the capital of Peru?"
+    gate_alone = contents(seeded.recall(question, "u"))
+    numbered = "\n".join(f"{i}. {f}" for i, f in enumerate(FACTS, start=1))
+    chatty = FakeListChatModel(responses=[f"Looking at the facts:\n{numbered}\nNone of these matter here."])
+    assert contents(judged_engine(seeded.store, chat_model_judge(chatty),
+                                  RecallConfig(judge_candidates=len(FACTS))).recall(question, "u")) == []
+    with pytest.raises(ValueError, match="only repeats its prompt"):
+        llm_judge(MockLLM())(question, THREE, [])
+    assert contents(judged_engine(seeded.store, llm_judge(MockLLM())).recall(question, "u")) == gate_alone
+
+
 # -- adapters --------------------------------------------------------------------------------------------
 
 

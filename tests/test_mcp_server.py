@@ -87,7 +87,7 @@ def _serving(server: Any) -> Iterator[str]:
 
 
 @asynccontextmanager
-async def http_session(url: str, entity: str | None = None, *, headers: list[tuple[str, str]] | None = None
+async def http_session(url: str, entity: str | None = None, *, headers: list[tuple[str | bytes, str | bytes]] | None = None
                        ) -> AsyncIterator[ClientSession]:
     """A client session sending ``entity`` in the entity header (``headers``: these headers instead, as sent)."""
     if headers is None:
@@ -263,6 +263,36 @@ async def test_http_request_with_the_entity_header_more_than_once_is_refused_and
     assert stored(mcp_engine, "ann") == ["User's bank PIN hint is blue dog."]
     assert stored(mcp_engine, "bob") == ["User is vegetarian."]
     assert mcp_engine.count("ann, bob") == 0
+
+
+@pytest.mark.parametrize("sent", [
+    "josé".encode("utf-8"),  # raw UTF-8 bytes, which the ASGI server hands over as Latin-1 ("josÃ©")
+    b"jos%C3%A9",  # percent-encoded UTF-8, the documented form
+], ids=["raw-utf8", "percent-encoded"])
+async def test_http_a_utf8_entity_header_names_the_same_user_as_the_api(http_server, mcp_engine, sent):
+    mcp_engine.add("josé", ["User is allergic to peanuts."])
+    async with http_session(http_server, headers=[(HEADER.encode(), sent)]) as s:
+        assert [f["text"] for f in (await call(s, "list"))["facts"]] == ["User is allergic to peanuts."]
+        await call(s, "add", facts=["User lives in Lyon."])
+    assert sorted(stored(mcp_engine, "josé")) == ["User is allergic to peanuts.", "User lives in Lyon."]
+    assert mcp_engine.count("josÃ©") == 0
+
+
+async def test_http_a_percent_encoded_comma_and_percent_are_part_of_the_entity_id(http_server, mcp_engine):
+    async with http_session(http_server, "team%2Cred%25") as s:
+        await call(s, "add", facts=["User is vegan."])
+    assert stored(mcp_engine, "team,red%") == ["User is vegan."]
+
+
+@pytest.mark.parametrize(("sent", "expected"), [
+    ("jos\xe9".encode("latin-1"), "header is not UTF-8"),  # Latin-1 bytes: not the user "josé"
+    (b"100%", "starts no %XX escape"),
+], ids=["latin-1", "bare-percent"])
+async def test_http_an_entity_header_that_could_name_another_user_is_refused(http_server, mcp_engine, sent, expected):
+    async with http_session(http_server, headers=[(HEADER.encode(), sent)]) as s:
+        with pytest.raises(ToolFailed, match=expected):
+            await call(s, "add", facts=["User is vegan."])
+    assert mcp_engine.entities() == []
 
 
 @pytest.mark.parametrize("http_server", [{"entity": "ann"}], indirect=True)

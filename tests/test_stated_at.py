@@ -234,7 +234,8 @@ def test_memori_history_marks_when_the_updated_text_became_valid(tmp_path: Path,
     assert [r["valid_from"] for r in json.loads(capsys.readouterr().out)] == [updated]
 
 
-def test_memori_list_marks_a_restored_fact_valid_from_the_restore(tmp_path: Path, capsys, monkeypatch):
+def test_memori_list_marks_a_restored_fact_restored_not_valid_from_as_the_api_says(tmp_path: Path, capsys,
+                                                                                  monkeypatch):
     from memori_core import embedders
     from memori_core.cli import main
 
@@ -248,4 +249,7 @@ def test_memori_list_marks_a_restored_fact_valid_from_the_restore(tmp_path: Path
     assert main(["list", "-e", "ann", "--path", str(path)]) == 0
     [line] = [x for x in capsys.readouterr().out.splitlines() if "Lisbon" in x]
     since = parse_utc(restored.restored_at).strftime("%Y-%m-%dT%H:%M:%SZ")
-    assert line == f"{lisbon}  2026-01-05T10:00:00Z  User lives in Lisbon.  [valid from {since}]"
+    assert line == f"{lisbon}  2026-01-05T10:00:00Z  User lives in Lisbon.  [restored {since}]"
+    assert main(["list", "-e", "ann", "--path", str(path), "--json"]) == 0
+    [record] = [r for r in json.loads(capsys.readouterr().out) if r["id"] == lisbon]
+    assert record["valid_from"] is None and record["restored_at"] == restored.restored_at  # what the line shows

@@ -63,6 +63,24 @@ def test_a_field_of_the_fact_where_does_not_filter_on_is_refused(eng: RecallEngi
         eng.list("a", where={key: {"$gt": "2026-01-01T00:00:00Z"}})
 
 
+@pytest.mark.parametrize(("key", "value", "instead"), [
+    ("entity_id", "a", r"name the entity in the call"),
+    ("entity_id", {"$ne": "a"}, r"name the entity in the call"),  # read as metadata, it kept every fact of "a"
+    ("id", "some-id", r"get\(entity_id, ids\) reads facts by id"),
+    ("content", "User lives in York.", r"recall\(query, entity_id\) finds facts by what they say"),
+])
+def test_a_filter_on_the_facts_own_id_entity_or_text_is_refused_saying_what_to_use(
+        eng: RecallEngine, key: str, value: Any, instead: str) -> None:
+    says = rf"^where\['{key}'\]: '{key}' is a field of the fact, not metadata, .*{instead}"
+    with pytest.raises(ValueError, match=says):
+        eng.list("a", where={key: value})
+    with pytest.raises(ValueError, match=says):
+        eng.recall(Q, "a", where={key: value})
+    store = MemoriStore(engine=eng)  # the LangGraph store's filters are on its items' own values: taken as they are
+    store.put(("memories", "a"), "n1", {"id": "x", "content": "y"})
+    assert [item.key for item in store.search(("memories", "a"), filter={"id": "x", "content": "y"})] == ["n1"]
+
+
 def test_session_id_points_at_lists_own_argument(eng: RecallEngine) -> None:
     with pytest.raises(ValueError, match=r"list\(\.\.\., session_id=\.\.\.\) narrows to one session"):
         eng.list("a", where={"session_id": "s-1"})

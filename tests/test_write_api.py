@@ -351,9 +351,14 @@ def test_where_filters_apply_before_pool_sizing_and_support_in(eng: RecallEngine
 def test_where_can_never_reach_another_entity(eng: RecallEngine) -> None:
     eng.add("victim", "Victim secret code is 1234.", metadata={"source": "chat"})
     eng.add("u", "User likes chess.", metadata={"source": "chat"})
-    for where in ({"source": "chat"}, {"entity_id": "victim"}, {"source": {"$in": ["chat"]}}):
+    for where in ({"source": "chat"}, {"source": {"$in": ["chat"]}}):
         assert all(h.entity_id == "u" for h in eng.recall("secret code 1234", "u", where=where))
         assert "Victim secret code is 1234." not in texts(eng.list("u", where=where))
+    for where in ({"entity_id": "victim"}, {"entity_id": {"$ne": "u"}}):  # a fact's own field: refused, not read
+        with pytest.raises(ValueError, match="'entity_id' is a field of the fact"):
+            eng.recall("secret code 1234", "u", where=where)
+        with pytest.raises(ValueError, match="'entity_id' is a field of the fact"):
+            eng.list("u", where=where)
 
 
 def test_neighbours_outside_the_filter_do_not_enter_the_pool(hash_embedder: Any) -> None:

@@ -23,7 +23,8 @@ from .opening import CliError, open_engine, write_progress
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    """``memori add``: store the facts given (or read one per line from standard input); print each id."""
+    """``memori add``: store the facts given (or read one per line from standard input); print each id (with its
+    text, unless ``--id-only``)."""
     facts = list(args.facts)
     if not facts and not sys.stdin.isatty():
         facts = [line.strip() for line in sys.stdin if line.strip()]
@@ -45,7 +46,7 @@ def cmd_add(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     for fid, fact in zip(ids, facts):
-        print(f"{fid}  {fact}")
+        print(fid if args.id_only else f"{fid}  {fact}")
     if args.supersedes:
         _say_which_landed_in_the_past(engine, args.entity, ids)
     return 0
@@ -187,13 +188,16 @@ def _one_line(text: str) -> str:
 
 def _fact_line(fact: StoredFact, now: float) -> str:
     """``ID  CREATED_AT  TEXT`` (then ``[core]`` for a core fact, ``[not searchable]`` for one recall never
-    returns, ``[valid from TIME]`` for one valid since later than ``created_at`` (an update, a restore, said again),
+    returns, ``[valid from TIME]`` for one whose text was stated later than ``created_at`` (an update, said again:
+    its ``valid_from``), ``[restored TIME]`` for one a restore made valid again (its ``restored_at``),
     ``[expired]`` for one past its ``expires_at``, ``[superseded by ID at TIME]`` for one no longer valid)."""
     marks = "  [core]" if is_core(fact.metadata) else ""
     if not is_searchable(fact.metadata):
         marks += "  [not searchable]"
-    if fact.valid_since != fact.created_at:
-        marks += f"  [valid from {_when(fact.valid_since)}]"
+    if fact.stated_at != fact.created_at:
+        marks += f"  [valid from {_when(fact.stated_at)}]"
+    if fact.restored_at is not None:
+        marks += f"  [restored {_when(fact.restored_at)}]"
     if fact.is_expired(now):
         marks += "  [expired]"
     if not fact.is_valid(now):

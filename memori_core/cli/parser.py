@@ -151,6 +151,8 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
     _entity_command("add", cmd_add, "store facts for an entity", creates=True, described=False, arguments=(
         arg("facts", nargs="*", help="facts (or one per line on stdin)"),
         _QUIET,
+        flag("--id-only", help="print only each fact's id, one a line, as ID=$(memori add ...) needs (default: the "
+             "id, two spaces, the text)"),
         flag("--core",
              help="mark the facts core (allergies, medication, diet): recall appends them on every query"),
         arg("--supersedes", action="append", default=None, metavar="ID",

@@ -120,7 +120,9 @@ class ReadPath(Answers, GateSignals, Judging):
         context: Sequence[str] | str | None = None,
         as_of: Any = None,
     ) -> list[RecalledFact]:
-        """The facts of ``entity_id`` most relevant to ``query``, best first, threshold applied.
+        """The facts of ``entity_id`` most relevant to ``query``, best first, at most ``limit`` of them, those the
+        gate lets through (``config.gate``: the relevance gate by default) or, with a ``judge``, those it chose; then
+        the core facts.
 
         A blank query or ``limit=0`` returns ``[]`` without touching the
         embedder or the store; a query that is not a ``str`` (``None``

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import logging
 import threading
 import time
@@ -508,3 +509,19 @@ class RecallEngine(ReadPath, WritePath):
                        progress: Progress | None = None) -> list[str]:
         """Async :meth:`import_` (runs on a write thread; ``progress`` is called from it)."""
         return await self._write(self.import_, entity_id, records, reembed=reembed, progress=progress)
+
+
+def _named_for_the_engine(cls: type) -> None:
+    """The public methods ``cls`` inherits from its mixins (``ReadPath.recall``, ``WritePath.add`` ...) take its
+    name, so that a wrong call's ``TypeError`` reads ``RecallEngine.recall() got an unexpected keyword argument
+    'k'``, naming the class a user holds, not an internal one."""
+    for name in dir(cls):
+        if name.startswith("_") or name in vars(cls):
+            continue
+        function = getattr(inspect.getattr_static(cls, name), "__func__", inspect.getattr_static(cls, name))
+        while inspect.isfunction(function):
+            function.__qualname__ = f"{cls.__name__}.{name}"
+            function = getattr(function, "__wrapped__", None)
+
+
+_named_for_the_engine(RecallEngine)

@@ -154,6 +154,19 @@ def _switch(state: dict[str, Any], on: str, missing: str) -> str:
     return on if state["used"] else f"off ({missing})"
 
 
+def _against_the_gate(dropped: float | None, k: Any) -> str:
+    """The end of ``memori eval app``'s headline: the ungated top ``k`` against what the gate injects, said either
+    way (the gate can reach needed facts below the top ``k``, and then injects more of them)."""
+    if dropped is None:
+        return "."
+    if round(dropped, 3) > 0:
+        return f", {dropped:.3f} more than what the gate lets through."
+    if round(dropped, 3) < 0:
+        return (f", {-dropped:.3f} less than what the gate injects (it brings needed facts from below the top "
+                f"{k}).")
+    return ", as often as what the gate lets through."
+
+
 def app_memory_table(result: dict[str, Any]) -> str:
     """The app-memory report: one row per turn kind, the totals, the headline line, one row per user."""
     k = result["limit"]
@@ -186,7 +199,7 @@ def app_memory_table(result: dict[str, Any]) -> str:
         f"facts injected per turn: {_number(o['facts_per_needed_turn'], 2)} with needs, "
         f"{_number(o['facts_per_offtopic_turn'], 2)} off-topic. Without the gate the same ranking's top {k} "
         f"holds a needed fact for {_number(o['no_gate_needed_hit'])} of the turns with needs"
-        + (f", {dropped:.3f} more than what the gate lets through." if dropped is not None else ".")
+        + _against_the_gate(dropped, k)
     )
     users = [_row(["user", "facts", "turns", "needed-fact hit", "all-needed hit", "off-topic clean"]),
              "|---|---|---|---|---|---|"]

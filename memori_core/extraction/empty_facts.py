@@ -214,12 +214,14 @@ _REMARK_OF_NAMED = re.compile(
     r"called|wants|thinks|reckons|got\s+the\s+user|gave\s+the\s+user|bought\s+the\s+user|made\s+the\s+user|"
     r"is\s+being|was\s+being|laughed|loved|hated)\b.*)\.$"
 )
-# "User loves.", "User has a.", "User got a.": a verb that needs an object, or a last word that needs one after it,
-# with none (an emoji object cut: "I love 🍕", "I got a 🐱!"); "User smokes." and "User gave in." say something.
+# "User loves.", "User has a.", "User got a.", "User takes.", "User lives in.": a verb that needs an object, a verb
+# of place with its "in" and nothing after, or a last word that needs one after it, with none (an emoji object cut:
+# "I love 🍕", "I got a 🐱!"); "User smokes." and "User gave in." say something.
 _NO_OBJECT = rx(
     r"^User\s+(?:(?:just|also|really|finally|totally|absolutely|still)\s+)*(?:"
     r"(?:loves|likes|hates|enjoys|adores|prefers|has|owns|wants|needs|misses|uses|dislikes|loathes|detests|fancies|"
-    r"got|bought|ordered|adopted|is\s+allergic\s+to|is\s+into|is\s+obsessed\s+with)"
+    r"takes|wears|speaks|got|bought|ordered|adopted|is\s+allergic\s+to|is\s+into|is\s+obsessed\s+with)"
+    r"|(?:lives|stays|works|studies|is\s+based|was\s+born|grew\s+up)\s+(?:in|on|near|as)"
     r"|.*\s(?:a|an|the|their|to|of|with|and|or|for|at|from))\s*[.!]*$"
 )
 # "User is taking metformin for it.": a medicine for what was said before, the medicine is the fact.

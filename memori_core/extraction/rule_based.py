@@ -465,6 +465,7 @@ class RuleBasedFactExtractor:
         ``recent``: the stored facts told last (the user's previous turn): a "he" / "she" opening the message is the
         one person of that gender they name (:mod:`~memori_core.extraction.pronoun_referents`).
         The rules' decision, whatever the ``policy``: :meth:`explain_paths` says which path each fact came by.
+        ``TypeError`` for anything but a ``str`` (the messages :meth:`extract` takes included).
         """
         return [verdict for verdict, _ in self.explain_paths(text, known=known, now=now, recent=recent)]
 
@@ -479,6 +480,10 @@ class RuleBasedFactExtractor:
         >>> [(v.fact, path) for v, path in RuleBasedFactExtractor().explain_paths("I live in Porto. Hi!")]
         [('User lives in Porto.', 'rewrite'), (None, None)]
         """
+        if not isinstance(text, str):
+            raise TypeError(f"RuleBasedFactExtractor.explain takes one user message's text (a str), got "
+                            f"{type(text).__name__}" + ("; extract() takes a list of messages"
+                                                        if isinstance(text, (list, tuple)) else ""))
         when = self._now(now)
         if when.tzinfo is None:
             raise ValueError(f"now must be a timezone-aware datetime, got {now!r}")
