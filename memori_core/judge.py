@@ -165,9 +165,20 @@ def parse_judgement(text: Any, n: int, facts: Sequence[str] = ()) -> list[int] |
     """
     if not isinstance(text, str) or not text.strip():
         return None
-    text = answer_part(text, facts)
-    if not text.strip():
-        return None
+    answer = answer_part(text, facts)
+    picked = _parse(answer, n) if answer.strip() else None
+    if picked is None:
+        # only the quoted list says anything ("Relevant:\n3. User is allergic to peanuts."): the list is the
+        # answer, unless it quotes every fact (an echo, or no choice made)
+        listed = text.rsplit(_PROMPT_END, 1)[1] if _PROMPT_END in text else text
+        picked = _parse(listed, n) if listed.strip() and listed != answer else None
+        if picked is not None and len(picked) == n:
+            return None
+    return picked
+
+
+def _parse(text: str, n: int) -> list[int] | None:
+    """:func:`parse_judgement` of a reply's answer part."""
     first_line = text.strip().split("\n", 1)[0]
     bare = _BARE.match(first_line)
     if bare:

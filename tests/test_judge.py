@@ -383,6 +383,18 @@ def test_a_reply_is_read_from_its_answer_not_the_numbers_it_quotes_from_the_prom
     assert parse_judgement(reply, 3) == expected  # the same without the facts' texts
 
 
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Relevant facts:\n3. User is allergic to peanuts.", [2]),  # a model answering with the facts it picks
+    ("The ones that matter:\n1. User lives in Lyon.\n3. User is allergic to peanuts.", [0, 2]),
+    ("Looking at the facts:\n1. User lives in Lyon.\n2. User gets seasick on boats.\n3. User is allergic to peanuts.",
+     None),  # every fact quoted and no verdict: no choice made, the gate decides
+])
+def test_a_reply_that_answers_by_listing_the_facts_it_picks_is_read_as_that_list(
+        reply: str, expected: list[int] | None) -> None:
+    assert parse_judgement(reply, 3, THREE) == expected
+    assert parse_judgement(reply, 3) == expected
+
+
 def test_a_quoted_fact_with_a_negation_in_it_is_a_quote_when_the_facts_are_known() -> None:
     facts = ["User does not eat pork.", "User is allergic to peanuts."]
     reply = "Facts:\n1. User does not eat pork.\n2. User is allergic to peanuts.\nOnly 2 matters."
