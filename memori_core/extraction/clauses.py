@@ -101,7 +101,10 @@ _LIST_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 # "I'm 34, married, a nurse": a list of what the user is, each item a fact of its own.
 _PROFILE = rx(r"^(?P<subject>i'm|i\s+am|im)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s+)[^,]+)+)$")
 # "married with three kids": the status, and the children.
-_WITH_KIDS = rx(r"^(?P<status>\w+)\s+with\s+(?P<n>\w+)\s+(?:kids|children)$")
+_WITH_KIDS = rx(
+    r"^(?P<status>\w+)\s+with\s+(?P<kids>(?:\w+\s+)?(?:twin\s+)?(?:kids|children|girls|boys|daughters|sons)"
+    r"(?:\s+of\s+\w+)?)$"
+)
 # "I'm Greta, 29", "Jonas, 41, dad of three, based in Aarhus": a name first, then what the user is.
 _NAME_ITEM = re.compile(r"^[A-Z][a-z\u00e0-\u00ff]+$")
 _BARE_PROFILE = re.compile(r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+)(?:\s+here)?\s*,\s*(?P<items>.+)$")
@@ -300,7 +303,7 @@ def _profile(clause: str) -> list[str]:
         parent = _PARENT_OF.match(item) if bare is not None else None  # "dad of three", with no verb to keep
         kids = _WITH_KIDS.match(item)
         if kids is not None:  # "married with three kids": the status, and the children
-            said += [f"{subject} {kids.group('status')}", f"I have {kids.group('n')} kids"]
+            said += [f"{subject} {kids.group('status')}", f"I have {kids.group('kids')}"]
         elif _HOURS_WORKED.match(item):  # "I'm a teacher, part-time": how the user works, not what they are
             said.append(f"I work {item}")
         elif _verb_item(item):  # "I'm lactose intolerant, hate cilantro": the item has its own verb
@@ -325,7 +328,8 @@ _ROLE_ITEM = rx(
     r"(?:\s+(?:at|for|with|in|on)\s+\S.{0,40})?$"  # "nurse on night shifts"
 )
 # "living in Toronto", "working as a nurse": a participle of the user's life, listed.
-_PARTICIPLE_ITEM = rx(r"^(?:living|working|renting|studying|teaching|raising|based)\s+\S")
+# "staying in Woodlands with my parents": where the user lives, said the way Singapore and India say it.
+_PARTICIPLE_ITEM = rx(r"^(?:living|working|renting|studying|teaching|raising|based|staying\s+(?=in\b))\s*\S")
 # Words typed after "I'm" that are no name, though a list after them starts with an age.
 _NOT_NAMES = frozenset("fine good ok okay tired done back here home sorry new old only just still now also".split())
 
@@ -358,7 +362,7 @@ _PARTICIPLE = rx(
     r"teaching|raising|running\s+(?:a|an|my|our)|based)\s+(?P<rest>\S.*)$"
 )
 _BASE = {"living": "live", "working": "work", "renting": "rent", "studying": "study", "teaching": "teach",
-         "raising": "raise", "running": "run"}
+         "raising": "raise", "running": "run", "staying": "live"}
 # "I'm in Denver" before a participle of the user's life ("..., renting a condo") is where they live.
 _IN_PLACE = rx(r"^(?:i'm|i\s+am|im)\s+in\s+(?P<place>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)$")
 

@@ -49,6 +49,8 @@ _STATE = (
     r"drunk|tipsy|wasted|hammered|smashed|plastered|sloshed|buzzed|stoned|(?:high|baked)(?=\s*(?:[.!,]|$))|"
     r"hung\s+over|on\s+(?:my|the|her)\s+period|on\s+the\s+rag|pms-?ing|"
     r"lonely|heartbroken|crying|pumped|hyped|gutted|devastated|furious|irritated|frustrated|overwhelmed|"
+    # anger of the moment, a night short of sleep: "I'm fuming", "i'm running on 4 hrs of sleep"
+    r"fuming|livid|seething|running\s+on\s+(?:empty|fumes|(?:[\w-]+\s+){1,2}?(?:hours?|hrs?)\s+(?:of\s+)?sleep)|"
     # a mood said in a figure: "I'm all over the place", "I'm a wreck", "I'm over the moon", "I'm in bits"
     r"all\s+over\s+the\s+place|(?:a|such\s+a)\s+(?:bit\s+of\s+a\s+)?(?:mess|wreck|nervous\s+wreck)|"
     r"(?:a|such\s+a)\s+state(?=\s*(?:[.!,]|$))|"
@@ -118,6 +120,20 @@ _THEIR_STATE = rx(
     rf"^(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?\s+(?:is|are|seems|looks)\s+"
     rf"(?:so\s+|really\s+|very\s+|a\s+bit\s+|pretty\s+|super\s+|quite\s+|absolutely\s+|totally\s+)?{_STATE}"
     r"\s*(?:[.!,]|$|today\b|tonight\b|right\s+now\b|at\s+the\s+moment\b)"
+)
+# "My legs are absolutely wrecked after the half marathon", "my feet are killing me": a part of the body sore for a
+# day or two (not "my knees are shot", "my back is bad": what lasts).
+_SORE_FOR_NOW = rx(
+    rf"^(?:my|our)\s+{BODY_PART}(?:'s|'re|\s+(?:is|are|feel|feels))\s+(?:(?:so|really|absolutely|totally|completely|"
+    r"a\s+bit|properly|still)\s+)*(?:wrecked|destroyed|killing\s+me|aching|achy|stiff|sore|jelly|dead|on\s+fire)"
+    r"(?=\s*(?:[.!,;]|$|(?:after|from|today|tonight|this\s+morning|right\s+now|now)\b))"
+)
+# "my flight to Dubai got cancelled AGAIN", "our train was delayed": a hitch of the day's travel or delivery (a trip
+# called off is read apart: .trips).
+_HITCH = rx(
+    r"^(?:my|our)\s+(?:[\w'-]+\s+){0,3}?(?:flight|train|bus|ferry|connection|parcel|package|delivery|order)\b"
+    r"(?:\s+(?:to|from|for)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+)?\s+(?:got|was|were|has\s+been|have\s+been|is|are|'s)\s+"
+    r"(?:just\s+|been\s+)*(?:cancell?ed|delayed|diverted|overbooked|lost|stuck)\b"
 )
 # "I've been shattered lately", "I've been feeling rubbish": a mood or tiredness told in the perfect, read as
 # "I'm shattered" is (not "I've been vegan", "I've been married for years", "I've been back in Leeds since May").
@@ -387,6 +403,8 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return None, DROP_EPHEMERAL, None
     if _THEIR_STATE.match(body) and not (is_change(body) or is_care_fact(body)):
         return None, DROP_EPHEMERAL, None  # "my mum is freaking out"
+    if (_SORE_FOR_NOW.match(body) or _HITCH.match(body)) and not is_change(body):
+        return None, DROP_EPHEMERAL, None  # "my legs are wrecked after the half", "my flight got cancelled again"
     if ((passing_aside(body) or one_off_act(body)) and not (is_change(body) or is_care_fact(body))) or lost_track(body):
         return None, DROP_EPHEMERAL, None  # "I went blank", "we only told family", "I took the bus", "i forget"
     if recent_state(body):

@@ -18,6 +18,7 @@ from .patterns import rx
 from .cues import is_change, is_ended
 from .endings import is_loss
 from .health import BODY_PART, health_news
+from .this_chat import about_this_chat
 from .verdicts import (
     DROP_ELLIPTICAL,
     DROP_EPHEMERAL,
@@ -92,7 +93,9 @@ _ASKED_FOR = (
     r"(?:help|advice|tips?|ideas?|suggestions?|recommendations?|recipes?|options?|list|plan|summary|poem|story|"
     r"email|e-mail|mail|letter|essay|answer|explanation|examples?|information|info|guidance|feedback|overview|outline|"
     r"assistance|something|anything|request|message|draft|template|lesson|activities|exercises|worksheet|script|"
-    r"speech|caption|reply|checklist|way\s+to)\b"
+    r"speech|caption|reply|checklist|way\s+to|"
+    # what the chat is asked to make: "a short toast for a party", "a chore chart for my kids", "a fun demo"
+    r"toast|chart|demo|quiz|menu|schedule|timetable|playlist|itinerary|slogan|tagline|flashcards|presentation)\b"
 )
 _FIRST_PERSON_REQUEST = rx(
     r"^(?:i\s+(?:really\s+|just\s+|also\s+)?(?:need|want|would\s+like|'d\s+like|would\s+love|'d\s+love)\s+"
@@ -290,6 +293,7 @@ _NOT_A_STATEMENT: tuple[_Check, ...] = (
     (_IMPERATIVE.match, DROP_INSTRUCTION),
     (_small_talk, DROP_SMALL_TALK),
     (SECOND_PERSON.search, DROP_SECOND_PERSON),
+    (about_this_chat, DROP_SECOND_PERSON),  # "I will be using this to draft leaflets" (.this_chat)
     (_FIRST_PERSON_REQUEST.match, DROP_INSTRUCTION),
 )
 _NOT_WHAT_HOLDS: tuple[_Check, ...] = (
