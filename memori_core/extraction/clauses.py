@@ -223,18 +223,31 @@ _RESUMED_SUBJECT = rx(
 
 # "I have a cat named Mochi and a dog named Rex": a list of animals, one fact each (one that dies ends its own).
 _OWNS_LIST = rx(r"^(?P<head>.*?\b(?:have|has|got|own|owns|adopted)\s+)(?P<items>.+?)[.!]*$")
-_ANIMAL = rx(rf"^(?:a|an|one|two|three|\d+)\s+(?:[\w-]+\s+)?(?:{PETS})\b")
+# An animal kept, by its kind or a common breed: "a cat", "two Labradors", "a very dumb beagle", "three chickens".
+_CREATURE = (rf"(?:{PETS}|labradors?|labs|beagles?|retrievers?|spaniels?|terriers?|collies|collie|poodles?|huskies|"
+             r"husky|dachshunds?|pugs?|chickens?|hens|ducks?|goats?|alpacas?)")
+_ANIMAL = rx(rf"^(?:a|an|one|two|three|four|five|\d+)\s+(?:[\w-]+\s+){{0,2}}?{_CREATURE}\b")
+# "two kids": children counted, listed beside the animals ("we've got two kids and a beagle").
+_KIDS_COUNTED = rx(r"^(?:a|an|one|two|three|four|five|\d+)\s+(?:[\w-]+\s+)?(?:kids?|children|child|boys?|girls?|"
+                   r"sons?|daughters?)$")
+# "I live in Halifax with two Labradors": the home, and the animals kept there.
+_HOME_WITH = rx(r"^(?P<home>(?P<who>i|we)\s+(?:(?:now|still|currently)\s+)?live\s+.+?)\s+with\s+(?P<them>.+?)[.!]*$")
 
 
 def _one_fact_each(clause: str) -> list[str]:
-    """ "I have a cat named Mochi and a dog named Rex" -> "I have a cat named Mochi", "I have a dog named Rex"; any
-    other clause as it is. ("I live in Lisbon with my husband Rui" stays one fact: split into where and with whom,
-    it left a held-out set's stale fact valid.)"""
+    """ "I have a cat named Mochi and a dog named Rex" -> "I have a cat named Mochi", "I have a dog named Rex"; "we've
+    got two kids and a beagle" -> "we've got two kids", "we've got a beagle"; "I live in Halifax with two Labradors"
+    -> "I live in Halifax", "I have two Labradors"; any other clause as it is. ("I live in Lisbon with my husband
+    Rui" stays one fact: split into where and with whom, it left a held-out set's stale fact valid.)"""
+    home = _HOME_WITH.match(strip_lead(clause))
+    if home is not None and all(_ANIMAL.match(item) for item in _LIST_SEPARATOR.split(home.group("them"))):
+        return [home.group("home"), f"{home.group('who')} have {home.group('them')}"]
     owns = _OWNS_LIST.match(clause)
     if owns is None:
         return [clause]
     items = _LIST_SEPARATOR.split(owns.group("items"))
-    if len(items) < 2 or not all(_ANIMAL.match(item) for item in items):
+    if len(items) < 2 or not all(_ANIMAL.match(item) or _KIDS_COUNTED.match(item) for item in items) \
+            or not any(_ANIMAL.match(item) for item in items):
         return [clause]
     return [owns.group("head") + item for item in items]
 

@@ -252,6 +252,13 @@ _AS_GOOD_AS = rx(
     r"^(?:i|we)(?:\s+|(?='))(?:'ve\s+|have\s+)?(?:basically|practically|pretty\s+much|kind\s+of|kinda|sort\s+of|"
     r"sorta|virtually|more\s+or\s+less|as\s+good\s+as)\s+(?:have|has|got|own|live\s+(?:at|in|with))\b"
 )
+# "my mum would be horrified", "my wife would kill me": how someone of the user's would take something, no fact
+# ("my gran would always bake on Sundays" tells a habit of the past, read as before).
+_THEIR_WOULD = rx(
+    r"^(?:my|our)\s+(?:[\w'\u00c0-\u00ff-]+\s+){0,2}?[\w'\u00c0-\u00ff-]+\s+would(?:n't)?\s+"
+    r"(?!(?:always|often|usually|never|sometimes)\b)(?:(?:probably|definitely|totally|absolutely|literally)\s+)?"
+    r"(?:be|kill|die|freak|go|love|hate|never|not|lose|have|think|say)\b"
+)
 # "I've been craving sushi so bad", "I'm craving pizza": a passing want.
 _CRAVING = rx(r"^(?:i|we)(?:\s+|(?='))(?:(?:'ve|have)\s+been|(?:'m|am|'re|are))\s+(?:(?:so|really|just)\s+)*craving\b")
 # "I guess I still have to be careful what I eat": a duty the user supposes, not a fact.
@@ -298,6 +305,7 @@ _NOT_A_STATEMENT: tuple[_Check, ...] = (
 )
 _NOT_WHAT_HOLDS: tuple[_Check, ...] = (
     (HYPOTHETICAL.match, DROP_HYPOTHETICAL),
+    (_THEIR_WOULD.match, DROP_HYPOTHETICAL),  # "my mum would be horrified"
     (_OTHERS_VIEW.match, DROP_OPINION),  # "my mum thinks I'm still vegan"
     (_AS_GOOD_AS.match, DROP_UNCLEAR),  # "I basically have a dog now" (the flatmate's)
     (_CRAVING.match, DROP_EPHEMERAL),

@@ -52,7 +52,7 @@ _EMPTY_TAIL = rx(r"(?:(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s
                  # an aside to the listener: "..., just so you know", "... if that helps", "..., don't judge"
                  r"(?:just\s+)?so\s+you(?:'re)?\s+(?:know|aware)|just\s+(?:to\s+)?let(?:ting)?\s+you\s+know|"
                  r"for\s+your\s+info(?:rmation)?|for\s+the\s+record|for\s+reference|just\s+saying|as\s+you\s+know|"
-                 r"you\s+know|if\s+(?:that|it)\s+(?:helps|matters)|in\s+case\s+(?:that|it)\s+(?:helps|matters)"
+                 r"you\s+know|if\s+(?:that|it)\s+(?:helps|matters|changes\s+anything|makes\s+(?:a|any)\s+difference|is\s+relevant)|in\s+case\s+(?:that|it)\s+(?:helps|matters)"
                  r"(?:\s+for\s+anything)?|(?:in\s+case|if)\s+you\s+(?:were|are)\s+wondering|if\s+you\s+must\s+know|"
                  r"don't\s+judge(?:\s+me)?|no\s+judge?ment(?:\s+please)?|"
                  r"not\s+sure\s+if\s+i\s+(?:mentioned|said|told\s+you)(?:\s+(?:it|that|this))?(?:\s+before)?|"
