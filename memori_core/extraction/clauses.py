@@ -12,7 +12,7 @@ import re
 
 from ..slots import PERSON
 from .filler import strip_filler
-from .grammar import is_bare_present, is_past, is_subjectless_change, is_verb_form
+from .grammar import contracted_verb, is_bare_present, is_past, is_subjectless_change, is_verb_form
 from .introductions import being_a
 from .leading_clauses import split_leading
 from .leads import strip_lead
@@ -45,6 +45,8 @@ _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
 _CLAUSE_BREAK = rx(
     rf"\s*,?\s+(?:and|but|so|because)\s+(?=(?:now\s+|then\s+|also\s+)?{_SUBJECT})|\s*,\s+(?={_SUBJECT})"
     rf"|\s*,\s+(?=(?:no\s+more|so)\b)|\s*[\u2014\u2013]\s*|\s+-\s+(?={_SUBJECT})"
+    # "My name is Henrik; I am a structural engineer": a semicolon before the user's next clause
+    rf"|\s*;\s+(?={_SUBJECT})"
     # "i started eating fish again so pescatarian now": the diet a change leads to, typed without "I'm"
     r"|\s*,?\s+so\s+(?=(?:vegan|vegetarian|veggie|pescatarian|pescetarian|plant-based)\s+now"
     r"(?:\s+i\s+(?:guess|think|suppose|reckon))?\s*(?:[.!,;]|$))"
@@ -175,8 +177,8 @@ def split_clauses(sentence: str) -> list[str]:
         m = _next_break(rest)
         if m is None:
             pieces.append(rest)
-            return [q for p in pieces for s in _shared_subject(_as_retired_role(p).strip()) for o in _one_fact_each(s)
-                    for c in _profile(o) for q in _participle(c) if q]
+            return [r for p in pieces for s in _shared_subject(_as_retired_role(p).strip()) for o in _one_fact_each(s)
+                    for c in _profile(o) for q in _participle(c) if q for r in _aged_role(q)]
         pieces.append(rest[: m.start()])
         rest = rest[m.end():]
         after = _next_break(rest)
@@ -217,7 +219,10 @@ _LIFE_PAST = frozenset("grew was studied trained worked lived".split())
 # "My daughter Chloe is 16 and she just went vegan": the second clause picks the subject up with "she" / "he".
 _RESUMED_SUBJECT = rx(
     rf"^(?P<subject>{_MY_PERSON}(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?P<first>.+?)"
-    r"(?:,?\s+(?:and|but)\s+|\s*;\s+)(?:she|he)(?P<be>'s|\s+is)?\s+(?P<second>\S.*)$"
+    r"(?:,?\s+(?:and|but)\s+|\s*;\s+)(?:(?:she|he)(?P<be>'s|\s+is)?\s+|"
+    # "My mum is 68 and just had a hip replacement": news of the same person, told without "she"
+    r"(?=(?:just|recently)\s+(?:had|got|went|started|moved|lost|broke|finished|joined|left|retired)\b))"
+    r"(?P<second>\S.*)$"
 )
 
 
@@ -262,7 +267,8 @@ def _shared_subject(clause: str) -> list[str]:
         return [clause]
     resumed = _RESUMED_SUBJECT.match(stated)
     if resumed is not None:
-        be = " is" if resumed.group("be") else ""
+        be = "" if not resumed.group("be") else " is" if resumed.group("be").strip() == "is" else \
+            " " + contracted_verb(resumed.group("second"))
         return [f"{resumed.group('subject')} {resumed.group('first')}",
                 f"{resumed.group('subject')}{be} {resumed.group('second')}"]
     m = _SHARED_SUBJECT.match(stated)
@@ -330,6 +336,24 @@ def _profile(clause: str) -> list[str]:
     return said
 
 
+# "I'm a 34-year-old nurse from Cebu": the age, what the user is, and where they are from, each a fact.
+_AGED_ROLE = rx(
+    r"^(?P<lead>.*?\b)?(?P<subject>i'm|i\s+am|im)\s+(?:a|an)\s+(?P<age>\d{1,3})[\s-]years?[\s-]old\s+"
+    r"(?P<role>(?-i:[a-z])[\w-]+(?:\s+(?-i:[a-z])[\w-]+){0,2}?)(?:\s+(?P<place>from\s+(?-i:[A-Z])[\w'-]+"
+    r"(?:\s+(?-i:[A-Z])[\w'-]+)?))?\s*[.!]*$"
+)
+
+
+def _aged_role(clause: str) -> list[str]:
+    """ "I'm a 34-year-old nurse from Cebu" -> "I'm 34", "I'm a nurse", "I'm from Cebu"; any other clause as it is."""
+    m = _AGED_ROLE.match(clause.strip())
+    if m is None:
+        return [clause]
+    role = m.group("role")
+    place = [f"I'm {m.group('place')}"] if m.group("place") else []
+    return [f"I'm {m.group('age')}", f"I'm {article(role)} {role}", *place]
+
+
 _HOURS_WORKED = rx(r"^(?:part|full)[\s-]time$")
 # "a Portuguese PhD student at TU Berlin": what the user is, told after their name.
 _APPOSITION = rx(r"^(?:a|an)\s+\w")
@@ -371,8 +395,9 @@ def _as_verb(item: str) -> str:
 # time": what the user is, then a participle of a verb of their life, each a fact of its own.
 _PARTICIPLE = rx(
     r"^(?P<head>(?:i'm|i\s+am|im)\s+(?:a|an|in)\s+.+?)(?:\s*,\s*|\s+)(?:and\s+)?(?:(?:still|also)\s+)?"
-    r"(?P<verb>living|working|renting|studying|"
-    r"teaching|raising|running\s+(?:a|an|my|our)|based)\s+(?P<rest>\S.*)$"
+    # a lower-case verb: "the University of Nigeria Teaching Hospital" is a name
+    r"(?P<verb>(?-i:living|working|renting|studying|"
+    r"teaching|raising|running\s+(?:a|an|my|our)|based))\s+(?P<rest>\S.*)$"
 )
 _BASE = {"living": "live", "working": "work", "renting": "rent", "studying": "study", "teaching": "teach",
          "raising": "raise", "running": "run", "staying": "live"}

@@ -259,6 +259,14 @@ _THEIR_WOULD = rx(
     r"(?!(?:always|often|usually|never|sometimes)\b)(?:(?:probably|definitely|totally|absolutely|literally)\s+)?"
     r"(?:be|kill|die|freak|go|love|hate|never|not|lose|have|think|say)\b"
 )
+# "my landlord wants +12% on our 2br", "my friend wants to know if ...", "my dad wants me to finish it first": what
+# someone wants of the moment (not "my son wants to be an engineer", what they mean to become; not "my boyfriend Tom
+# wants a roast", where the name is kept).
+_THEIR_WANT = rx(
+    r"^(?:my|our)\s+(?:(?-i:[a-z\u00e0-\u00ff])[\w'-]*\s+){0,3}?(?-i:[a-z\u00e0-\u00ff])[\w'-]*\s+"
+    r"(?:really\s+|just\s+)?wants\s+"
+    r"(?:to\s+(?:know|ask|check|see|talk|chat)\b|(?:me|us|them)\s+to\b|[+\d£$€]|(?:a|an|the|some|more)\s)"
+)
 # "I've been craving sushi so bad", "I'm craving pizza": a passing want.
 _CRAVING = rx(r"^(?:i|we)(?:\s+|(?='))(?:(?:'ve|have)\s+been|(?:'m|am|'re|are))\s+(?:(?:so|really|just)\s+)*craving\b")
 # "I guess I still have to be careful what I eat": a duty the user supposes, not a fact.
@@ -306,6 +314,7 @@ _NOT_A_STATEMENT: tuple[_Check, ...] = (
 _NOT_WHAT_HOLDS: tuple[_Check, ...] = (
     (HYPOTHETICAL.match, DROP_HYPOTHETICAL),
     (_THEIR_WOULD.match, DROP_HYPOTHETICAL),  # "my mum would be horrified"
+    (_THEIR_WANT.match, DROP_EPHEMERAL),  # "my landlord wants +12% on our flat"
     (_OTHERS_VIEW.match, DROP_OPINION),  # "my mum thinks I'm still vegan"
     (_AS_GOOD_AS.match, DROP_UNCLEAR),  # "I basically have a dog now" (the flatmate's)
     (_CRAVING.match, DROP_EPHEMERAL),
