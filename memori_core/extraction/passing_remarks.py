@@ -33,6 +33,8 @@ _PASSING_REMARK = rx(
     # the body for a day: "User can barely do the stairs.", "User can hardly keep their eyes open."
     rf"|{_ADVERBS}(?:can|could)\s+(?:barely|hardly)\s+(?:walk|move|stand|sit|breathe|think|sleep|type|talk|"
     r"do\s+the\s+stairs|get\s+(?:up|out\s+of\s+bed)|keep\s+their\s+eyes\s+open|see\s+straight)\b.*"
+    # resolve or a boast of the moment: "User is trying to be good.", "User knows their coffee."
+    r"|is\s+trying\s+to\s+be\s+(?:good|healthy|better|careful|nice|sensible)|knows\s+their\s+\w+"
     # a count with nothing counted, an answer to what was asked: "User has 2."
     r"|has\s+(?:\d+|one|two|three|four|five|six)"
     # a figure of speech: "User bawled like a baby.", "User is blind as a bat without their glasses."

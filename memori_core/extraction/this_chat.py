@@ -2,7 +2,7 @@
 
 "I will be using this to draft leaflets", "I intend to use this service to review my calculations", "I'm only testing
 whether this thing remembers anything", "my grandkids set this thing up for me", "I'm typing this from the airport at
-2am": each reads as a "User ..." fact once rewritten, and each is about the conversation, which memory does not need
+2am", "my English is not so good, sorry": each reads as a "User ..." fact once rewritten, and each is about the conversation, which memory does not need
 (the app knows how it is used). What the user does with another app, named or owned ("I use this app called Strava
 for my runs", "I built this app for my shop"), is theirs and is kept. Pure: patterns, English only.
 """
@@ -30,6 +30,9 @@ _ABOUT_THIS_CHAT = rx(
     r"|signed\s+(?:me\s+)?up\s+(?:for|to)\s+this\s+(?:thing|app|chat|chatbot|bot|assistant|ai|service)\b"
     # the message itself: "I'm typing this from OR Tambo", "writing this at 3am"
     r"|(?:typing|writing|sending)\s+this\s+(?:from|at|on|in|with|while|because|now)\b)"
+    # an apology for how the message is written: "my English is not so good", "my english is bad, sorry"
+    r"|^my\s+english\s+(?:is|isn't|is\s+not)\s+(?:(?:so|very|that|too|really)\s+)?"
+    r"(?:not\s+)?(?:so\s+)?(?:good|great|bad|poor|perfect|the\s+best|fluent|strong|weak)\b"
 )
 # "my grandkids set this thing up for me": who of the user's set the assistant up, the one fact it tells.
 _SET_UP_BY = rx(
