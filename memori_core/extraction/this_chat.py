@@ -17,6 +17,9 @@ __all__ = ["about_this_chat", "who_set_it_up"]
 
 # What the assistant is called when the user speaks of it.
 _THE_ASSISTANT = r"this(?:\s+(?:thing|service|app|chat|chatbot|bot|tool|assistant|ai|platform))?"
+# "this app called Strava", "this app that tracks my runs": another app the user names, not the assistant.
+_ANOTHER_APP = rx(r"\bthis\s+(?:app|tool|service|platform|bot)\s+(?:called|named|that|which)\b")
+# The chat itself spoken of (see the module's doc).
 _ABOUT_THIS_CHAT = rx(
     r"^(?:i|we|my\s+(?:[\w'-]+\s+){0,2}?[\w'-]+)\b.*?\b(?:"
     # a use of the assistant, with what for: "using this to draft", "use this service for my essays"
@@ -34,13 +37,6 @@ _ABOUT_THIS_CHAT = rx(
     r"|^my\s+english\s+(?:is|isn't|is\s+not)\s+(?:(?:so|very|that|too|really)\s+)?"
     r"(?:not\s+)?(?:so\s+)?(?:good|great|bad|poor|perfect|the\s+best|fluent|strong|weak)\b"
 )
-# "my grandkids set this thing up for me": who of the user's set the assistant up, the one fact it tells.
-_SET_UP_BY = rx(
-    rf"^(?:my|our)\s+(?P<who>(?:[\w-]+\s+)?{PERSON})\s+(?:(?:has|have|just|finally|kindly)\s+)*"
-    r"(?:set\s+(?:up\s+)?this|put\s+this|signed\s+me\s+up\s+(?:for|to)\s+this|got\s+me\s+(?:on(?:to)?|using)\s+this)\b"
-)
-# "this app called Strava", "this app that tracks my runs": another app the user names, not the assistant.
-_ANOTHER_APP = rx(r"\bthis\s+(?:app|tool|service|platform|bot)\s+(?:called|named|that|which)\b")
 
 
 def about_this_chat(body: str) -> bool:
@@ -53,6 +49,13 @@ def about_this_chat(body: str) -> bool:
     (True, False)
     """
     return bool(_ABOUT_THIS_CHAT.match(body)) and not _ANOTHER_APP.search(body)
+
+
+# "my grandkids set this thing up for me": who of the user's set the assistant up, the one fact it tells.
+_SET_UP_BY = rx(
+    rf"^(?:my|our)\s+(?P<who>(?:[\w-]+\s+)?{PERSON})\s+(?:(?:has|have|just|finally|kindly)\s+)*"
+    r"(?:set\s+(?:up\s+)?this|put\s+this|signed\s+me\s+up\s+(?:for|to)\s+this|got\s+me\s+(?:on(?:to)?|using)\s+this)\b"
+)
 
 
 def who_set_it_up(body: str) -> str | None:
