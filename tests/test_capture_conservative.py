@@ -80,7 +80,7 @@ def test_strict_keeps_a_rewrite_outside_the_slots_when_it_ends_a_stored_fact() -
 
 
 @pytest.mark.parametrize("said, broad", [
-    ("I'm sleeping like a baby.", "User is sleeping like a baby."),
+    ("I'm sleeping really well.", "User is sleeping really well."),
     ("I'm a bus person.", "User is a bus person."),
     ("My sister Dana is over in Regina.", "User's sister Dana is over in Regina."),
 ])
@@ -90,8 +90,8 @@ def test_strict_drops_a_generic_rewrite_in_no_recognised_slot_that_broad_stores(
 
 
 def test_strict_drops_only_the_unslotted_clause_of_a_message() -> None:
-    said = "I live in Leeds and I'm sleeping like a baby."
-    assert _stored(BROAD, said)[0] == ["User is sleeping like a baby.", "User lives in Leeds."]
+    said = "I live in Leeds and I'm sleeping really well."
+    assert _stored(BROAD, said)[0] == ["User is sleeping really well.", "User lives in Leeds."]
     assert _stored(STRICT, said)[0] == ["User lives in Leeds."]
 
 

@@ -27,7 +27,7 @@ def _set() -> dict:
             {"role": "user", "text": "I live in Lisbon."},
             {"role": "assistant", "text": "Nice."},
             {"role": "user", "text": "I moved to Porto."},
-            {"role": "user", "text": "I'm sleeping like a baby."}],
+            {"role": "user", "text": "I'm sleeping really well."}],
          "gold": [["User lives in Porto.", "User moved to Porto."]], "stale": ["User lives in Lisbon."]},
         {"id": "b", "category": "introduction", "turns": [{"role": "user", "text": "I'm Maya, by the way."}],
          "gold": [["User's name is Maya."]]},
@@ -42,7 +42,7 @@ def data(tmp_path: Path):
 def test_strict_leaves_out_the_passing_state_broad_stores_and_keeps_the_rest(data) -> None:
     broad = evaluate_capture(data, rules_extractor_with("broad"), embedder=HashEmbedder())
     strict = evaluate_capture(data, rules_extractor_with("strict"), embedder=HashEmbedder())
-    assert broad["conversations"][0]["wrong"] == ["User is sleeping like a baby."]
+    assert broad["conversations"][0]["wrong"] == ["User is sleeping really well."]
     assert broad["overall"]["precision"] == pytest.approx(2 / 3)
     assert strict["conversations"][0]["valid"] == ["User lives in Porto."]
     assert strict["overall"]["precision"] == 1.0 and strict["overall"]["recall"] == 1.0

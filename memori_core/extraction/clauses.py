@@ -12,7 +12,7 @@ import re
 
 from ..slots import PERSON
 from .filler import strip_filler
-from .grammar import is_bare_present, is_past, is_subjectless_change, is_verb_form
+from .grammar import contracted_verb, is_bare_present, is_past, is_subjectless_change, is_verb_form
 from .introductions import being_a
 from .leading_clauses import split_leading
 from .leads import strip_lead
@@ -45,6 +45,8 @@ _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
 _CLAUSE_BREAK = rx(
     rf"\s*,?\s+(?:and|but|so|because)\s+(?=(?:now\s+|then\s+|also\s+)?{_SUBJECT})|\s*,\s+(?={_SUBJECT})"
     rf"|\s*,\s+(?=(?:no\s+more|so)\b)|\s*[\u2014\u2013]\s*|\s+-\s+(?={_SUBJECT})"
+    # "My name is Henrik; I am a structural engineer": a semicolon before the user's next clause
+    rf"|\s*;\s+(?={_SUBJECT})"
     # "i started eating fish again so pescatarian now": the diet a change leads to, typed without "I'm"
     r"|\s*,?\s+so\s+(?=(?:vegan|vegetarian|veggie|pescatarian|pescetarian|plant-based)\s+now"
     r"(?:\s+i\s+(?:guess|think|suppose|reckon))?\s*(?:[.!,;]|$))"
@@ -101,7 +103,10 @@ _LIST_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 # "I'm 34, married, a nurse": a list of what the user is, each item a fact of its own.
 _PROFILE = rx(r"^(?P<subject>i'm|i\s+am|im)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s+)[^,]+)+)$")
 # "married with three kids": the status, and the children.
-_WITH_KIDS = rx(r"^(?P<status>\w+)\s+with\s+(?P<n>\w+)\s+(?:kids|children)$")
+_WITH_KIDS = rx(
+    r"^(?P<status>\w+)\s+with\s+(?P<kids>(?:\w+\s+)?(?:twin\s+)?(?:kids|children|girls|boys|daughters|sons)"
+    r"(?:\s+of\s+\w+)?)$"
+)
 # "I'm Greta, 29", "Jonas, 41, dad of three, based in Aarhus": a name first, then what the user is.
 _NAME_ITEM = re.compile(r"^[A-Z][a-z\u00e0-\u00ff]+$")
 _BARE_PROFILE = re.compile(r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+)(?:\s+here)?\s*,\s*(?P<items>.+)$")
@@ -172,8 +177,8 @@ def split_clauses(sentence: str) -> list[str]:
         m = _next_break(rest)
         if m is None:
             pieces.append(rest)
-            return [q for p in pieces for s in _shared_subject(_as_retired_role(p).strip()) for o in _one_fact_each(s)
-                    for c in _profile(o) for q in _participle(c) if q]
+            return [r for p in pieces for s in _shared_subject(_as_retired_role(p).strip()) for o in _one_fact_each(s)
+                    for c in _profile(o) for q in _participle(c) if q for r in _aged_role(q)]
         pieces.append(rest[: m.start()])
         rest = rest[m.end():]
         after = _next_break(rest)
@@ -214,24 +219,40 @@ _LIFE_PAST = frozenset("grew was studied trained worked lived".split())
 # "My daughter Chloe is 16 and she just went vegan": the second clause picks the subject up with "she" / "he".
 _RESUMED_SUBJECT = rx(
     rf"^(?P<subject>{_MY_PERSON}(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?P<first>.+?)"
-    r"(?:,?\s+(?:and|but)\s+|\s*;\s+)(?:she|he)(?P<be>'s|\s+is)?\s+(?P<second>\S.*)$"
+    r"(?:,?\s+(?:and|but)\s+|\s*;\s+)(?:(?:she|he)(?P<be>'s|\s+is)?\s+|"
+    # "My mum is 68 and just had a hip replacement": news of the same person, told without "she"
+    r"(?=(?:just|recently)\s+(?:had|got|went|started|moved|lost|broke|finished|joined|left|retired)\b))"
+    r"(?P<second>\S.*)$"
 )
 
 
 # "I have a cat named Mochi and a dog named Rex": a list of animals, one fact each (one that dies ends its own).
 _OWNS_LIST = rx(r"^(?P<head>.*?\b(?:have|has|got|own|owns|adopted)\s+)(?P<items>.+?)[.!]*$")
-_ANIMAL = rx(rf"^(?:a|an|one|two|three|\d+)\s+(?:[\w-]+\s+)?(?:{PETS})\b")
+# An animal kept, by its kind or a common breed: "a cat", "two Labradors", "a very dumb beagle", "three chickens".
+_CREATURE = (rf"(?:{PETS}|labradors?|labs|beagles?|retrievers?|spaniels?|terriers?|collies|collie|poodles?|huskies|"
+             r"husky|dachshunds?|pugs?|chickens?|hens|ducks?|goats?|alpacas?)")
+_ANIMAL = rx(rf"^(?:a|an|one|two|three|four|five|\d+)\s+(?:[\w-]+\s+){{0,2}}?{_CREATURE}\b")
+# "two kids": children counted, listed beside the animals ("we've got two kids and a beagle").
+_KIDS_COUNTED = rx(r"^(?:a|an|one|two|three|four|five|\d+)\s+(?:[\w-]+\s+)?(?:kids?|children|child|boys?|girls?|"
+                   r"sons?|daughters?)$")
+# "I live in Halifax with two Labradors": the home, and the animals kept there.
+_HOME_WITH = rx(r"^(?P<home>(?P<who>i|we)\s+(?:(?:now|still|currently)\s+)?live\s+.+?)\s+with\s+(?P<them>.+?)[.!]*$")
 
 
 def _one_fact_each(clause: str) -> list[str]:
-    """ "I have a cat named Mochi and a dog named Rex" -> "I have a cat named Mochi", "I have a dog named Rex"; any
-    other clause as it is. ("I live in Lisbon with my husband Rui" stays one fact: split into where and with whom,
-    it left a held-out set's stale fact valid.)"""
+    """ "I have a cat named Mochi and a dog named Rex" -> "I have a cat named Mochi", "I have a dog named Rex"; "we've
+    got two kids and a beagle" -> "we've got two kids", "we've got a beagle"; "I live in Halifax with two Labradors"
+    -> "I live in Halifax", "I have two Labradors"; any other clause as it is. ("I live in Lisbon with my husband
+    Rui" stays one fact: split into where and with whom, it left a held-out set's stale fact valid.)"""
+    home = _HOME_WITH.match(strip_lead(clause))
+    if home is not None and all(_ANIMAL.match(item) for item in _LIST_SEPARATOR.split(home.group("them"))):
+        return [home.group("home"), f"{home.group('who')} have {home.group('them')}"]
     owns = _OWNS_LIST.match(clause)
     if owns is None:
         return [clause]
     items = _LIST_SEPARATOR.split(owns.group("items"))
-    if len(items) < 2 or not all(_ANIMAL.match(item) for item in items):
+    if len(items) < 2 or not all(_ANIMAL.match(item) or _KIDS_COUNTED.match(item) for item in items) \
+            or not any(_ANIMAL.match(item) for item in items):
         return [clause]
     return [owns.group("head") + item for item in items]
 
@@ -246,7 +267,8 @@ def _shared_subject(clause: str) -> list[str]:
         return [clause]
     resumed = _RESUMED_SUBJECT.match(stated)
     if resumed is not None:
-        be = " is" if resumed.group("be") else ""
+        be = "" if not resumed.group("be") else " is" if resumed.group("be").strip() == "is" else \
+            " " + contracted_verb(resumed.group("second"))
         return [f"{resumed.group('subject')} {resumed.group('first')}",
                 f"{resumed.group('subject')}{be} {resumed.group('second')}"]
     m = _SHARED_SUBJECT.match(stated)
@@ -300,7 +322,7 @@ def _profile(clause: str) -> list[str]:
         parent = _PARENT_OF.match(item) if bare is not None else None  # "dad of three", with no verb to keep
         kids = _WITH_KIDS.match(item)
         if kids is not None:  # "married with three kids": the status, and the children
-            said += [f"{subject} {kids.group('status')}", f"I have {kids.group('n')} kids"]
+            said += [f"{subject} {kids.group('status')}", f"I have {kids.group('kids')}"]
         elif _HOURS_WORKED.match(item):  # "I'm a teacher, part-time": how the user works, not what they are
             said.append(f"I work {item}")
         elif _verb_item(item):  # "I'm lactose intolerant, hate cilantro": the item has its own verb
@@ -314,6 +336,24 @@ def _profile(clause: str) -> list[str]:
     return said
 
 
+# "I'm a 34-year-old nurse from Cebu": the age, what the user is, and where they are from, each a fact.
+_AGED_ROLE = rx(
+    r"^(?P<lead>.*?\b)?(?P<subject>i'm|i\s+am|im)\s+(?:a|an)\s+(?P<age>\d{1,3})[\s-]years?[\s-]old\s+"
+    r"(?P<role>(?-i:[a-z])[\w-]+(?:\s+(?-i:[a-z])[\w-]+){0,2}?)(?:\s+(?P<place>from\s+(?-i:[A-Z])[\w'-]+"
+    r"(?:\s+(?-i:[A-Z])[\w'-]+)?))?\s*[.!]*$"
+)
+
+
+def _aged_role(clause: str) -> list[str]:
+    """ "I'm a 34-year-old nurse from Cebu" -> "I'm 34", "I'm a nurse", "I'm from Cebu"; any other clause as it is."""
+    m = _AGED_ROLE.match(clause.strip())
+    if m is None:
+        return [clause]
+    role = m.group("role")
+    place = [f"I'm {m.group('place')}"] if m.group("place") else []
+    return [f"I'm {m.group('age')}", f"I'm {article(role)} {role}", *place]
+
+
 _HOURS_WORKED = rx(r"^(?:part|full)[\s-]time$")
 # "a Portuguese PhD student at TU Berlin": what the user is, told after their name.
 _APPOSITION = rx(r"^(?:a|an)\s+\w")
@@ -325,7 +365,8 @@ _ROLE_ITEM = rx(
     r"(?:\s+(?:at|for|with|in|on)\s+\S.{0,40})?$"  # "nurse on night shifts"
 )
 # "living in Toronto", "working as a nurse": a participle of the user's life, listed.
-_PARTICIPLE_ITEM = rx(r"^(?:living|working|renting|studying|teaching|raising|based)\s+\S")
+# "staying in Woodlands with my parents": where the user lives, said the way Singapore and India say it.
+_PARTICIPLE_ITEM = rx(r"^(?:living|working|renting|studying|teaching|raising|based|staying\s+(?=in\b))\s*\S")
 # Words typed after "I'm" that are no name, though a list after them starts with an age.
 _NOT_NAMES = frozenset("fine good ok okay tired done back here home sorry new old only just still now also".split())
 
@@ -354,11 +395,12 @@ def _as_verb(item: str) -> str:
 # time": what the user is, then a participle of a verb of their life, each a fact of its own.
 _PARTICIPLE = rx(
     r"^(?P<head>(?:i'm|i\s+am|im)\s+(?:a|an|in)\s+.+?)(?:\s*,\s*|\s+)(?:and\s+)?(?:(?:still|also)\s+)?"
-    r"(?P<verb>living|working|renting|studying|"
-    r"teaching|raising|running\s+(?:a|an|my|our)|based)\s+(?P<rest>\S.*)$"
+    # a lower-case verb: "the University of Nigeria Teaching Hospital" is a name
+    r"(?P<verb>(?-i:living|working|renting|studying|"
+    r"teaching|raising|running\s+(?:a|an|my|our)|based))\s+(?P<rest>\S.*)$"
 )
 _BASE = {"living": "live", "working": "work", "renting": "rent", "studying": "study", "teaching": "teach",
-         "raising": "raise", "running": "run"}
+         "raising": "raise", "running": "run", "staying": "live"}
 # "I'm in Denver" before a participle of the user's life ("..., renting a condo") is where they live.
 _IN_PLACE = rx(r"^(?:i'm|i\s+am|im)\s+in\s+(?P<place>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)$")
 

@@ -22,6 +22,9 @@ _COUNTED = rx(
     r"beautiful|wonderful)\s+(?:[\w'-]+\s+){0,2}[\w'-]+)\s*[.!]*$"
 )
 
+# A preposition and a noun phrase of the user's, nothing else: "For User's engagement.", "With User's sister."
+_ONLY_A_PREPOSITION = rx(r"^(?:for|to|with|about|from|after|before)\s+User's\s+(?:[\w'-]+\s+){0,2}[\w'-]+\s*[.!]*$")
+
 
 def _has_verb(phrase: str) -> bool:
     """Whether a word of ``phrase`` (its holder left out) is a verb form the rules know, or reads as one ("-ing")."""
@@ -36,9 +39,11 @@ def is_fragment(fact: str) -> bool:
     (True, True)
     >>> is_fragment("User has two grandchildren."), is_fragment("User's two grandchildren live nearby.")
     (False, False)
-    >>> is_fragment("User's sister, who lives in Leeds, is a nurse.")
-    False
+    >>> is_fragment("User's sister, who lives in Leeds, is a nurse."), is_fragment("For User's engagement.")
+    (False, True)
     """
     said = fact.strip()
+    if _ONLY_A_PREPOSITION.match(said):  # "For User's engagement.": what a sentence was for, with no sentence
+        return True
     m = _ABOUT_IT.match(said) or _COUNTED.match(said)
     return m is not None and not _has_verb(m.group("phrase"))

@@ -113,3 +113,18 @@ def is_past(verb: str) -> bool:
     """Whether ``verb`` is a past form ("went", "moved"; not "need")."""
     v = verb.lower()
     return v in _IRREGULAR_PAST or (len(v) > 3 and v.endswith("ed") and not v.endswith("eed"))
+
+
+# "she's been", "he's gone right off red meat", "she's got asthma": a participle after "'s", which there is "has".
+_PARTICIPLE_AFTER_S = rx(r"^(?:been|gone|got|had|become|taken|given|done|made|grown|started|stopped|decided|finished|"
+                         r"joined|switched|turned|lost|found|left)\b")
+
+
+def contracted_verb(rest: str) -> str:
+    """What the "'s" of "he's ``rest``" stands for: "has" before a participle ("he's gone right off red meat"), else
+    "is" ("she's a nurse").
+
+    >>> contracted_verb("gone right off red meat"), contracted_verb("a nurse"), contracted_verb("got asthma")
+    ('has', 'is', 'has')
+    """
+    return "has" if _PARTICIPLE_AFTER_S.match(rest) else "is"

@@ -22,8 +22,9 @@ PROFILE_ITEM = rx(
     r"^(?:\d{1,3}(?:\s+years\s+old)?|(?:a|an)\s+[\w-]+(?:\s+[\w-]+){0,3}|married|single|divorced|engaged|widowed|"
     r"separated|retired|unemployed|pregnant|vegan|vegetarian|pescatarian|gluten-free|diabetic|coeliac|celiac|"
     r"left-handed|self-employed|bilingual|(?:(?:originally\s+)?from|based\s+in)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|"
-    # "married with three kids", "lactose intolerant", "allergic to nuts"
-    r"(?:married|single|divorced|separated|widowed)\s+with\s+(?:two|three|four|five|six|\d)\s+(?:kids|children)|"
+    # "married with three kids", "married with two girls", "married with twin boys of seven", "lactose intolerant"
+    r"(?:married|single|divorced|separated|widowed)\s+with\s+(?:(?:two|three|four|five|six|\d)\s+)?(?:twin\s+)?"
+    r"(?:kids|children|girls|boys|daughters|sons)(?:\s+of\s+\w+)?|"
     r"(?:lactose|gluten)[\s-]intolerant|allergic\s+to\s+[\w\s-]+)$"
 )
 """An item of a list of what the user is ("34", "married", "a nurse", "allergic to nuts")."""

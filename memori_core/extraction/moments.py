@@ -49,6 +49,8 @@ _STATE = (
     r"drunk|tipsy|wasted|hammered|smashed|plastered|sloshed|buzzed|stoned|(?:high|baked)(?=\s*(?:[.!,]|$))|"
     r"hung\s+over|on\s+(?:my|the|her)\s+period|on\s+the\s+rag|pms-?ing|"
     r"lonely|heartbroken|crying|pumped|hyped|gutted|devastated|furious|irritated|frustrated|overwhelmed|"
+    # anger of the moment, a night short of sleep: "I'm fuming", "i'm running on 4 hrs of sleep"
+    r"fuming|livid|seething|running\s+on\s+(?:empty|fumes|(?:[\w-]+\s+){1,2}?(?:hours?|hrs?)\s+(?:of\s+)?sleep)|"
     # a mood said in a figure: "I'm all over the place", "I'm a wreck", "I'm over the moon", "I'm in bits"
     r"all\s+over\s+the\s+place|(?:a|such\s+a)\s+(?:bit\s+of\s+a\s+)?(?:mess|wreck|nervous\s+wreck)|"
     r"(?:a|such\s+a)\s+state(?=\s*(?:[.!,]|$))|"
@@ -119,6 +121,28 @@ _THEIR_STATE = rx(
     rf"(?:so\s+|really\s+|very\s+|a\s+bit\s+|pretty\s+|super\s+|quite\s+|absolutely\s+|totally\s+)?{_STATE}"
     r"\s*(?:[.!,]|$|today\b|tonight\b|right\s+now\b|at\s+the\s+moment\b)"
 )
+# "My legs are absolutely wrecked after the half marathon", "my feet are killing me": a part of the body sore for a
+# day or two (not "my knees are shot", "my back is bad": what lasts).
+_SORE_FOR_NOW = rx(
+    rf"^(?:my|our)\s+{BODY_PART}(?:'s|'re|\s+(?:is|are|feel|feels))\s+(?:(?:so|really|absolutely|totally|completely|"
+    r"a\s+bit|properly|still)\s+)*(?:wrecked|destroyed|killing\s+me|aching|achy|stiff|sore|jelly|dead|on\s+fire)"
+    r"(?=\s*(?:[.!,;]|$|(?:after|from|today|tonight|this\s+morning|right\s+now|now)\b))"
+)
+# "my flight to Dubai got cancelled AGAIN", "our train was delayed": a hitch of the day's travel or delivery (a trip
+# called off is read apart: .trips).
+_HITCH = rx(
+    r"^(?:my|our)\s+(?:[\w'-]+\s+){0,3}?(?:flight|train|bus|ferry|connection|parcel|package|delivery|order)\b"
+    r"(?:\s+(?:to|from|for)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+)?\s+(?:got|was|were|has\s+been|have\s+been|is|are|'s)\s+"
+    r"(?:just\s+|been\s+)*(?:cancell?ed|delayed|diverted|overbooked|lost|stuck)\b"
+)
+# "my juniper looks sad", "my slides are a mess", "my neighbours are thrilled": how something of the user's looks or
+# is taken for the moment (not "my back is bad", "my flat is tiny": what lasts).
+_LOOKS_FOR_NOW = rx(
+    r"^(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+(?:'s|'re|\s+(?:is|are|looks?|seems?))\s+(?:(?:so|really|a\s+bit|pretty|"
+    r"very|kinda|absolutely|totally|a\s+little)\s+)*(?:(?:a|such\s+a)\s+(?:bit\s+of\s+a\s+)?(?:mess|disaster|"
+    r"nightmare|shambles)|sad|droopy|miserable|thrilled|chuffed|delighted|over\s+the\s+moon|fuming|livid|"
+    r"not\s+happy|unimpressed|in\s+(?:a\s+)?(?:state|shock|bits))(?=\s*(?:[.!,;]|$|(?:today|now|right\s+now|again)\b))"
+)
 # "I've been shattered lately", "I've been feeling rubbish": a mood or tiredness told in the perfect, read as
 # "I'm shattered" is (not "I've been vegan", "I've been married for years", "I've been back in Leeds since May").
 _MOOD_SO_FAR = rx(
@@ -183,16 +207,20 @@ _PET_MISCHIEF = rx(
     r"totally|completely|once|also)\s+)*(?:knocked|pushed|stole|nicked|chewed|shredded|destroyed|scratched|dragged|hid|"
     r"tipped|spilled|spilt|woke)\b"
     r"(?=.*\b(?:today|tonight|this\s+(?:morning|afternoon|evening)|last\s+night|again|twice|already)\b)"
+    # "my cat Miso keeps scratching the sofa": a pet's habit the user asks about, no day needed
+    rf"|^(?P<whose2>my|our)\s+(?P<pet2>(?:[\w-]+\s+)?(?:{PETS}))(?:\s+(?P<name2>(?-i:[A-Z])[\w-]+))?\s+"
+    r"(?:(?:still|just|always)\s+)?keeps\s+(?:on\s+)?[a-z]+ing\b"
 )
 
 
 def _pet_owned(mischief: re.Match[str]) -> str | None:
     """What a pet's mischief of the day tells for good: that the user has that pet ("my cat has knocked it off the
     desk twice this morning" -> "User has a cat."); ``None`` of "the dog", whose it is not said."""
-    if mischief.group("whose").lower() == "the":
+    whose, pet, name = (mischief.group(g) or mischief.group(f"{g}2") or "" for g in ("whose", "pet", "name"))
+    if whose.lower() == "the":
         return None
-    pet = " ".join(mischief.group("pet").split()).lower()
-    named = f" called {mischief.group('name')}" if mischief.group("name") else ""
+    pet = " ".join(pet.split()).lower()
+    named = f" called {name}" if name else ""
     return f"User has {pet}{named}." if pet.endswith("s") else f"User has {article(pet)} {pet}{named}."
 
 
@@ -387,6 +415,9 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return None, DROP_EPHEMERAL, None
     if _THEIR_STATE.match(body) and not (is_change(body) or is_care_fact(body)):
         return None, DROP_EPHEMERAL, None  # "my mum is freaking out"
+    if (_SORE_FOR_NOW.match(body) or _HITCH.match(body) or _LOOKS_FOR_NOW.match(body)) and not (
+            is_change(body) or is_care_fact(body)):
+        return None, DROP_EPHEMERAL, None  # "my legs are wrecked after the half", "my flight got cancelled again"
     if ((passing_aside(body) or one_off_act(body)) and not (is_change(body) or is_care_fact(body))) or lost_track(body):
         return None, DROP_EPHEMERAL, None  # "I went blank", "we only told family", "I took the bus", "i forget"
     if recent_state(body):

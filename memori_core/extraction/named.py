@@ -19,6 +19,7 @@ from .job_change import says_where_now
 from .leads import carer_cut, clean, strip_lead
 from .tails import without_empty_tail
 from .genders import may_be
+from .grammar import contracted_verb
 from .patterns import rx
 from .activities import PETS
 from .births import birth_of_someone_named
@@ -229,7 +230,8 @@ def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str
         partner = partner_of(known, pronoun.group("p").lower())
         if partner is None:
             return None
-        be = " is" if pronoun.group("be") else ""
+        be = "" if not pronoun.group("be") else " is" if pronoun.group("be").strip() == "is" else \
+            " " + contracted_verb(pronoun.group("rest"))
         clause = f"{partner}{be} {pronoun.group('rest')}"
     said = _told_of_named(clause)
     if said is None:

@@ -23,7 +23,7 @@ from .cues import is_change
 from .counts import as_count_now
 from .diagnoses import as_diagnosis
 from .introductions import work_pattern
-from .grammar import is_past
+from .grammar import contracted_verb, is_past
 from .leads import CLINICIAN, strip_lead
 from .activities import PETS
 from .health import BODY_PART, health_news
@@ -320,8 +320,8 @@ def _of_the_named(said: str, name: str) -> str:
     rest = m.group("rest")
     if not m.group("be"):
         return f"{name} {rest}"
-    has = re.match(r"(?:got|been)\b", rest, _I) and m.group("be") == "'s"
-    return f"{name} {'has' if has else 'is'} {rest}"
+    verb = contracted_verb(rest) if m.group("be") == "'s" else "is"
+    return f"{name} {verb} {rest}"
 
 
 def _pet_named(clause: str, name: str, kind: str | None) -> str | None:

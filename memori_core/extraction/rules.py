@@ -46,6 +46,7 @@ from .tails import (
     asks_to_confirm, cut_aside, plain, without_empty_tail, without_request, without_tag_question,
 )
 from .thought_changes import is_thought_of_change
+from .this_chat import who_set_it_up
 from .verdicts import (
     DROP_EMPTY,
     DROP_EPHEMERAL,
@@ -343,6 +344,9 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     named = name_given(body)
     if named is not None:
         return named
+    kin = who_set_it_up(body)  # "my grandkids set this thing up for me": that the user has them (.this_chat)
+    if kin is not None:
+        return kin, KEPT_REWRITTEN
     dropped = not_a_statement(body)
     if dropped is not None:
         return None, dropped

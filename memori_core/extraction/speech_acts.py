@@ -18,6 +18,7 @@ from .patterns import rx
 from .cues import is_change, is_ended
 from .endings import is_loss
 from .health import BODY_PART, health_news
+from .this_chat import about_this_chat
 from .verdicts import (
     DROP_ELLIPTICAL,
     DROP_EPHEMERAL,
@@ -92,7 +93,9 @@ _ASKED_FOR = (
     r"(?:help|advice|tips?|ideas?|suggestions?|recommendations?|recipes?|options?|list|plan|summary|poem|story|"
     r"email|e-mail|mail|letter|essay|answer|explanation|examples?|information|info|guidance|feedback|overview|outline|"
     r"assistance|something|anything|request|message|draft|template|lesson|activities|exercises|worksheet|script|"
-    r"speech|caption|reply|checklist|way\s+to)\b"
+    r"speech|caption|reply|checklist|way\s+to|"
+    # what the chat is asked to make: "a short toast for a party", "a chore chart for my kids", "a fun demo"
+    r"toast|chart|demo|quiz|menu|schedule|timetable|playlist|itinerary|slogan|tagline|flashcards|presentation)\b"
 )
 _FIRST_PERSON_REQUEST = rx(
     r"^(?:i\s+(?:really\s+|just\s+|also\s+)?(?:need|want|would\s+like|'d\s+like|would\s+love|'d\s+love)\s+"
@@ -249,6 +252,21 @@ _AS_GOOD_AS = rx(
     r"^(?:i|we)(?:\s+|(?='))(?:'ve\s+|have\s+)?(?:basically|practically|pretty\s+much|kind\s+of|kinda|sort\s+of|"
     r"sorta|virtually|more\s+or\s+less|as\s+good\s+as)\s+(?:have|has|got|own|live\s+(?:at|in|with))\b"
 )
+# "my mum would be horrified", "my wife would kill me": how someone of the user's would take something, no fact
+# ("my gran would always bake on Sundays" tells a habit of the past, read as before).
+_THEIR_WOULD = rx(
+    r"^(?:my|our)\s+(?:[\w'\u00c0-\u00ff-]+\s+){0,2}?[\w'\u00c0-\u00ff-]+\s+would(?:n't)?\s+"
+    r"(?!(?:always|often|usually|never|sometimes)\b)(?:(?:probably|definitely|totally|absolutely|literally)\s+)?"
+    r"(?:be|kill|die|freak|go|love|hate|never|not|lose|have|think|say)\b"
+)
+# "my landlord wants +12% on our 2br", "my friend wants to know if ...", "my dad wants me to finish it first": what
+# someone wants of the moment (not "my son wants to be an engineer", what they mean to become; not "my boyfriend Tom
+# wants a roast", where the name is kept).
+_THEIR_WANT = rx(
+    r"^(?:my|our)\s+(?:(?-i:[a-z\u00e0-\u00ff])[\w'-]*\s+){0,3}?(?-i:[a-z\u00e0-\u00ff])[\w'-]*\s+"
+    r"(?:really\s+|just\s+)?wants\s+"
+    r"(?:to\s+(?:know|ask|check|see|talk|chat)\b|(?:me|us|them)\s+to\b|[+\d£$€]|(?:a|an|the|some|more)\s)"
+)
 # "I've been craving sushi so bad", "I'm craving pizza": a passing want.
 _CRAVING = rx(r"^(?:i|we)(?:\s+|(?='))(?:(?:'ve|have)\s+been|(?:'m|am|'re|are))\s+(?:(?:so|really|just)\s+)*craving\b")
 # "I guess I still have to be careful what I eat": a duty the user supposes, not a fact.
@@ -290,10 +308,13 @@ _NOT_A_STATEMENT: tuple[_Check, ...] = (
     (_IMPERATIVE.match, DROP_INSTRUCTION),
     (_small_talk, DROP_SMALL_TALK),
     (SECOND_PERSON.search, DROP_SECOND_PERSON),
+    (about_this_chat, DROP_SECOND_PERSON),  # "I will be using this to draft leaflets" (.this_chat)
     (_FIRST_PERSON_REQUEST.match, DROP_INSTRUCTION),
 )
 _NOT_WHAT_HOLDS: tuple[_Check, ...] = (
     (HYPOTHETICAL.match, DROP_HYPOTHETICAL),
+    (_THEIR_WOULD.match, DROP_HYPOTHETICAL),  # "my mum would be horrified"
+    (_THEIR_WANT.match, DROP_EPHEMERAL),  # "my landlord wants +12% on our flat"
     (_OTHERS_VIEW.match, DROP_OPINION),  # "my mum thinks I'm still vegan"
     (_AS_GOOD_AS.match, DROP_UNCLEAR),  # "I basically have a dog now" (the flatmate's)
     (_CRAVING.match, DROP_EPHEMERAL),

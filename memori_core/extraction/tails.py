@@ -52,7 +52,8 @@ _EMPTY_TAIL = rx(r"(?:(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s
                  # an aside to the listener: "..., just so you know", "... if that helps", "..., don't judge"
                  r"(?:just\s+)?so\s+you(?:'re)?\s+(?:know|aware)|just\s+(?:to\s+)?let(?:ting)?\s+you\s+know|"
                  r"for\s+your\s+info(?:rmation)?|for\s+the\s+record|for\s+reference|just\s+saying|as\s+you\s+know|"
-                 r"you\s+know|if\s+(?:that|it)\s+(?:helps|matters)|in\s+case\s+(?:that|it)\s+(?:helps|matters)"
+                 r"you\s+know|if\s+(?:that|it)\s+(?:helps|matters|changes\s+anything|makes\s+(?:a|any)\s+difference|"
+                 r"is\s+relevant)|in\s+case\s+(?:that|it)\s+(?:helps|matters)"
                  r"(?:\s+for\s+anything)?|(?:in\s+case|if)\s+you\s+(?:were|are)\s+wondering|if\s+you\s+must\s+know|"
                  r"don't\s+judge(?:\s+me)?|no\s+judge?ment(?:\s+please)?|"
                  r"not\s+sure\s+if\s+i\s+(?:mentioned|said|told\s+you)(?:\s+(?:it|that|this))?(?:\s+before)?|"
@@ -64,6 +65,8 @@ _EMPTY_TAIL = rx(r"(?:(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s
                  r"(?:\s+\w+)?(?=\s*(?:,|[.!]*$))|and\s+(?:everything|stuff|all\s+that|the\s+works)(?=[\s.!]*$))"
                  # "..., epipen and everything": a vague list after a comma
                  r"|\s*,\s*(?:[\w'-]+\s+){1,2}?and\s+(?:everything|stuff|all\s+that|the\s+works)(?=[\s.!]*$)"
+                 # what set a change off: "I've gone vegan since watching that documentary"
+                 r"|\s+since\s+(?:watching|reading|seeing|hearing|listening\s+to)\s+(?:a|an|the|that|this|my|some)\b.*"
                  r"|(?:\s*,\s*|\s+-\s+|\s*[\u2014\u2013]\s*|\s+(?:so|and)\s+)(?:(?:so|and|please|pls)\s+)*"
                  r"(?:remember|note|don't\s+forget|do\s+not\s+forget|(?:keep|bear)\s+(?:(?:that|this|it)\s+)?in\s+mind|"
                  r"make\s+a\s+note(?:\s+of)?|note\s+(?:that|this|it)\s+down)"
@@ -119,6 +122,8 @@ _ASIDE_TAIL = rx(
     r"|(?:way\s+|far\s+|much\s+)?too\s+\w+\b"
     # "..., mostly staring at plankton": what it mostly comes to
     r"|(?:mostly|mainly|basically)\s+\w+ing\b"
+    # "I'm allergic to penicillin, came out in hives as a kid", "..., learnt that the hard way": how it was found
+    r"|(?:came|went|broke)\s+out\s+in\b|found\s+out\b|learn(?:t|ed)\s+(?:that|it|this)\b"
     r").*)$"
 )
 
