@@ -258,7 +258,7 @@ def is_personal(question: str) -> bool:
 # idempotency like I'm a PM", "like im 5") or "we" as people at large ("do dogs feel pain like we do?")
 _ASKED_OF_ME = re.compile(
     r"\b(?:tell|give|show|write|send|teach|read|explain)\s+(?:(?:it|this|that)\s+)?(?:to\s+)?me\s+"
-    r"(?=(?:a|an|the|some|something|one|about|how|why|who|when|where|what|\d+)\b)"
+    r"(?=(?:a|an|the|some|something|one|about|how|why|who|when|where|\d+)\b)"
     r"|\blike\s+(?:i'm|im|i\s+am)\s+(?:a\s+|an\s+)?(?:\d+|five|ten|twelve|child|kid|beginner|newbie|"
     r"layman|pm|manager|grandma|grandpa|toddler|(?:\w+\s+)?(?:year[\s-]old|student|engineer|developer))\b"
     r"|\blike\s+(?:we|us)\s+(?:do|humans|people)\b",
