@@ -40,6 +40,7 @@ DEV10 = DEV.with_name("dev10.json")
 DEV11 = DEV.with_name("dev11.json")
 DEV12 = DEV.with_name("dev12.json")
 HELDOUT11 = DEV.with_name("heldout11.json")
+HELDOUT12 = DEV.with_name("heldout12.json")
 
 
 def _conv(gold, stale=(), turns=None, category="change") -> CaptureConversation:
@@ -69,7 +70,8 @@ SETS = [(DEV, "capture-dev", 40), (DEV2, "capture-dev2", 35), (DEV3, "capture-de
         (DEV4, "capture-dev4", 60), (DEV5, "capture-dev5", 60), (DEV6, "capture-dev6", 60),
         (DEV7, "capture-dev7", 60), (DEV8, "capture-dev8", 40), (DEV9, "capture-dev9", 60),
         (DEV10, "capture-dev10", 60), (DEV11, "capture-dev11", 60),
-        (DEV12, "capture-dev12", 60), (HELDOUT11, "capture-heldout11", 60)]
+        (DEV12, "capture-dev12", 60), (HELDOUT11, "capture-heldout11", 60),
+        (HELDOUT12, "capture-heldout12", 60)]
 
 
 @pytest.mark.parametrize(("path", "name", "at_least"), SETS, ids=[p.name for p, _, _ in SETS])
