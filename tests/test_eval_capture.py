@@ -28,19 +28,6 @@ from memori_core.extraction import build_extraction_prompt, parse_extraction_rep
 
 HASH = "_helpers:HashEmbedder"
 DEV = Path(__file__).resolve().parents[1] / "evals" / "capture" / "dev.json"
-DEV3 = DEV.with_name("dev3.json")
-DEV2 = DEV.with_name("dev2.json")
-DEV4 = DEV.with_name("dev4.json")
-DEV5 = DEV.with_name("dev5.json")
-DEV6 = DEV.with_name("dev6.json")
-DEV7 = DEV.with_name("dev7.json")
-DEV8 = DEV.with_name("dev8.json")
-DEV9 = DEV.with_name("dev9.json")
-DEV10 = DEV.with_name("dev10.json")
-DEV11 = DEV.with_name("dev11.json")
-DEV12 = DEV.with_name("dev12.json")
-HELDOUT11 = DEV.with_name("heldout11.json")
-HELDOUT12 = DEV.with_name("heldout12.json")
 
 
 def _conv(gold, stale=(), turns=None, category="change") -> CaptureConversation:
@@ -66,12 +53,10 @@ def _tiny() -> dict:
 # -- loader ---------------------------------------------------------------------------
 
 
-SETS = [(DEV, "capture-dev", 40), (DEV2, "capture-dev2", 35), (DEV3, "capture-dev3", 20),
-        (DEV4, "capture-dev4", 60), (DEV5, "capture-dev5", 60), (DEV6, "capture-dev6", 60),
-        (DEV7, "capture-dev7", 60), (DEV8, "capture-dev8", 40), (DEV9, "capture-dev9", 60),
-        (DEV10, "capture-dev10", 60), (DEV11, "capture-dev11", 60),
-        (DEV12, "capture-dev12", 60), (HELDOUT11, "capture-heldout11", 60),
-        (HELDOUT12, "capture-heldout12", 60)]
+# every capture set (the file's stem, its name "capture-<stem>") and the fewest conversations it holds
+_SIZES = {"dev": 40, "dev2": 35, "dev3": 20, "dev4": 60, "dev5": 60, "dev6": 60, "dev7": 60, "dev8": 40, "dev9": 60,
+          "dev10": 60, "dev11": 60, "dev12": 60, "heldout11": 60, "heldout12": 60}
+SETS = [(DEV.with_name(f"{stem}.json"), f"capture-{stem}", n) for stem, n in _SIZES.items()]
 
 
 @pytest.mark.parametrize(("path", "name", "at_least"), SETS, ids=[p.name for p, _, _ in SETS])
