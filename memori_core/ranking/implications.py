@@ -124,22 +124,17 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
             if told(facts[i], statement):
                 rows[i] = False
     met = set().union(*(fact_concerns(facts[i]) for i in np.flatnonzero(rows).tolist())) & asked
-    if names:
-        named, held = named_rows(names, facts)
-        rows |= named
-        met |= {f"name {n}" for n in held}
-    if kin:
-        of_kin, held = kin_rows(kin, facts, scores.rank_score)
-        rows |= of_kin
-        met |= {f"kin {k}" for k in held}
-    if days:
-        on_day, held = day_rows(days, facts)
-        rows |= on_day
-        met |= {f"day {d}" for d in held}
-    if slots:
-        of_slot, held = slot_rows(slots, facts, scores.rank_score)
-        rows |= of_slot
-        met |= {f"slot {k}" for k in held}
+    # what the question names opens the few facts holding it: a name, a relative, a day, a slot of the asker's
+    openers: tuple[tuple[str, Callable[[], tuple[np.ndarray, list[str]]] | None], ...] = (
+        ("name", (lambda: named_rows(names, facts)) if names else None),
+        ("kin", (lambda: kin_rows(kin, facts, scores.rank_score)) if kin else None),
+        ("day", (lambda: day_rows(days, facts)) if days else None),
+        ("slot", (lambda: slot_rows(slots, facts, scores.rank_score)) if slots else None))
+    for label, opened in openers:
+        if opened is not None:
+            extra, held = opened()
+            rows |= extra
+            met |= {f"{label} {h}" for h in held}
     if not rows.any():
         return scores
     return replace(scores, implied=rows, concerns=tuple(sorted(met)))
