@@ -564,3 +564,29 @@ def test_a_relative_with_many_facts_opens_only_the_best_ranked_few():
     rows, found = kin_rows(frozenset({"mother"}), facts, rank)
     assert found == ["mother"] and rows.sum() == MOST_OF_KIN
     assert rows.tolist() == [False, True, True, False, True, False]  # Rita is no mother, whatever her rank
+
+
+@pytest.mark.parametrize(("question", "needed"), [
+    ("Can I help carry my brother's new sofa up to his flat?", "User hurt her shoulder years ago; lifting above her head hurts."),
+    ("It's meant to be 4 degrees at the match on Saturday, should I still go?",
+     "I get short of breath in cold or windy weather."),
+    ("The drive to the coast is two hours there and back. Can I go on my own?",
+     "Mum gets frightened if she is left alone for long."),
+])
+def test_the_twelfth_rounds_concerns_recall_what_minilm_scores_low(minilm, question, needed):
+    _recalled_only_by_the_implications(minilm, question, needed)
+
+
+@pytest.mark.model
+def test_a_relative_named_by_the_asker_recalls_the_facts_about_them_by_name_with_minilm(minilm):
+    needed = "Greta loves orchids and Nordic crime novels."
+    facts = ["User's mother Greta (78) lives in Tromsø.", needed, "User works as an accountant in Bristol.",
+             "User plays five-a-side football on Tuesdays.", "User loves Thai food.", "User is saving for a new bike.",
+             "User's sister lives in Cardiff.", "User has a cat called Mochi."]
+    engines = (RecallEngine(store=InMemoryFactStore(), embedder=minilm),
+               RecallEngine(store=InMemoryFactStore(), embedder=minilm, config=RecallConfig(gate_implied=False)))
+    for eng in engines:
+        eng.add("u", facts)
+    question = "What should I get my mum for her birthday?"
+    assert needed in [f.content for f in engines[0].recall(question, "u")]
+    assert needed not in [f.content for f in engines[1].recall(question, "u")]  # "mum" is no word of the fact
