@@ -16,6 +16,7 @@ from memori_core.ranking.fusion import rank_order
 from memori_core.ranking.gate import decide
 from memori_core.ranking.care import for_the_asker
 from memori_core.ranking.concerns import question_concerns
+from memori_core.ranking.kin import MOST_OF_KIN, kin_rows
 from memori_core.ranking.implications import (
     MOST_OF_SLOT,
     asks_about_named,
@@ -542,3 +543,50 @@ def test_what_is_left_of_a_debt_is_the_askers_not_a_general_question(minilm):
     eng.add("u", facts)
     assert facts[0] in [f.content for f in eng.recall("How much is left on the car loan?", "u")]
     assert [f.content for f in eng.recall("How much of the Berlin Wall is left?", "u")] == []
+
+
+def test_a_relative_the_asker_names_opens_the_facts_about_them_by_their_name():
+    father = ["User's father Joost (84) lives alone in Delft.", "Joost uses a walker and tires after ten minutes.",
+              "Joost's neighbour Anke checks on him every morning."]
+    eng = ann_with(*father)
+    kept = [f.content for f in eng.recall("Can my dad come with us to the zoo on Sunday?", "ann")]
+    assert set(father) <= set(kept)
+    # someone else's dad, and a question naming no relative, open none of them
+    assert not set(father) & {f.content for f in eng.recall("The kids are at their dad's, what should I cook?", "ann")}
+    assert not set(father) & {f.content for f in eng.recall("What should I cook tonight?", "ann")}
+
+
+def test_a_relative_with_many_facts_opens_only_the_best_ranked_few():
+
+    facts = ["User's mother Ines is 70.", "Ines loves tulips.", "Ines had a hip replacement.", "Ines sings in a choir.",
+             "Ines lives in Porto.", "User's sister Rita is a nurse."]
+    rank = np.array([0.1, 0.5, 0.9, 0.2, 0.3, 0.8])
+    rows, found = kin_rows(frozenset({"mother"}), facts, rank)
+    assert found == ["mother"] and rows.sum() == MOST_OF_KIN
+    assert rows.tolist() == [False, True, True, False, True, False]  # Rita is no mother, whatever her rank
+
+
+@pytest.mark.parametrize(("question", "needed"), [
+    ("Can I help carry my brother's new sofa up to his flat?", "User hurt her shoulder years ago; lifting above her head hurts."),
+    ("It's meant to be 4 degrees at the match on Saturday, should I still go?",
+     "I get short of breath in cold or windy weather."),
+    ("The drive to the coast is two hours there and back. Can I go on my own?",
+     "Mum gets frightened if she is left alone for long."),
+])
+def test_the_twelfth_rounds_concerns_recall_what_minilm_scores_low(minilm, question, needed):
+    _recalled_only_by_the_implications(minilm, question, needed)
+
+
+@pytest.mark.model
+def test_a_relative_named_by_the_asker_recalls_the_facts_about_them_by_name_with_minilm(minilm):
+    needed = "Greta loves orchids and Nordic crime novels."
+    facts = ["User's mother Greta (78) lives in Tromsø.", needed, "User works as an accountant in Bristol.",
+             "User plays five-a-side football on Tuesdays.", "User loves Thai food.", "User is saving for a new bike.",
+             "User's sister lives in Cardiff.", "User has a cat called Mochi."]
+    engines = (RecallEngine(store=InMemoryFactStore(), embedder=minilm),
+               RecallEngine(store=InMemoryFactStore(), embedder=minilm, config=RecallConfig(gate_implied=False)))
+    for eng in engines:
+        eng.add("u", facts)
+    question = "What should I get my mum for her birthday?"
+    assert needed in [f.content for f in engines[0].recall(question, "u")]
+    assert needed not in [f.content for f in engines[1].recall(question, "u")]  # "mum" is no word of the fact

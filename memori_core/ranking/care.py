@@ -30,6 +30,7 @@ __all__ = [
     "DOMAIN_TEMPERATURE",
     "FIRST_PERSON",
     "FROM_HOME",
+    "KIN",
     "OFF_FOODS",
     "SULFONYLUREAS",
     "care_share",
@@ -189,7 +190,7 @@ _CARE_TERMS = re.compile(
     rf"|\b(?:switched|changed|moved)\b[^.]{{0,40}}\bto\s+(?:{_DRUGS}|{_DRUG_STEMS})\b"
     rf"|\boff\s+(?:{OFF_FOODS})\b"
     r"|\b(?:doctor|gp|dietitian|dietician)\b[^.]{0,30}\b(?:told|advised|wants|said)\b[^.]{0,30}"
-    r"\b(?:cut\s+(?:down|back)\s+on|avoid|stop\s+(?:eating|drinking)|no\s+more)\b"
+    r"\b(?:cut\s+(?:down|back)\s+on|avoid|stop\s+(?:eating|drinking)|no\s+more|keep\s+(?:\w+\s+)?(?:salt|sugar|sodium|fat)\s+low)\b"
     r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never|no\s+longer|cannot|can't|can\s+not)\s+(?:drink|drinks|consume)\s+"
     r"(?:any\s+)?(?:alcohol|booze|wine|beer|spirits|liquor)\b"
     r"|\b(?:avoids?|avoiding|abstains?\s+from|stays?\s+away\s+from)\s+(?:all\s+|any\s+)?alcohol\b"
@@ -220,7 +221,9 @@ NOT_FOOD = re.compile(
     r"\b(?:cosmetics?|make-?up|beauty|skin\s*care|toiletr(?:y|ies)|shampoos?|soaps?|lotions?|moisturi[sz]ers?|"
     r"sunscreens?|sunblock|sun\s*creams?|spf|"
     r"perfumes?|clothing|clothes|fashion|outfits?|wear|wearing|leather|wool|silk|fabrics?|shoes|footwear|"
-    r"furniture|cruelty-free)\b",
+    r"furniture|cruelty-free|"
+    # a toast that is a speech: "I have to give a toast at my sister's wedding"
+    r"(?:give|giving|make|making|propose|proposing|raise|raising)\s+a\s+toast)\b",
     re.IGNORECASE,
 )
 """Words about what is worn, bought or put on the skin: a diet word in a fact beside them is not about food
@@ -306,6 +309,8 @@ _OPINION = re.compile(
     r"\b(?:would|do|could|can|will)\s+you\s+(?:suggest|recommend|advise|pick|choose|go\s+for|reckon)\b"
     r"|\bwhat\s+do\s+you\s+(?:think|suggest|recommend)\b|\byour\s+(?:thoughts|take|advice|pick|suggestions?)\b"
     r"|\bthoughts\s*\?"
+    # advice to pass on: "Yumi asks which week she should come. What would you tell her?"
+    r"|\bwhat\s+(?:would|should)\s+you\s+(?:tell|say\s+to)\s+(?:her|him|them)\b"
     # a closing check of a plan told before it: "The exam is on a Saturday morning. Any problem with that date?"
     r"|(?:^|[.!?]\s+)any\s+(?:problems?|issues?|clash(?:es)?|conflicts?)"
     r"(?:\s+with\s+(?:that|this|it|those)(?:\s+\w+)?)?\s*\?\s*$"
@@ -438,7 +443,7 @@ _OWN_THING = re.compile(
 )
 
 
-_KIN = {"mum": "mother", "mom": "mother", "mam": "mother", "mummy": "mother", "mommy": "mother", "mama": "mother",
+KIN = {"mum": "mother", "mom": "mother", "mam": "mother", "mummy": "mother", "mommy": "mother", "mama": "mother",
         "dad": "father", "daddy": "father", "papa": "father", "gran": "grandmother", "granny": "grandmother",
         "grandma": "grandmother", "nan": "grandmother", "nana": "grandmother", "grandpa": "grandfather",
         "grandad": "grandfather", "granddad": "grandfather", "sis": "sister", "bro": "brother",
@@ -480,7 +485,7 @@ def _relations(text: str) -> set[str]:
     for raw in _HOLDER_WORD.findall(text.lower().replace("\u2019", "'")):
         w = raw.removesuffix("'s").removesuffix("'")
         for word in (w, w[:-1] if w.endswith("s") and len(w) > 3 else w):
-            word = _KIN.get(word, word)
+            word = KIN.get(word, word)
             found.add(word)
             found |= _GROUPS.get(word, set())
     if found & _FAMILY:

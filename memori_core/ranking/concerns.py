@@ -203,7 +203,10 @@ LIMIT_CONCERNS: dict[str, str] = {
                 r"|\b(?:knees?|ankles?|hips?)\s+(?:still\s+|often\s+|always\s+)?(?:swells?|swell|gives?\s+way|locks?)\b"
                 r"|\bwaiting\s+(?:for|on)\s+(?:\w+\s+){0,3}(?:surgery|operation)\b"
                 r"|\b(?:shoulders?|knees?|hips?|back|wrists?|elbows?)\s+(?:have\s+|has\s+)?(?:started\s+to\s+)?(?:hurt|ache|aches)\b"
-                r"|\bavoid\w*\s+(?:\w+\s+){0,3}?(?:ramps|hills|lifting)\b|\bheavy\s+lifting\b",
+                r"|\bavoid\w*\s+(?:\w+\s+){0,3}?(?:ramps|hills|lifting)\b|\bheavy\s+lifting\b"
+                # "an old injury in his right shoulder ...; lifting above his head hurts"
+                r"|\binjury\s+(?:in|to)\s+(?:his|her|my|their|the)\s+(?:\w+\s+)?(?:shoulder|knee|back|wrist|hip|ankle|elbow|neck)\b"
+                r"|\blifting\s+(?:\w+\s+){0,4}?(?:hurts|is\s+painful|is\s+sore)\b",
     "mobility": _any("wheelchair*", "spinal cord injury", "paraplegi*", "tetraplegi*", "quadriplegi*", "paralys*",
                      "paralyz*", "crutches", "mobility scooter", "walking stick", "walking frame", "limited mobility",
                      "pressure sore")
@@ -216,10 +219,15 @@ LIMIT_CONCERNS: dict[str, str] = {
     "colour": r"\bcolou?r[\s-]?blind\w*|\bcolou?r\s+vision\s+(?:deficiency|problems?)|\bdaltonism\b",
     "sight": r"\b(?:macular\s+degeneration|glaucoma|cataracts?|(?:partially|visually)\s+(?:sighted|impaired)|"
              r"(?:low|poor|failing|bad)\s+(?:eye)?sight|low\s+vision|legally\s+blind|registered\s+blind|"
-             r"(?:can't|cannot|can\s+no\s+longer|no\s+longer)\s+(?:read|see)\s+(?:small\s+print|well|far|at\s+night))\b",
+             r"(?:can't|cannot|can\s+no\s+longer|no\s+longer)\s+(?:read|see)\s+(?:small\s+print|well|far|at\s+night)|"
+             # the eyesight told after its noun: "eyesight is poor for reading", "struggles with small print"
+             r"(?:eye)?sight\s+is\s+(?:\w+\s+)?(?:poor|bad|failing|weak|going)|struggles?\s+(?:\w+\s+){0,2}?small\s+print|"
+             r"reading\s+glasses)\b",
     "cold": rf"\b(?:insulin|{_SICKLE_CELL}|raynaud\w*|avoids?\s+(?:getting\s+)?(?:cold|the\s+cold)|copd|{_HEART}|{_NO_THERMOSTAT}|"
             r"chilblains?|winters?\s+(?:are\s+|is\s+)?(?:hard|tough|difficult)|feels?\s+the\s+cold|asthma\w*|"
-            r"cold\s+(?:\w+\s+){0,3}?makes?\s+(?:\w+\s+)?worse)\b",
+            r"cold\s+(?:\w+\s+){0,3}?makes?\s+(?:\w+\s+)?worse|"
+            # "gets badly out of breath in cold or windy weather", "flares with cold air"
+            r"cold\s+(?:or\s+windy\s+|and\s+windy\s+|or\s+damp\s+)?(?:weather|air|wind|days))\b",
     "fluids": rf"\b(?:(?:fluid|water)\s+intake|(?:stay|keep)\s+(?:well\s+)?hydrated|dehydrat\w*|lithium|{_SICKLE_CELL}|"
               r"diuretics?|water\s+(?:pills?|tablets?)|\w*thiazide|furosemide|bumetanide|"
               rf"kidney\s+(?:disease|failure|stones?)|dialysis|heart\s+failure|copd|{_HEART}|"
@@ -347,7 +355,9 @@ SITUATION_CONCERNS: dict[str, str] = {
               r"(?:pill|tablet|medication|medicine|insulin|injection|eye\s+drops?)s?\s+(?:\w+\s+)?"
               r"(?:twice|three\s+times|every\s+\w+\s+hours)(?:\s+a\s+day)?|"
               # a partner often away: no one else at home while the user goes too
-              r"(?:is|are)\s+(?:often\s+)?away\s+(?:\w+\s+){0,2}(?:nights?|overnight|weeks?)|works?\s+away)\b",
+              r"(?:is|are)\s+(?:often\s+)?away\s+(?:\w+\s+){0,2}(?:nights?|overnight|weeks?)|works?\s+away|"
+              # "gets confused and frightened if she is left alone for more than an hour"
+              r"(?:if|when)\s+(?:she|he|they)\s+(?:is|are|gets?|get)\s+left\s+(?:alone|on\s+(?:her|his|their)\s+own))\b",
     "renting": r"\b(?:landlord|landlady|letting\s+agent|tenan(?:t|ts|cy)|(?:rents?|renting)\s+(?:a|an|the|our|my|his|her|"
                r"their)\s+(?:[\w²-]+\s+){0,4}?(?:flat|house|apartment|home|place|room|studio|condo)|"
                r"(?:no|doesn't\s+allow|don't\s+allow|does\s+not\s+allow|not\s+allowed)\s+(?:any\s+)?(?:more\s+)?pets)\b",
@@ -413,7 +423,12 @@ SITUATION_CONCERNS: dict[str, str] = {
             r"\b(?:eat|drink|have)\s+(?:fewer|less)\s+(?:\w+\s+){0,4}?(?:sugar\w*|sweets|carbs|tortillas|bread|rice|meat|salt|fat)\b|"
             r"\bmeal\s+close\s+to\s+(?:a|the|his|her|my)\s+dose\b|"
             r"\b(?:trouble|difficulty|problems?)\s+swallowing\b|\bdysphagia\b|\bthickened\b|\bsoft\s+(?:or\s+minced|food|diet)\b|"
-            r"\b(?:pureed|puréed|minced)\s+(?:food|meals|diet)\b|\bchokes?\s+easily\b",
+            r"\b(?:pureed|puréed|minced)\s+(?:food|meals|diet)\b|\bchokes?\s+easily\b|"
+            # a stomach that takes little at a time: "had most of his stomach removed; eats five or six small meals"
+            r"\b(?:small(?:er)?\s+meals|(?:most|part)\s+of\s+(?:his|her|my|their)\s+stomach|gastrectomy|"
+            r"gastric\s+(?:bypass|sleeve|band))\b|"
+            # salt kept down, told as the cooking: "cooks with little salt and no stock cubes"
+            r"\b(?:little|no|less|low)\s+salt\b|\bsalt\s+low\b",
     "schedule": rf"\b(?:{_DAY}s|every\s+(?:other\s+)?(?:{_DAY}|week|weekend)|on\s+{_DAY}"
                 rf"(?:\s+and\s+{_DAY})?\s+(?:mornings|evenings|nights|afternoons)|"
                 r"commute\s+is|commutes?\s+(?:\w+\s+){0,3}(?:minutes|hours?)|(?:minutes|hours?)\s+each\s+way|"
@@ -434,7 +449,10 @@ SITUATION_CONCERNS: dict[str, str] = {
     # the way to work: a new job's place or hours, an early meeting
     "commute": r"\b(?:commut\w*|leaves?\s+home\s+at|(?:drives?|cycles?|walks?|takes?\s+the\s+\w+)\s+to\s+work|"
                r"(?:taking|riding)\s+the\s+(?:ttc|mta|bus|buses|train|trains|tram|metro|subway|tube|"
-               r"underground|streetcar|luas|dart|ferry)\b)",
+               r"underground|streetcar|luas|dart|ferry)\b|"
+               # "rides a 150cc motorbike from Surquillo to Barranco"
+               r"(?:rides?|drives?)\s+(?:a|an|his|her|my|the)\s+(?:[\w-]+\s+){0,2}?(?:motorbike|motorcycle|scooter|moped|bike)\s+"
+               r"from\s+(?-i:[A-Z])\w+\s+to\b)",
     # a change of what the user drinks: "User has switched to tea.", "User gave up coffee." (no care fact, but a
     # latte before bed needs it)
     "caffeine": r"\b(?:(?:switched|moved|gone|went|changed)\s+(?:over\s+)?to\s+(?:decaf\w*|(?:herbal\s+|green\s+)?tea)|"
@@ -461,7 +479,7 @@ SITUATION_CONCERNS: dict[str, str] = {
     # a commitment on a date to come or a season of the year: "... starting in September", "visa expires next March",
     # "due at the end of April", "harvest runs from late September"
     "calendar": r"\b(?:next|this\s+coming|starting(?:\s+in)?|from|until|till|by|due\s+(?:in|at\s+the\s+end\s+of)|"
-                r"(?:expires?|ends?|runs\s+out)(?:\s+(?:in|on|next))?|planned\s+for(?:\s+next)?)\s+(?:(?:early|mid|late)[\s-]+)?"
+                r"(?:expires?|ends?|runs\s+out)(?:\s+(?:in|on|next))?|(?:planned|booked|scheduled)\s+for(?:\s+next)?)\s+(?:(?:early|mid|late)[\s-]+)?"
                 rf"{_MONTH}\b|\bdue\s+(?:on\s+)?(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b|"
                 r"\b\d{1,2}\s+weeks\s+pregnant\b",
     # an exercise habit of the week: a weight-loss or fitness plan builds on it
@@ -550,7 +568,7 @@ _MEAL = ("dinner", "lunch", "breakfast", "brunch", "supper", "snack", "meal", "e
          "cuisine", "delicacy", "delicacies", "tapas", "street food", "local food", "foodie", "dishes",
          "serve", "to serve", "i serve", "we serve", "coming over", "nibbles", "finger food",
          "canapes", "should i order", "should we order", "what to order", "order food", "feed", "to feed", "cater",
-         "catering", "for a crowd", "jollof", "biryani", "pastries", "pastry", "strudel")
+         "catering", "for a crowd", "jollof", "biryani", "pastries", "pastry", "strudel", "a slice", "slice of")
 # how to get somewhere: met by a fact about not driving (getting around) and one about ways of travelling (transport)
 _UP_THERE = ("get up there", "get down there", "get over there")  # a trip to where someone lives
 _GETTING_THERE = ("way to get", "get to", "get there", "getting there", "getting to", "get around", "getting around",
@@ -630,7 +648,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
              "skiing", "ski tour", "icy", "arctic", "polar", "cold water", "cold plunge", "ice bath", "winter swim*",
              "wild swim*", "northern lights", "blizzard", "hot water bottle", "electric blanket", "hand warmer",
              "in the cold", "very cold", "so cold", "cold at night", "cold night", "gets cold", "get cold",
-             "it cold", "freezing at night"),
+             "it cold", "freezing at night", "windy", "wind chill", "chilly"),
     "fluids": ("fasting", "a fast", "dry fast", "water fast", "to fast", "ramadan", "heatwave", "heat wave",
                "hot weather", "degrees", "the heat", "too hot", "sauna", "hot yoga", "hangover", "stay cool",
                "marathon", "dehydrat*", "diuretic", "and hot", "so hot", "very hot",
@@ -682,14 +700,14 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                 "hearing", "restaurant", "bar", "pub", "accent", "talk", "a talk", "movie", "film", "a show", "the show",
                 "musical",
                 "stand-up", "comedy", "quiz", "baby monitor", "doorbell", "smoke alarm", "alarm", "intercom", "interview",
-                "guided tour", "tour guide"),
+                "guided tour", "tour guide", "get in touch", "subtitles", "captions"),
     "caring": ("go away", "be away", "away for", "time away", "weekend away", "weekend in", "trip", "holiday", "vacation", "travel",
                "abroad", "transfer", "relocat*", "move abroad", "overnight", "stay over", "sleepover", "conference",
                "business trip", "getaway", "for a week", "for two weeks", "for the week", "all day", "long weekend", "we all", "all of us",
                "do together", "whole family", "night out", "date night", "look after", "pet sit", "house sit",
                "before i go", "before we go", "before i leave", "while i'm away", "while we're away", "while i'm gone",
                "while we're gone", "while i'm abroad", "nights away", "to visit", "go visit", "going to visit",
-               "fly to", "all go", "i manage", "a few hours", "for hours"),
+               "fly to", "all go", "i manage", "a few hours", "for hours", "there and back", "round trip"),
     "renting": ("puppy", "puppies", "kitten", "a dog", "a cat", "pet", "get a dog", "get a cat", "paint the", "repaint",
                 "wallpaper", "renovat*", "knock through", "put up shelves", "shelves", "drill", "hot tub",
                 "trampoline", "shed", "extension", "move out", "deposit", "notice period", "buy a house", "home charger", "solar", "solar panel", "satellite dish", "air con", "heat pump",
@@ -782,7 +800,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
               "quit the", "quitting my", "quitting the", "give up my job", "give up work", "cut my hours", "fewer hours",
               "reduce my hours", "go part time", "going part time", "stop working", "swing it", "the money",
               "whole money", "buy a new one", "worth replacing", "a raise", "pay raise", "money wise",
-              "send more money", "send him more", "send her more", "send them more"),
+              "send more money", "send him more", "send her more", "send them more", "my money", "our money",
+              "on finance", "pay for a", "pay for the", "pay for it"),
     "getting around": (*_GETTING_THERE, "get home", "travel down", "travel up", "trip home", "day trip", "car seat",
                        "pram", "stroller", "buggy", "pushchair", "be at work", "late for work",
                        "new place", "moving house", "move house", "new flat", "new apartment", "drive", "driving",
@@ -969,6 +988,8 @@ _QUESTION_PATTERNS = {
     # a car for sale by its year and make: "selling his 2016 Skoda Octavia"
     "getting around": re.compile(r"\b(?:sell(?:s|ing)?|buy(?:ing)?|bought|for\s+sale)\b[^.?!]{0,30}?\b(?:19[89]\d|20[0-2]\d)\s+"
                                  r"(?-i:[A-Z])[a-z]+\s+(?-i:[A-Z])\w+", re.IGNORECASE),
+    # a cold day told by its temperature: "6 degrees and windy"
+    "cold": re.compile(r"\b(?:minus\s+\d+|-\d+|[0-9]|1[0-2])\s*(?:degrees|°c?)(?!\s*f)", re.IGNORECASE),
     "fitness": re.compile(r"\blose\s+(?:\d+|a\s+few|some)\s*(?:kg|kgs|kilos?|lbs?|pounds|stone)\b", re.IGNORECASE),
     # a medicine named by its family's ending: "propranolol", "ramipril", "omeprazole"
     "clinic": re.compile(r"\b\w{3,}(?:olol|pril|sartan|statin|prazole|mycin|cillin|floxacin|azepam|triptan|gliptin|dipine)\b",

@@ -5,8 +5,9 @@ A fact whose concerns (:mod:`.concerns`: "User has coeliac disease." -> gluten; 
 for a personal question about what to do (:func:`asks_what_to_do`; not a general one: "What is satay sauce made
 of?" asks for no one's allergy). A follow-up that names no concern goes on with those of the question it follows
 (:func:`asks_for_advice`). A name the question uses ("Can I take Dash on a long hike?") opens the few facts that
-hold it (:func:`named_rows`), a weekday or month the few facts that name it (:func:`day_rows`), a question asking
-to be reminded of the asker's own thing the facts of that slot (:func:`slot_rows`).
+hold it (:func:`named_rows`), a relative ("my mum", "Dad") the best ranked few facts about them (:mod:`.kin`), a
+weekday or month the few facts that name it (:func:`day_rows`), a question asking to be reminded of the asker's own
+thing the facts of that slot (:func:`slot_rows`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..slots import PERSON, slot_keys
 from .care import FROM_HOME, for_the_asker, named_by
 from .concerns import ADDED_CONCERNS, fact_concerns, question_concerns
 from .conversation import asks_something, goes_on_from_the_conversation, leans_on_the_conversation, points_back
+from .kin import kin_named, kin_rows
 from .pipeline import PoolScores
 
 __all__ = ["MOST_NAMED", "asked_about", "asked_slots", "gift_for", "not_about_them", "asks_about_named",
@@ -32,7 +34,7 @@ __all__ = ["MOST_NAMED", "asked_about", "asked_slots", "gift_for", "not_about_th
 _TOLD_PAST = re.compile(r"\b(?:did|was|were|had|went|attended|created|visited)\b", re.IGNORECASE)
 # what the asker may do now, whatever the story before it: "My back is sore since I was digging, what can I take?"
 # (or asks for tips on it: "Last year I was shaky by the afternoon. Any tips to get through it?")
-_ASKS_NOW = re.compile(r"\b(?:can|could|should|shall)\s+(?:i|we)\b(?!\s+have\s+\w+(?:ed|en)\b)|"
+_ASKS_NOW = re.compile(r"\b(?:can|could|should|shall)\s+(?:i|we)\b(?!\s+have\s+\w+(?:ed|en)\b)|\bwhat\s+do\s+(?:i|we)\s+do\b|"
                        r"\bany\s+(?:tips|advice|ideas|suggestions)\b|\bhow\s+(?:do|can|should)\s+(?:i|we)\b",
                        re.IGNORECASE)
 
@@ -112,7 +114,8 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
     else:
         names = frozenset(subject.groups()) - _NOT_A_NAME if subject is not None else frozenset()
     days = named_days(query) if question is not None else frozenset()
-    if not asked and not names and not slots and not days:
+    kin = kin_named(question) if question is not None else frozenset()
+    if not asked and not names and not slots and not days and not kin:
         return scores
     facts = texts()
     rows = implied_rows(question, facts, conversation, asked) if asked else np.zeros(len(facts), dtype=bool)
@@ -121,18 +124,17 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
             if told(facts[i], statement):
                 rows[i] = False
     met = set().union(*(fact_concerns(facts[i]) for i in np.flatnonzero(rows).tolist())) & asked
-    if names:
-        named, held = named_rows(names, facts)
-        rows |= named
-        met |= {f"name {n}" for n in held}
-    if days:
-        on_day, held = day_rows(days, facts)
-        rows |= on_day
-        met |= {f"day {d}" for d in held}
-    if slots:
-        of_slot, held = slot_rows(slots, facts, scores.rank_score)
-        rows |= of_slot
-        met |= {f"slot {k}" for k in held}
+    # what the question names opens the few facts holding it: a name, a relative, a day, a slot of the asker's
+    openers: tuple[tuple[str, Callable[[], tuple[np.ndarray, list[str]]] | None], ...] = (
+        ("name", (lambda: named_rows(names, facts)) if names else None),
+        ("kin", (lambda: kin_rows(kin, facts, scores.rank_score)) if kin else None),
+        ("day", (lambda: day_rows(days, facts)) if days else None),
+        ("slot", (lambda: slot_rows(slots, facts, scores.rank_score)) if slots else None))
+    for label, opened in openers:
+        if opened is not None:
+            extra, held = opened()
+            rows |= extra
+            met |= {f"{label} {h}" for h in held}
     if not rows.any():
         return scores
     return replace(scores, implied=rows, concerns=tuple(sorted(met)))
