@@ -5,7 +5,8 @@ is this Friday.", "User's baby girl Manaia was born on Tuesday.", "User's mum is
 Read weeks later, "this Friday" names the wrong day and the baby's age cannot be told. :func:`with_lasting_day`
 writes the day out ("on Friday 2026-10-30", "on Tuesday 2026-11-17", "in November 2026"): a day to come with the
 end of that day or month as the fact's expiry (it is over then), unless what it tells starts then (a job, a move:
-what starts holds after it); a day gone by with none (it stays true of that day). Only "this" / "next" / "coming"
+what starts holds after it); a day gone by with none (it stays true of that day). What a fact tells as done with a
+start to come ("User got a job at Tesco, starting on Monday.") names the start's day, to come. Only "this" / "next" / "coming"
 before a weekday and "next month" are read as to come, and "on <weekday>" only in a fact told as over: "User plays
 football on Saturday." is a habit, kept as said. Pure: no I/O.
 """
@@ -27,6 +28,9 @@ _TO_COME = re.compile(
 )
 # The start of what lasts: "starts as a dispatcher ... next week", "is moving in with them next month".
 _STARTS = re.compile(r"\b(?:start|begin|join|move|moving\s+in|relocat)\w*\b", re.IGNORECASE)
+# ", starting in January": the start to come of what a fact tells as done ("User got a job at X, starting ...").
+# Not a start already written out ("starting today" is "starting on Tuesday 2026-10-27" by then).
+_STARTING = re.compile(r",\s+starting\s+(?!today\b|now\b|tonight\b)(?![^,.]*\d{4}-\d\d-\d\d)", re.IGNORECASE)
 # "on Tuesday" in a fact told as over: the last such day before the turn.
 _ON_WEEKDAY = re.compile(rf"\bon\s+(?P<wd>{WEEKDAY})\b(?!s\b)(?!\s+\d{{4}}-)", re.IGNORECASE)
 
@@ -45,7 +49,13 @@ def with_lasting_day(fact: str, now: datetime, *, past: bool, zone_known: bool =
     ("User's last day at work is on Friday 2026-11-20.", '2026-11-21T00:00:00+00:00')
     >>> with_lasting_day("User plays football on Saturday.", said, past=False) is None
     True
+    >>> with_lasting_day("User got a job at Tesco, starting on Monday.", said, past=True).text
+    'User got a job at Tesco, starting on Monday 2026-11-23.'
     """
+    if past and _STARTING.search(fact):
+        # "User got a job at Tesco, starting on Monday.": told as over, but the start is to come
+        plan = anchor_plan(fact, now, zone_known=zone_known)
+        return AnchoredPlan(plan.text, None) if plan is not None and plan.text != fact else None
     if past:
         m = _ON_WEEKDAY.search(fact)
         if m is None:
