@@ -6,9 +6,10 @@ Read weeks later, "this Friday" names the wrong day and the baby's age cannot be
 writes the day out ("on Friday 2026-10-30", "on Tuesday 2026-11-17", "in November 2026"): a day to come with the
 end of that day or month as the fact's expiry (it is over then), unless what it tells starts then (a job, a move:
 what starts holds after it); a day gone by with none (it stays true of that day). What a fact tells as done with a
-start to come ("User got a job at Tesco, starting on Monday.") names the start's day, to come. Only "this" / "next" / "coming"
-before a weekday and "next month" are read as to come, and "on <weekday>" only in a fact told as over: "User plays
-football on Saturday." is a habit, kept as said. Pure: no I/O.
+start to come ("User got a job at Tesco, starting on Monday.") names the start's day, to come. Only "this" / "next"
+/ "coming" before a weekday, "next month" and someone's event on a weekday ("Joy's birthday is on Saturday") are
+read as to come, and "on <weekday>" otherwise only in a fact told as over: "User plays football on Saturday." is a
+habit, kept as said. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -22,8 +23,12 @@ __all__ = ["with_lasting_day"]
 
 # "this Friday", "next Tuesday", "this coming Monday", "next month": a time to come (not "next Fridays", nor a day
 # already written out: "Friday 2026-10-30"; "next week" is read as a plan's or a start's week by the other rules).
+# A day's event of someone else's kept as lasting ("User's roommate Joy's birthday is on Saturday.") is one day to
+# come too, as the user's own plan ("User's exam is on Thursday.") is.
 _TO_COME = re.compile(
-    rf"\b(?:(?:this\s+coming|this|next|coming)\s+{WEEKDAY}(?!s\b)(?!\s+\d{{4}}-)|next\s+month\b)",
+    rf"\b(?:(?:this\s+coming|this|next|coming)\s+{WEEKDAY}(?!s\b)(?!\s+\d{{4}}-)|next\s+month\b|"
+    r"(?:birthday|bday|wedding|party|funeral|graduation|anniversary|christening|exam|interview|surgery|operation|"
+    rf"recital|concert|gig|match|due\s+date)\s+(?:is|'s)\s+on\s+{WEEKDAY}(?!s\b)(?!\s+\d{{4}}-))",
     re.IGNORECASE,
 )
 # The start of what lasts: "starts as a dispatcher ... next week", "is moving in with them next month".
@@ -49,6 +54,8 @@ def with_lasting_day(fact: str, now: datetime, *, past: bool, zone_known: bool =
     ("User's last day at work is on Friday 2026-11-20.", '2026-11-21T00:00:00+00:00')
     >>> with_lasting_day("User plays football on Saturday.", said, past=False) is None
     True
+    >>> with_lasting_day("User's roommate Joy's birthday is on Saturday.", said, past=False).text
+    "User's roommate Joy's birthday is on Saturday 2026-11-21."
     >>> with_lasting_day("User got a job at Tesco, starting on Monday.", said, past=True).text
     'User got a job at Tesco, starting on Monday 2026-11-23.'
     """
