@@ -157,8 +157,19 @@ _OFTEN_NOW = rx(r"\b(?P<often>(?:times?|once|twice|days?|nights?|hours?|mornings
                 r"\s*,?\s+now\s*[.!]*$")
 
 
+# "User just adopted a rescue greyhound.": "just" of news before a past verb says "recently" (read with the time the
+# fact was stated, it stays true); not "just" of "only" ("User just eats fish.").
+_JUST_DONE = re.compile(
+    r"^(?P<who>User(?:'s(?:\s+[a-z][\w-]*){1,2}(?:\s+[A-Z][\w-]*)?)?)\s+just\s+"
+    r"(?=(?:[a-z]+ed|got|bought|had|made|found|took|began|became|left|lost|won|sold|met|gave|broke|came|went|"
+    r"built|caught|chose|drove|flew|grew|heard|paid|ran|saw|sent|spent|swore|told|wrote|quit|split|hit|set)\b)"
+)
+
+
 def as_holds_now(fact: str) -> str:
-    """A rewritten ``fact`` as what holds now (:func:`holds_now`), without a last "now" that only marks the change
-    and without a correction's wrong words ("User lives in Porto, not Lisbon." -> "User lives in Porto.")."""
+    """A rewritten ``fact`` as what holds now (:func:`holds_now`), without a last "now" that only marks the change,
+    without a correction's wrong words ("User lives in Porto, not Lisbon." -> "User lives in Porto.") and with the
+    "just" of news as "recently" ("User just adopted a dog." -> "User recently adopted a dog.")."""
     fact = _OFTEN_NOW.sub(lambda m: m.group("often") + ".", holds_now(fact))
+    fact = _JUST_DONE.sub(lambda m: f"{m.group('who')} recently ", fact)
     return without_correction(_CHANGE_NOW.sub(".", fact))
