@@ -39,7 +39,9 @@ _OCCUPATIONS = (
     r"specialist"
 )
 _WORKPLACES = (
-    r"company|firm|agency|startup|start-up|(?<!food\s)(?<!blood\s)bank|hospital|clinic|school|factory|warehouse|restaurant|cafe|"
+    # a food bank or a blood bank is no employer
+    r"company|firm|agency|startup|start-up|(?<!food\s)(?<!blood\s)bank|hospital|clinic|school|factory|warehouse|"
+    r"restaurant|cafe|"
     r"café|shop|store|office|studio|lab|laboratory|charity|ngo|council|ministry|university|practice|"
     r"(?:fulfil?ment|call|distribution|data|leisure|garden|care)\s+cent(?:re|er)|depot"
 )
@@ -122,7 +124,8 @@ SLOTS: dict[str, re.Pattern[str]] = {
         # "lives on a teacher's pension", "living off savings" is what the user lives by, not where
         r"\b(?:(?:live|lives|(?<!a\s)living|lived)\b(?!\s+(?:on|off)\s+(?:(?:a|an|the|my|his|her|their|our|one)\s+)?"
         r"(?:[\w'-]+\s+){0,2}?(?:pensions?|benefits|income|salary|wages?|savings|budget|allowance|loans?|"
-        r"social\s+security|disability|stipend)\b)|(?:moved|move|moving)\b(?!\s+(?:on|up|over|across|(?:in)?to\s+" + NO_HOME +
+        r"social\s+security|disability|stipend)\b)|"
+        r"(?:moved|move|moving)\b(?!\s+(?:on|up|over|across|(?:in)?to\s+" + NO_HOME +
         r"|(?:in)?to\s+(?:" + "|".join(sorted(TOOLS)) + r")\b))|"
         r"relocated|relocating|reside|resides|settled\s+in|based\s+in|"
         r"rent|rents|renting|rented|apartment|condo|homeowner|landlord|tenant|"

@@ -292,6 +292,14 @@ def _fronted(body: str, lead: re.Match[str]) -> str:
     return f"{body[lead.start('subject'):].rstrip(' .!')} {opener[:1].lower()}{opener[1:]}"
 
 
+def _time_after_change(body: str, lead: re.Match[str]) -> str:
+    """``body`` ("This week I switched to day shifts, 7am to 7pm") with its opener of time said after the change,
+    before what the statement adds after a comma ("I switched to day shifts this week, 7am to 7pm")."""
+    opener = body[: lead.start("subject")].strip(" ,")
+    head, comma, rest = body[lead.start("subject"):].rstrip(" .!").partition(",")
+    return f"{head} {opener[:1].lower()}{opener[1:]}{comma}{rest}"
+
+
 def _statement(body: str) -> str:
     """``body`` without a request or an aside after the statement."""
     return cut_aside(without_request(body))
@@ -450,6 +458,12 @@ def _judge_after_opener(body: str, lead: re.Match[str], max_chars: int) -> tuple
     passing = moment(_fronted(body, lead))
     if passing is not None and (passing[0] is None or passing[1] == KEPT_EXPIRING):
         return passing[0], passing[1]
+    if reason == KEPT_REWRITTEN and is_change(said) and DATED.fullmatch(body[: lead.start("subject")].strip(" ,")):
+        # "This week I switched to day shifts, 7am to 7pm.": a change with its time, as "I switched to day shifts
+        # this week, 7am to 7pm" is read (kept as said, it was in no slot, and dropped)
+        dated, why = _judge(_time_after_change(body, lead), max_chars)
+        if dated is not None and why == KEPT_REWRITTEN:
+            return dated, why
     stage = _LIFE_STAGE_OPENER.match(body)
     if stage is not None:  # "As a kid I lived in Rome." -> "User lived in Rome as a kid."
         opener = body[: stage.end()].strip(" ,")
