@@ -21,14 +21,15 @@ from .dates import WEEKDAY, WEEKDAYS, AnchoredPlan, anchor_plan, day_label, said
 
 __all__ = ["with_lasting_day"]
 
+# A day's event of someone else's kept as lasting ("User's roommate Joy's birthday is on Saturday.") is one day to
+# come, as the user's own plan ("User's exam is on Thursday.") is.
+_EVENTS = "birthday bday wedding party funeral graduation anniversary christening exam interview surgery operation " \
+    "recital concert gig match".split()
+_EVENT_ON = rf"(?:{'|'.join(_EVENTS)}|due\s+date)\s+(?:is|'s)\s+on\s+{WEEKDAY}(?!s\b)(?!\s+\d{{4}}-)"
 # "this Friday", "next Tuesday", "this coming Monday", "next month": a time to come (not "next Fridays", nor a day
 # already written out: "Friday 2026-10-30"; "next week" is read as a plan's or a start's week by the other rules).
-# A day's event of someone else's kept as lasting ("User's roommate Joy's birthday is on Saturday.") is one day to
-# come too, as the user's own plan ("User's exam is on Thursday.") is.
 _TO_COME = re.compile(
-    rf"\b(?:(?:this\s+coming|this|next|coming)\s+{WEEKDAY}(?!s\b)(?!\s+\d{{4}}-)|next\s+month\b|"
-    r"(?:birthday|bday|wedding|party|funeral|graduation|anniversary|christening|exam|interview|surgery|operation|"
-    rf"recital|concert|gig|match|due\s+date)\s+(?:is|'s)\s+on\s+{WEEKDAY}(?!s\b)(?!\s+\d{{4}}-))",
+    rf"\b(?:(?:this\s+coming|this|next|coming)\s+{WEEKDAY}(?!s\b)(?!\s+\d{{4}}-)|next\s+month\b|{_EVENT_ON})",
     re.IGNORECASE,
 )
 # The start of what lasts: "starts as a dispatcher ... next week", "is moving in with them next month".

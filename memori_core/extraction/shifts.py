@@ -11,7 +11,13 @@ from ..slots import holder
 from .cues import is_negated
 from .patterns import rx
 
-__all__ = ["as_shift_now", "changes_shift", "is_only_a_shift", "one_at_a_time", "shift_kind"]
+__all__ = [
+    "as_shift_now",
+    "changes_shift",
+    "is_only_a_shift",
+    "one_at_a_time",
+    "shift_kind",
+]
 
 # A pattern of shifts, not one shift ("covering a day shift tomorrow"): "night shifts", "on nights", "working
 # earlies", "switched to the early shift".
