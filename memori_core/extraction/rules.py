@@ -458,15 +458,17 @@ def _judge_after_opener(body: str, lead: re.Match[str], max_chars: int) -> tuple
     passing = moment(_fronted(body, lead))
     if passing is not None and (passing[0] is None or passing[1] == KEPT_EXPIRING):
         return passing[0], passing[1]
-    if reason == KEPT_REWRITTEN and is_change(said) and DATED.fullmatch(body[: lead.start("subject")].strip(" ,")):
-        # "This week I switched to day shifts, 7am to 7pm.": a change with its time, as "I switched to day shifts
-        # this week, 7am to 7pm" is read (kept as said, it was in no slot, and dropped)
-        dated, why = _judge(_time_after_change(body, lead), max_chars)
-        if dated is not None and why == KEPT_REWRITTEN:
-            return dated, why
     stage = _LIFE_STAGE_OPENER.match(body)
     if stage is not None:  # "As a kid I lived in Rome." -> "User lived in Rome as a kid."
         opener = body[: stage.end()].strip(" ,")
         return _kept_as_said(f"{_statement(body[stage.end():]).rstrip(' .!')} {opener[:1].lower()}{opener[1:]}",
                              cut_aside(said))
-    return _kept_as_said(_statement(body), cut_aside(said))
+    kept = _kept_as_said(_statement(body), cut_aside(said))
+    if kept[0] is None and reason == KEPT_REWRITTEN and is_change(said) \
+            and DATED.fullmatch(body[: lead.start("subject")].strip(" ,")):
+        # "This week I switched to day shifts, 7am to 7pm.": in no slot, it was not kept as said; the change is
+        # read with its time after it ("I switched to day shifts this week, 7am to 7pm")
+        dated, why = _judge(_time_after_change(body, lead), max_chars)
+        if dated is not None and why == KEPT_REWRITTEN:
+            return dated, why
+    return kept
