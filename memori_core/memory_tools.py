@@ -34,7 +34,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import tzinfo
+from datetime import datetime, timezone, tzinfo
 from typing import Any, TypeVar
 
 from .capture.refusal import SECRET, refused_because
@@ -330,22 +330,26 @@ class MemoryTools:
         return None if sent else UNAVAILABLE.format(error=_name(exc), done=done)
 
     # -- remember ---------------------------------------------------------------------------------
-    def remember(self, entity_id: str, text: Any, core: Any = None) -> str:
+    def remember(self, entity_id: str, text: Any, core: Any = None, *, said_at: datetime | None = None) -> str:
         """Store ``text`` as one of ``entity_id``'s facts (a leading "The user" written "User", as capture writes
         it: :func:`check_fact_text`), as a model's write (:mod:`memori_core.tool_writes`): not again when a valid
         fact says it already (answered with that fact's id), ending the facts it replaces (named in the answer),
-        core when it is a care fact unless ``core`` (``True`` / ``False``) says otherwise."""
-        text, core = check_fact_text(text), check_core_arg(core)
-        return self._guard(entity_id, "remember", "saved", lambda _: self._write(entity_id, text, core), _remembered,
-                           lambda exc: self._remembered_after(entity_id, text, exc))
+        core when it is a care fact unless ``core`` (``True`` / ``False``) says otherwise. ``said_at``: when the
+        turn the tool runs in was said, when its caller knows it (the LangChain tools read it from the agent's
+        state), the fact's ``created_at`` as capture dates the same turn's facts; ``None`` (or a time to come):
+        now."""
+        text, core, when = check_fact_text(text), check_core_arg(core), _said_before_now(said_at)
+        return self._guard(entity_id, "remember", "saved", lambda _: self._write(entity_id, text, core, when),
+                           _remembered, lambda exc: self._remembered_after(entity_id, text, exc))
 
-    async def aremember(self, entity_id: str, text: Any, core: Any = None) -> str:
+    async def aremember(self, entity_id: str, text: Any, core: Any = None, *, said_at: datetime | None = None) -> str:
         """Async :meth:`remember`."""
-        text, core = check_fact_text(text), check_core_arg(core)
-        return await self._aguard(entity_id, "remember", "saved", lambda _: self._awrite(entity_id, text, core),
+        text, core, when = check_fact_text(text), check_core_arg(core), _said_before_now(said_at)
+        return await self._aguard(entity_id, "remember", "saved", lambda _: self._awrite(entity_id, text, core, when),
                                   _remembered, lambda exc: self._remembered_after(entity_id, text, exc))
 
-    def _write(self, entity_id: str, text: str, core: bool | None) -> tuple[ToolWrite, str]:
+    def _write(self, entity_id: str, text: str, core: bool | None,
+               said_at: datetime | None = None) -> tuple[ToolWrite, str]:
         # One writer of the user's statements at a time: a capture of the same fact, running meanwhile, is seen
         # by the plan or sees this write (memori_core.capture.statements).
         with STATEMENTS.held(entity_id):
@@ -356,13 +360,14 @@ class MemoryTools:
                 return plan, plan.same.id
             began = time.time_ns()
             try:
-                fid = self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
+                fid = self.engine.add(entity_id, [text], core=plan.core, created_at=said_at, **_ending(plan))[0]
             except KeyError:  # a fact it ends was deleted meanwhile (by another writer): end those left
                 plan = _still(plan, {f.id for f in self.engine.get(entity_id, [f.id for f in plan.ends])})
-                fid = self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
+                fid = self.engine.add(entity_id, [text], core=plan.core, created_at=said_at, **_ending(plan))[0]
             return _settled(plan, fid, settle_repeats(self.engine, entity_id, [fid], began))
 
-    async def _awrite(self, entity_id: str, text: str, core: bool | None) -> tuple[ToolWrite, str]:
+    async def _awrite(self, entity_id: str, text: str, core: bool | None,
+                      said_at: datetime | None = None) -> tuple[ToolWrite, str]:
         async with STATEMENTS.aheld(entity_id):
             plan = await aplan_write(self.engine, entity_id, text, core)
             if plan.same is not None:
@@ -371,10 +376,12 @@ class MemoryTools:
                 return plan, plan.same.id
             began = time.time_ns()
             try:
-                fid = (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
+                fid = (await self.engine.aadd(entity_id, [text], core=plan.core, created_at=said_at,
+                                              **_ending(plan)))[0]
             except KeyError:
                 plan = _still(plan, {f.id for f in await self.engine.aget(entity_id, [f.id for f in plan.ends])})
-                fid = (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
+                fid = (await self.engine.aadd(entity_id, [text], core=plan.core, created_at=said_at,
+                                              **_ending(plan)))[0]
             return _settled(plan, fid, await asettle_repeats(self.engine, entity_id, [fid], began))
 
     def _remembered_after(self, entity_id: str, text: str, exc: Exception) -> str:
@@ -647,6 +654,14 @@ def format_listed(page: Sequence[StoredFact], offset: int, limit: int, tz: tzinf
     if len(page) > limit:
         lines.append(f"More are stored: call list_memories with offset={offset + len(shown)}.")
     return "\n".join(lines)
+
+
+def _said_before_now(said_at: datetime | None) -> datetime | None:
+    """``said_at``, the time of the turn a write runs in, when it is no later than now (a turn dated ahead, which
+    capture refuses, is written at now: ``None``)."""
+    if said_at is None or said_at.tzinfo is None or said_at > datetime.now(timezone.utc):
+        return None
+    return said_at
 
 
 def _remembered(done: tuple[ToolWrite, str]) -> str:

@@ -10,8 +10,8 @@ import functools
 import re
 import unicodedata
 
-__all__ = ["PARTNERS", "PERSON", "SEEING_NAME", "SLOTS", "TOOLS", "fold", "holder", "slot_keys", "slots_of",
-           "speaks_of_a_group"]
+__all__ = ["NO_HOME", "PARTNERS", "PERSON", "SEEING_NAME", "SLOTS", "TOOLS", "fold", "holder", "names_no_home",
+           "slot_keys", "slots_of", "speaks_of_a_group"]
 
 # Occupations and workplaces: "User is a paralegal.", "User is a junior designer at an ad agency.".
 _OCCUPATIONS = (
@@ -39,7 +39,9 @@ _OCCUPATIONS = (
     r"specialist"
 )
 _WORKPLACES = (
-    r"company|firm|agency|startup|start-up|bank|hospital|clinic|school|factory|warehouse|restaurant|cafe|"
+    # a food bank or a blood bank is no employer
+    r"company|firm|agency|startup|start-up|(?<!food\s)(?<!blood\s)bank|hospital|clinic|school|factory|warehouse|"
+    r"restaurant|cafe|"
     r"café|shop|store|office|studio|lab|laboratory|charity|ngo|council|ministry|university|practice|"
     r"(?:fulfil?ment|call|distribution|data|leisure|garden|care)\s+cent(?:re|er)|depot"
 )
@@ -90,15 +92,40 @@ TOOLS: frozenset[str] = frozenset({
 """Tools, apps and platforms people "move to" or "switch to" that are no home ("We moved to Slack", "I moved
 to Notion for my notes"): a move to one is no change of residence."""
 
+# What a move can go to that is no place to live: a day ("moved to Thursdays only at the food bank"), a time of
+# day or a clock time ("moved to mornings", "moved to 7am"), a shift, a team or a role ("moved to nights", "moved to
+# the late shift", "moved up to manager").
+NO_HOME = (
+    r"(?:(?:a|the|another|new|different|my|our|their)\s+)*(?:[\w-]+\s+)?(?:team|department|role|position|job|"
+    r"shifts?|rota|days|nights|evenings|mornings|afternoons|weekends|weekdays|part-time|full-time|management|sales|"
+    r"marketing|branch|project|office|site|ward|unit|class|group|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|"
+    r"(?:early|late|day|night|evening|morning|afternoon|weekend)s?|\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d|"
+    r"(?:half|full|four|three|two|fewer|more)[\s-]+days?)\b"
+    # "moved to Sunday Street", "moved to Mayfield Road": a day's name in a street's is a place
+    r"(?!\s+(?:street|st|road|rd|avenue|ave|lane|close|drive|way|place|square|park|hill|green|court|terrace|"
+    r"crescent|gardens|row|mews|walk|estate)\b)"
+)
+"""A pattern: the start of what a move goes to that is no home (a day, a time, a shift, a team, a role)."""
+_NO_HOME = re.compile(NO_HOME, re.IGNORECASE)
+
+
+def names_no_home(value: str) -> bool:
+    """Whether ``value``, what a move goes to, is a day, a time, a shift, a team or a role, not a place.
+
+    >>> names_no_home("Thursdays only at the food bank"), names_no_home("the night shift"), names_no_home("Leeds")
+    (True, True, False)
+    """
+    return bool(_NO_HOME.match(value.strip())) or value.strip().split()[0].lower() in TOOLS
+
+
 SLOTS: dict[str, re.Pattern[str]] = {
     "residence": re.compile(
         # "moved to Leeds", not "moved to day shifts" / "moved on" / "moved up to manager" (a job's changes)
         # "lives on a teacher's pension", "living off savings" is what the user lives by, not where
         r"\b(?:(?:live|lives|(?<!a\s)living|lived)\b(?!\s+(?:on|off)\s+(?:(?:a|an|the|my|his|her|their|our|one)\s+)?"
         r"(?:[\w'-]+\s+){0,2}?(?:pensions?|benefits|income|salary|wages?|savings|budget|allowance|loans?|"
-        r"social\s+security|disability|stipend)\b)|(?:moved|move|moving)\b(?!\s+(?:on|up|over|across|(?:in)?to\s+(?:a\s+|the\s+|"
-        r"another\s+|new\s+|different\s+)*(?:[\w-]+\s+)?(?:team|department|role|position|job|shifts?|days|nights|"
-        r"part-time|full-time|management|sales|marketing|branch|project|office|site|ward|unit)\b"
+        r"social\s+security|disability|stipend)\b)|"
+        r"(?:moved|move|moving)\b(?!\s+(?:on|up|over|across|(?:in)?to\s+" + NO_HOME +
         r"|(?:in)?to\s+(?:" + "|".join(sorted(TOOLS)) + r")\b))|"
         r"relocated|relocating|reside|resides|settled\s+in|based\s+in|"
         r"rent|rents|renting|rented|apartment|condo|homeowner|landlord|tenant|"

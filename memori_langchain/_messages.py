@@ -98,16 +98,36 @@ def turn_zone(messages: Sequence[BaseMessage]) -> tzinfo | None:
     return said_zone(getattr(message, "additional_kwargs", None), getattr(message, "response_metadata", None))
 
 
-def state_zone(state: Any) -> tzinfo | None:
-    """The zone of the turn a graph's ``state`` is at (its ``messages``, a mapping's key or an attribute:
-    :func:`turn_zone`); ``None`` without a state, messages or a time."""
+def _state_messages(state: Any) -> list[BaseMessage] | None:
+    """The messages of a graph's ``state`` (a mapping's key or an attribute), or ``None`` when it holds none
+    LangChain reads."""
     messages = state.get("messages") if isinstance(state, Mapping) else getattr(state, "messages", None)
     if not isinstance(messages, Sequence) or isinstance(messages, str):
         return None
     try:
-        return turn_zone(convert_to_messages(messages))
+        return convert_to_messages(messages)
     except (TypeError, ValueError, NotImplementedError):  # not messages LangChain reads: no zone, as without a time
         return None
+
+
+def state_said_at(state: Any) -> datetime | None:
+    """When the turn a graph's ``state`` is at was said: the time its last human message says (:func:`message_said_at`;
+    ``None`` without one, or when it is unreadable: capture reports that)."""
+    messages = _state_messages(state)
+    message = last_human_message(messages) if messages else None
+    if message is None:
+        return None
+    try:
+        return message_said_at(message)
+    except (TypeError, ValueError):
+        return None
+
+
+def state_zone(state: Any) -> tzinfo | None:
+    """The zone of the turn a graph's ``state`` is at (its ``messages``, a mapping's key or an attribute:
+    :func:`turn_zone`); ``None`` without a state, messages or a time."""
+    messages = _state_messages(state)
+    return turn_zone(messages) if messages is not None else None
 
 
 def capture_metadata(source: str, message: BaseMessage, thread_id: Any) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from memori_core.memory_tools import (
     validation_problems,
 )
 
-from ._messages import state_zone
+from ._messages import state_said_at, state_zone
 from ._recall import entity_of_run, logger
 
 _INJECTED = frozenset({"runtime"})
@@ -140,8 +140,12 @@ class _Bound:
     @staticmethod
     def zoned(op: str, runtime: ToolRuntime | None, kwargs: dict[str, Any]) -> dict[str, Any]:
         """``kwargs``, and for a listing (recall, list) the zone of the turn the agent answers (its state's last
-        human message), which the ``<memori_context>`` block writes its times in too; UTC without one."""
-        return {**kwargs, "tz": state_zone(getattr(runtime, "state", None))} if op in _LISTINGS else kwargs
+        human message), which the ``<memori_context>`` block writes its times in too; UTC without one. A
+        ``remember`` is dated when that message says it was said, as capture dates the turn's facts."""
+        state = getattr(runtime, "state", None)
+        if op == "remember":
+            return {**kwargs, "said_at": state_said_at(state)}
+        return {**kwargs, "tz": state_zone(state)} if op in _LISTINGS else kwargs
 
     def sync(self, op: str) -> Callable[..., str]:
         method = getattr(self.ops, op)

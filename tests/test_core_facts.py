@@ -128,6 +128,15 @@ def test_a_request_for_a_gift_for_someone_else_gets_no_core_facts(engine: Recall
     assert appended(engine, "Any gift ideas?") == sorted([ALLERGY, MEDICATION])
 
 
+def test_a_gift_or_a_question_for_several_of_the_askers_people_gets_no_core_facts(engine: RecallEngine) -> None:
+    seed(engine, "u")
+    # j17: the plural and the gift asked for without the word behave as "A gift for my grandson?" does
+    for turn in ("What should I get the grandsons for Christmas?", "A gift for my grandsons?",
+                 "What do my grandsons like?", "What should I buy my sister for her birthday?"):
+        assert appended(engine, turn) == [], turn
+    assert appended(engine, "What should I get for Christmas?") == sorted([ALLERGY, MEDICATION])
+
+
 def test_a_turn_after_a_question_about_the_world_is_not_read_as_qualifying_a_request(engine: RecallEngine) -> None:
     seed(engine, "u")
     # "Write me a limerick" tells (no question, no request word); after a question about the world it qualifies

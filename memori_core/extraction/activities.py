@@ -39,6 +39,8 @@ ACTIVITY_SLOTS: dict[str, re.Pattern[str]] = {
         r"surfing|rowing|kayaking|karate|judo|taekwondo|jiu-jitsu|kickboxing|martial\s+arts|zumba|"
         r"triathlons?|ultramarathons?|parkrun)\b"
     ),
+    # "volunteers at the food bank on Thursdays" beside "volunteers at the hospice on Mondays"
+    "volunteering": re.compile(r"\b(?:volunteer|volunteers|volunteering|volunteered)\b"),
 }
 """Slot name -> its words, for the slots that hold several things at once."""
 # Words that name the whole activity slot: "User has no pets." is replaced by any new pet.
@@ -55,13 +57,16 @@ def _activity_words(text: str, slot: str) -> frozenset[str]:
 _HOW_OFTEN = re.compile(
     r"\b(?:(?:\d+|one|two|three|four|five|six|seven|a\s+couple\s+of|a\s+few)\s+(?:times|days|nights|mornings|evenings)|"
     r"once|twice)\s+(?:a|per|every)\s+(?:day|week|month|year|fortnight)\b|\b(?:every\s+(?:day|night|morning|evening|"
-    r"week|weekend|other\s+day)|daily|weekly|most\s+(?:days|mornings|evenings|weekends))\b",
+    r"week|weekend|other\s+day)|daily|weekly|most\s+(?:days|mornings|evenings|weekends))\b|"
+    # the days of the week it is done on: "on Tuesdays and Thursdays", "on Thursdays only"
+    r"\bon\s+(?:mon|tues|wednes|thurs|fri|satur|sun)days\b",
     re.IGNORECASE,
 )
 
 
 def says_how_often(text: str) -> bool:
-    """Whether ``text`` says how often a thing is done ("User boulders 3 times a week.", "User runs every day.")."""
+    """Whether ``text`` says how often a thing is done ("User boulders 3 times a week.", "User runs every day.",
+    "User swims on Mondays.")."""
     return bool(_HOW_OFTEN.search(text))
 
 

@@ -366,7 +366,9 @@ _ROLE_ITEM = rx(
 )
 # "living in Toronto", "working as a nurse": a participle of the user's life, listed.
 # "staying in Woodlands with my parents": where the user lives, said the way Singapore and India say it.
-_PARTICIPLE_ITEM = rx(r"^(?:living|working|renting|studying|teaching|raising|based|staying\s+(?=in\b))\s*\S")
+_PARTICIPLE_ITEM = rx(r"^(?:living|working|renting|studying|teaching|raising|based|doing|staying\s+(?=in\b))\s*\S")
+# "discovered it at uni", "found that out at work": a past told of something, no role ("at uni" is no job then).
+_DONE_TO_IT = rx(r"^\w+ed\s+(?:it|that|this|them)\b")
 # Words typed after "I'm" that are no name, though a list after them starts with an age.
 _NOT_NAMES = frozenset("fine good ok okay tired done back here home sorry new old only just still now also".split())
 
@@ -374,7 +376,7 @@ _NOT_NAMES = frozenset("fine good ok okay tired done back here home sorry new ol
 def _role(item: str) -> bool:
     """Whether a listed ``item`` is an occupation told without its article ("software dev at Shopify", "nurse")."""
     return bool(_ROLE_ITEM.match(item)) and not _PROFILE_ITEM.match(item) and not _PARENT_OF.match(item) \
-        and "job" in slots_of(f"User is a {item}.")
+        and not _DONE_TO_IT.match(item) and "job" in slots_of(f"User is a {item}.")
 
 
 def _lower_name(items: list[str]) -> bool:
@@ -388,7 +390,8 @@ def _lower_name(items: list[str]) -> bool:
 def _as_verb(item: str) -> str:
     """A listed participle ("living in Toronto") as the user's statement ("I live in Toronto")."""
     verb, rest = item.split(maxsplit=1)
-    return f"I'm {item}" if verb.lower() == "based" else f"I {_BASE[verb.lower()]} {rest}"
+    # "doing a PhD at McGill" is what the user is doing, not "I do ..."
+    return f"I'm {item}" if verb.lower() in ("based", "doing") else f"I {_BASE[verb.lower()]} {rest}"
 
 
 # "I'm a data analyst living in Graz", "I'm in Rotterdam, working as a planner", "I'm a nurse and still studying part

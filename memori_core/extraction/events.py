@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ..slots import PERSON, holder
+from ..slots import PERSON, holder, names_no_home
 from .leads import CLINICIAN, strip_lead
 from .named import OWN_PREGNANCY, partner_of
 from .patterns import rx
@@ -306,6 +306,8 @@ def _moved(clause: str, known: Sequence[str]) -> list[str] | None:
     if m is None:
         return None
     place = m.group("place")
+    if names_no_home(place):
+        return None  # "we ended up moving to Thursdays for choir": a day, not a home
     return [f"I moved to {place if place[:1].isupper() else place.title()}"]
 
 

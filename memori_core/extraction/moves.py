@@ -13,6 +13,8 @@
   (:func:`sells_the_home`), so the sale ends no stored home.
 - A move told without its place ("We moved!") beside the new home in the same message ("I'm in the new flat in
   Norwood Park now") says nothing that home does not: one home fact is kept (:func:`placeless_move_beside`).
+- After such a move, where the user is now ("I moved flats! Now I'm in Verdun, just me and my cat Pisco", "we
+  moved house, we're in Leeds now") is the new home, which "I'm in Leeds" alone with a "now" is not (a stay).
 
 Pure: patterns, English only.
 """
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..slots import holder, slots_of
+from ..slots import holder, names_no_home, slots_of
 from .patterns import rx
 
 __all__ = ["as_new_home", "placeless_move_beside", "sells_the_home"]
@@ -99,6 +101,49 @@ def _home_told_inside(clause: str) -> str | None:
     return None
 
 
+# "I moved flats!", "we just moved house last week", "Moved!": a move whose place the clause does not say.
+_MOVE_WITHOUT_PLACE = rx(
+    _LEAD + r"(?:(?:i|we)(?:'ve|\u2019ve|\s+have)?\s+)?(?:(?:just|finally|officially|recently)\s+)*moved"
+    r"(?:\s+(?:house|home|flats?|apartments?|places?|out))?(?:\s+(?:last\s+\w+|yesterday|today|this\s+\w+|at\s+last))?"
+)
+# ", now I'm in Verdun": the move's new home told in the same sentence, split off
+_NOW_IN_AFTER = rx(r",\s*(?:and\s+)?(?=now\s+(?:i'm|im|i\s+am|we're|we\s+are)\s+in\s)")
+_CAPS_PLACE = r"(?P<place>(?-i:[A-Z])[\w\u00c0-\u017f'-]+(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f'-]+){0,2})"
+# "Now I'm in Verdun, just me and my cat", "we're in Leeds now": where the user is, read as the home after a move.
+_IN_NOW = rx(
+    r"^\W*(?:(?:and|so)\s+)?(?:now\s+)?(?:i'm|im|i\s+am|we're|we\s+are)\s+(?:now\s+)?in\s+"
+    rf"(?:{_CAPS_PLACE}|(?P<lower>[a-z][\w'-]+))(?:\s+now)?\s*(?:,\s*(?P<rest>.+?))?[.!]*$"
+)
+
+_ALONE_WITH = rx(r"^(?:it's\s+|its\s+)?(?:just|only)\s+(?:me|us)\s+(?:and|with)\s+(?P<who>(?:my|our)\s+.+?)\s*[.!]*$")
+
+
+def _home_after_move(clause: str) -> list[str] | None:
+    """``clause``, said after a move without its place, as "I live in <place> now" and what followed it, or
+    ``None`` when it names no place the user is in."""
+    m = _IN_NOW.match(clause.strip())
+    if m is None or (m.group("lower") is not None and not clause.islower()):
+        return None
+    place = m.group("place") or m.group("lower")
+    if place.split()[0].lower() in _NO_PLACE or names_no_home(place):
+        return None
+    place = " ".join(w[:1].upper() + w[1:] for w in place.split())
+    rest = m.group("rest")
+    alone_with = _ALONE_WITH.match(rest) if rest else None
+    # "just me and my cat Pisco": whom the user lives with there
+    rest = f"I live with {alone_with.group('who')}" if alone_with is not None else rest
+    return [f"I live in {place} now"] + ([rest] if rest else [])
+
+
+def _split_after_move(clauses: Sequence[str]) -> list[str]:
+    """``clauses`` with a move and where the user is now told in one ("I moved house, now I'm in Verdun") as two."""
+    out = []
+    for clause in clauses:
+        cut = _NOW_IN_AFTER.search(clause) if _MOVE_WITHOUT_PLACE.match(clause.strip()) else None
+        out.extend([clause[: cut.start()], clause[cut.end():]] if cut is not None else [clause])
+    return out
+
+
 def as_new_home(clauses: Sequence[str]) -> list[str]:
     """``clauses`` with the new home of a move ("new place is in levenshulme", "all moved into chorlton now") as
     where the user lives now; any other clause as it is.
@@ -108,10 +153,16 @@ def as_new_home(clauses: Sequence[str]) -> list[str]:
     >>> as_new_home(["ok all moved into chorlton now"]), as_new_home(["moved into a flat"])
     (['I live in Chorlton now'], ['moved into a flat'])
     """
-    out = []
-    for clause in clauses:
+    out: list[str] = []
+    moved = False
+    for clause in _split_after_move(clauses):
         place = _new_home(clause)
-        out.append(_home_told_inside(clause) or clause if place is None else f"I live in {place} now")
+        after_move = _home_after_move(clause) if moved and place is None else None
+        if after_move is not None:
+            out.extend(after_move)
+        else:
+            out.append(_home_told_inside(clause) or clause if place is None else f"I live in {place} now")
+        moved = moved or _MOVE_WITHOUT_PLACE.fullmatch(clause.strip().rstrip(".!,; ")) is not None
     return out
 
 

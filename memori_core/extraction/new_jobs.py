@@ -28,6 +28,11 @@ _GOT_THE_JOB = rx(
     r"^(?:i\s+)?(?:just\s+|finally\s+|officially\s+)?got\s+the\s+(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])"
     r"[\w&'.-]*)?)\s+(?:job|role|position)\s*[.!]*$"
 )
+# "I got a job at Cleveland Clinic Abu Dhabi", "just got a new job with Shopify": the job, its start told next.
+_GOT_A_JOB_AT = rx(
+    r"^(?:i\s+)?(?:just\s+|finally\s+|officially\s+)?got\s+a\s+(?:new\s+)?(?:job|role|position)\s+(?:at|with)\s+"
+    r"(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,4})\s*[.!]*$"
+)
 # "I start on the 3rd of November", "starting monday": when the job just named starts.
 _I_START = rx(r"^(?:and\s+)?(?:i\s+start|starting|start\s+date\s+is)\s+(?P<when>[^,.!?]+?)\s*[.!]*$")
 # "accepted it obviously", "I said yes!", "took it": an offer taken, said of the offer stored.
@@ -71,6 +76,8 @@ def as_new_jobs(clauses: Sequence[str], known: Sequence[str] = ()) -> list[str]:
     ['I accepted a job as a junior data analyst at Shopify']
     >>> as_new_jobs(["got the BBC job!!!", "I start on the 3rd of November"])
     ['I got a job at the BBC, starting on the 3rd of November']
+    >>> as_new_jobs(["I got a job at Cleveland Clinic Abu Dhabi", "I start in January."])
+    ['I got a job at Cleveland Clinic Abu Dhabi, starting in January']
     """
     offers = [m.group("what") for text in known for m in [_STORED_OFFER.match(text.strip())] if m is not None]
     out: list[str] = []
@@ -83,10 +90,15 @@ def as_new_jobs(clauses: Sequence[str], known: Sequence[str] = ()) -> list[str]:
             out.append(f"I got a job offer {what}")
             n += 2
             continue
+        start = _I_START.match(after.strip())
+        got_at = _GOT_A_JOB_AT.match(clause.strip()) if start is not None else None
+        if got_at is not None:  # "I got a job at X, I start in January": one job to come, not "User starts in January."
+            out.append(f"I got a job at {got_at.group('employer').rstrip('.')}, starting {start.group('when')}")
+            n += 2
+            continue
         if job is not None:
             employer = job.group("employer")
             the = "the " if re.fullmatch(r"[A-Z]{2,5}", employer) else ""  # "the BBC", not "the Shopify"
-            start = _I_START.match(after.strip())
             when = f", starting {start.group('when')}" if start is not None else ""
             out.append(f"I got a job at {the}{employer}{when}")
             n += 2 if start is not None else 1

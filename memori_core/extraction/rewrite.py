@@ -103,12 +103,16 @@ def _their(text: str) -> str:
     return re.sub(r"\bour\b", "their", text, flags=re.IGNORECASE)
 
 
+_WHEN_IM = rx(r"\b(when|while|whenever)\s+(?:i'm|i\u2019m|im|i\s+am)\b")
+
+
 def rewrite(statement: str) -> str | None:
     """``statement`` (first person) as a "User ..." fact, or ``None`` when no rewrite is reliable."""
     if re.match(r"(?:we|our)\b", statement, re.IGNORECASE):
         return _rewrite_we(statement)
     if statement[:3].lower() == "my ":
-        rest = statement[3:]
+        # "... feeding Bran when I'm at the food bank": when the user is somewhere, said of the user too
+        rest = _WHEN_IM.sub(lambda m: f"{m.group(1)} the user is", statement[3:])
         # "My mum calls me every Sunday" -> "User's mum calls the user every Sunday."; another "I", "my", "we": no
         if OTHER_FIRST_PERSON.search(re.sub(r"\bme\b", "", rest, flags=re.IGNORECASE)) \
                 or re.search(r"\bmy\b", rest, re.IGNORECASE):

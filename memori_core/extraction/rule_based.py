@@ -28,7 +28,10 @@ from .job_start import as_job_started
 from .labels import as_labelled
 from .leads import strip_lead
 from .in_passing import as_told_in_passing
+from .asked_to import as_asked_to
+from .days_moved import as_days_moved
 from .homes import as_home_said
+from .shifts import as_shift_now
 from .injuries import as_out_of_cast, as_own_injury
 from .medicine_switches import as_medicine_switched
 from .moves import as_new_home, placeless_move_beside
@@ -506,11 +509,13 @@ class RuleBasedFactExtractor:
         stages.append(("life_event", as_told_endings(stages[-1][1], known)))
         stages.append(("family", as_family_said(stages[-1][1], known)))
         # "nurse from Leeds" (.job_and_home), "I'm kez, 22" (.name_and_age): two statements each; "I'm in Leeds" (.homes)
-        stages.append(("retold", as_home_said(as_name_and_age(as_job_and_home(as_plain(stages[-1][1]))))))
+        # "at the moment" of a shift pattern (.shifts), "they've asked me to coordinate ..." (.asked_to)
+        stages.append(("retold", as_asked_to(as_shift_now(
+            as_home_said(as_name_and_age(as_job_and_home(as_plain(stages[-1][1]))))))))
         # "I booked a flight to Rome on the 4th": the plan it is (.bookings)
         named = as_bookings(as_people_named(as_new_jobs(stages[-1][1], known)))
-        stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_move_made(
-            as_job_begun(as_plain_plans(as_told_plans(named, known)), known), known))))))
+        stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_days_moved(as_move_made(
+            as_job_begun(as_plain_plans(as_told_plans(named, known)), known), known), known))))))
         # "Starting Monday I'm driving ... for Red River Grocers": the job from that day (.job_start)
         stages.append(("job_change", as_job_changes(as_route_moved(as_job_started(stages[-1][1], when)), known)))
         stages.append(("life_event", as_life_events(as_out_of_cast(stages[-1][1], known), known)))

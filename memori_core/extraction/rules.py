@@ -292,6 +292,14 @@ def _fronted(body: str, lead: re.Match[str]) -> str:
     return f"{body[lead.start('subject'):].rstrip(' .!')} {opener[:1].lower()}{opener[1:]}"
 
 
+def _time_after_change(body: str, lead: re.Match[str]) -> str:
+    """``body`` ("This week I switched to day shifts, 7am to 7pm") with its opener of time said after the change,
+    before what the statement adds after a comma ("I switched to day shifts this week, 7am to 7pm")."""
+    opener = body[: lead.start("subject")].strip(" ,")
+    head, comma, rest = body[lead.start("subject"):].rstrip(" .!").partition(",")
+    return f"{head} {opener[:1].lower()}{opener[1:]}{comma}{rest}"
+
+
 def _statement(body: str) -> str:
     """``body`` without a request or an aside after the statement."""
     return cut_aside(without_request(body))
@@ -455,4 +463,12 @@ def _judge_after_opener(body: str, lead: re.Match[str], max_chars: int) -> tuple
         opener = body[: stage.end()].strip(" ,")
         return _kept_as_said(f"{_statement(body[stage.end():]).rstrip(' .!')} {opener[:1].lower()}{opener[1:]}",
                              cut_aside(said))
-    return _kept_as_said(_statement(body), cut_aside(said))
+    kept = _kept_as_said(_statement(body), cut_aside(said))
+    if kept[0] is None and reason == KEPT_REWRITTEN and is_change(said) \
+            and DATED.fullmatch(body[: lead.start("subject")].strip(" ,")):
+        # "This week I switched to day shifts, 7am to 7pm.": in no slot, it was not kept as said; the change is
+        # read with its time after it ("I switched to day shifts this week, 7am to 7pm")
+        dated, why = _judge(_time_after_change(body, lead), max_chars)
+        if dated is not None and why == KEPT_REWRITTEN:
+            return dated, why
+    return kept

@@ -5,13 +5,19 @@ ends the night shifts, though neither fact names the job (:func:`changes_shift`)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..slots import holder
 from .cues import is_negated
 from .patterns import rx
 
-__all__ = ["changes_shift", "is_only_a_shift", "one_at_a_time", "shift_kind"]
+__all__ = [
+    "as_shift_now",
+    "changes_shift",
+    "is_only_a_shift",
+    "one_at_a_time",
+    "shift_kind",
+]
 
 # A pattern of shifts, not one shift ("covering a day shift tomorrow"): "night shifts", "on nights", "working
 # earlies", "switched to the early shift".
@@ -85,3 +91,24 @@ def one_at_a_time(new: str, old: str, value_of: Callable[[str], str | None], onc
     if is_negated(new) or once.search(new) or once.search(old) or is_negated(old):
         return False
     return holder(new) == holder(old) == "user"
+
+
+# "at the moment", "right now", "currently": said of a shift pattern, what holds for weeks, not a passing moment.
+_FOR_NOW = rx(r"\s*,?\s*\b(?:at\s+the\s+moment|right\s+now|currently|for\s+now|these\s+days|at\s+present)\b")
+
+
+def as_shift_now(clauses: Sequence[str]) -> list[str]:
+    """``clauses`` with a shift pattern told as held "at the moment" ("I'm on night shifts at the moment, 7pm to
+    7am") as the pattern the user works ("I'm on night shifts, 7pm to 7am"): the rules read "at the moment" as a
+    passing state and kept nothing. A clause of one shift ("covering a day shift right now") or of no shift as it is.
+
+    >>> as_shift_now(["I'm on night shifts at the moment, 7pm to 7am"]), as_shift_now(["I'm in pain right now"])
+    (["I'm on night shifts, 7pm to 7am"], ["I'm in pain right now"])
+    """
+    out = []
+    for clause in clauses:
+        first = clause.split(",", 1)[0]
+        if shift_kind(first) is not None and not _ONCE.search(clause) and _FOR_NOW.search(first):
+            clause = _FOR_NOW.sub("", clause, count=1)
+        out.append(clause)
+    return out

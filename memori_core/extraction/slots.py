@@ -70,6 +70,7 @@ __all__ = [
     "is_ended",
     "is_exclusive",
     "is_job_offer",
+    "is_job_to_come",
     "is_loss",
     "is_negated",
     "is_planned",
@@ -132,6 +133,22 @@ def only_looks_for_work(text: str) -> bool:
     """
     folded = _fold(text)
     return bool(_JOB_SEARCH.search(folded)) and "job" not in _single_value_slots_of(_JOB_SEARCH.sub(" ", folded))
+
+
+# "User got a job at Tesco, starting in December 2026.": a job whose start is still to come.
+_STARTS_LATER = re.compile(r"\b(?:got|accepted|landed|took)\s+(?:a|an|the)\s+(?:new\s+)?(?:job|role|position)\b.*,\s+"
+                           r"starting\s+(?!today\b|now\b|tonight\b|right\s+away\b)")
+
+
+def is_job_to_come(text: str) -> bool:
+    """Whether ``text`` (the user's words, or a fact) tells a job the user got that starts later ("I got a job at Tesco,
+    starting in December"): until then the job held is still the user's, so it ends none (its first day told ends
+    it). Read it in the words said: a fact has "starting today" written out as a day.
+
+    >>> is_job_to_come("User got a job at Tesco, starting in December 2026."), is_job_to_come("User works at Tesco.")
+    (True, False)
+    """
+    return bool(_STARTS_LATER.search(_fold(text)))
 
 
 def slots_of(text: str) -> frozenset[str]:

@@ -44,7 +44,7 @@ from .routes import changes_route
 from .shifts import changes_shift, is_only_a_shift
 from .relationships import is_relationship_status, relationship_stage
 from .side_jobs import beside_the_job
-from .slots import JOB_OFFER, is_job_offer, only_looks_for_work, slots_of
+from .slots import JOB_OFFER, is_job_offer, is_job_to_come, only_looks_for_work, slots_of
 from .state_enders import ends_state
 from .subjects import names_in
 from .speech_acts import own_part
@@ -544,6 +544,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             continue  # "I got promoted" leaves "User works at Google."; "promoted to manager" is a new role
         if slot == "job" and _PROMOTED_TO.search(said) and _WORKS_AT.match(text) and " as " not in text:
             continue  # a new role at the same place: "promoted to senior accountant" leaves "User works at a firm."
+        if slot == "job" and is_job_to_come(verdict.fact) and is_job_to_come(verdict.sentence):
+            continue  # "got a job at X, starting in January" leaves the job held until then
         if slot == "job" and only_looks_for_work(verdict.fact):
             continue  # "I'm job hunting again" leaves "User works at Google." (only a job lost, left or quit ends it)
         if slot == "job" and back_to_work(verdict.fact):

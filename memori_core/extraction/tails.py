@@ -122,8 +122,10 @@ _ASIDE_TAIL = rx(
     r"|(?:way\s+|far\s+|much\s+)?too\s+\w+\b"
     # "..., mostly staring at plankton": what it mostly comes to
     r"|(?:mostly|mainly|basically)\s+\w+ing\b"
-    # "I'm allergic to penicillin, came out in hives as a kid", "..., learnt that the hard way": how it was found
-    r"|(?:came|went|broke)\s+out\s+in\b|found\s+out\b|learn(?:t|ed)\s+(?:that|it|this)\b"
+    # "I'm allergic to penicillin, came out in hives as a kid", "..., learnt that the hard way", "..., found that out
+    # the hard way in nursing school": how it was found
+    r"|(?:came|went|broke)\s+out\s+in\b|found\s+(?:(?:that|it|this)\s+)?out\b|learn(?:t|ed)\s+(?:that|it|this)\b"
+    r"|discovered\s+(?:that|it|this)\b|figured\s+(?:that|it|this)\s+out\b"
     r").*)$"
 )
 

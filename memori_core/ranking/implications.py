@@ -319,8 +319,10 @@ def thread_of(read: Sequence[str]) -> list[str]:
 # subject is someone else; a name must be followed by what a person is or does ("Does Pilates help?" is no one).
 _ASKED_ABOUT = re.compile(
     r"^\W*(?:(?:what|where|who|which|when|how(?:\s+(?:much|many|old|long|often))?)(?:\s+[\w'-]+){0,2}?"
-    r"\s+(?:does|did|is|was|has|had|can|should|will)\s+|(?:does|did|is|was|has|can|should|will)\s+)"
-    rf"(?:(?:my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin)\s+)?(?P<who>{PERSON})\b(?!')"
+    r"\s+(?:does|did|is|was|has|had|can|should|will|do|are|were|have)\s+|"
+    r"(?:does|did|is|was|has|can|should|will|do|are|were|have)\s+)"
+    # "my brother", "my brothers", "the grandsons": one of the asker's people or several
+    rf"(?:(?:my|our|the)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin)\s+)?(?P<who>{PERSON}s?)\b(?!')"
     r"|(?P<name>(?-i:[A-Z][a-z]+))\s+(?=(?:allergic|intolerant|take|takes|taking|live|lives|living|work|works|"
     r"working|eat|eats|drink|drinks|like|likes|love|loves|hate|hates|study|studies|do|play|plays|need|needs)\b))",
     re.IGNORECASE,
@@ -346,8 +348,13 @@ def asked_about(question: str) -> str | None:
 _GIFT_FOR = re.compile(
     r"\b(?:gifts?|presents?)\b(?:\s+ideas?)?\s+(?:for|(?:should|could|can|shall|do)\s+(?:i|we)\s+(?:get|buy|give))"
     # the receiver, not the word after it: "a present for my mom for Mother's Day" is for "mom"
-    r"\s+(?:(?:my|our)\s+(?:[\w-]+\s+)?(?!(?:for|to|on|at|in|this|next|and|or|who|that|with|because|but|so)\b)"
-    r"(?P<who>[\w-]+)|(?P<name>(?-i:[A-Z][a-z]+))\b)",
+    r"\s+(?:(?:my|our|the)\s+(?:[\w-]+\s+)?(?!(?:for|to|on|at|in|this|next|and|or|who|that|with|because|but|so)\b)"
+    r"(?P<who>[\w-]+)|(?P<name>(?-i:[A-Z][a-z]+))\b)"
+    # a gift asked for without the word: "What should I get the grandsons for Christmas?", "what to buy my sister
+    # for her birthday"
+    rf"|\b(?:get|buy|give)\s+(?:my|our|the)\s+(?:[\w-]+\s+)?(?P<kin>{PERSON}s?)\s+for\s+(?:(?:her|his|their|the)\s+)?"
+    r"(?:christmas|xmas|(?:\w+(?:st|nd|rd|th)\s+)?birthday|bday|anniversary|graduation|mother's\s+day|"
+    r"father's\s+day|valentine's(?:\s+day)?|eid|diwali|hanukkah|the\s+holidays)\b",
     re.IGNORECASE,
 )
 
@@ -358,11 +365,11 @@ def gift_for(question: str) -> str | None:
 
     >>> gift_for("What's a good gift for my grandson? He loves dinosaurs."), gift_for("Any gift ideas?")
     ('grandson', None)
-    >>> gift_for("What gift should I get Kuba?")
-    'Kuba'
+    >>> gift_for("What gift should I get Kuba?"), gift_for("What should I get the grandsons for Christmas?")
+    ('Kuba', 'grandsons')
     """
     m = _GIFT_FOR.search(question.replace("\u2019", "'"))
-    return None if m is None else (m.group("who") or m.group("name"))
+    return None if m is None else (m.group("who") or m.group("name") or m.group("kin"))
 
 
 def not_about_them(who: str, facts: Sequence[str]) -> np.ndarray:
