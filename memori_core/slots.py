@@ -36,7 +36,7 @@ _OCCUPATIONS = (
     r"financial\s+advisor|insurance\s+broker|broker|real\s+estate\s+agent|supervisor|dispatcher|hygienist|"
     r"foreman|warehouse\s+worker|porter|paralegal|dev|software\s+dev|web\s+dev|cop|"
     r"principal|vice-principal|headteacher|headmaster|headmistress|deputy\s+head|dean|superintendent|coordinator|"
-    r"specialist"
+    r"specialist|(?:shift|team|tech|store)\s+(?:lead|leader)|shift\s+manager"
 )
 _WORKPLACES = (
     # a food bank or a blood bank is no employer
@@ -128,7 +128,7 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"(?:moved|move|moving)\b(?!\s+(?:on|up|over|across|(?:in)?to\s+" + NO_HOME +
         r"|(?:in)?to\s+(?:" + "|".join(sorted(TOOLS)) + r")\b))|"
         r"relocated|relocating|reside|resides|settled\s+in|based\s+in|"
-        r"rent|rents|renting|rented|apartment|condo|homeowner|landlord|tenant|"
+        r"rent|rents|renting|rented|apartment|condo|homeowner|landlord|tenant|[1-5]\s?bhk|bedsit|"
         r"(?:a|an|the|my|our|their|shared|rented|own)\s+(?:\w+\s+)?(?:flat|house|home)\b(?!\s+white)|"
         r"(?:my|our|their)\s+own\s+place|landlord|landlady)\b"
     ),
@@ -138,7 +138,7 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"(?:work|works|working|worked)\b(?!\s+(?:out|from\s+home|remotely|hard|on\s+(?:my|it|that)))|"
         r"(?:to|into)\s+work\s+(?:as|at|for|in)\b|"
         r"job|jobs|employed|teach|teaches|teaching|hired|laid\s+off|fired|made\s+redundant|redundant|"
-        r"retired|retiring|unemployed|resigned|promoted|promotion|career|employer|freelance|freelancer|freelancing|"
+        r"retired(?!\s+(?:my|our|the|that|this|his|her)\s)|retiring|unemployed|resigned|promoted|promotion|career|employer|freelance|freelancer|freelancing|"
         r"let\s+go(?!\s+of)|sacked|job\s+hunting|job-hunting|job\s+offer|offer\s+from|(?:full|part)-time|"
         r"back\s+to\s+work|(?:for|makes?|making|earns?|earning)\s+a\s+living|majoring|(?:my|their|his|her)\s+major|"
         r"at\s+(?:uni|university|college|med\s+school|law\s+school)|"

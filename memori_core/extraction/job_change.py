@@ -20,7 +20,7 @@ from .side_jobs import is_side_job
 from .cues import is_negated, is_planned
 from .slots import is_job_offer, slots_of
 
-__all__ = ["as_job_changes", "says_where_now", "stored_employers"]
+__all__ = ["as_job_changes", "is_first_shift", "says_where_now", "stored_employers"]
 
 # An employer as a sentence names it: a name ("Google", "Goldman Sachs", "St Mary's"), or, after "a job at", a
 # workplace ("a startup", "the local bakery").
@@ -51,6 +51,24 @@ _LEFT = re.compile(
 )
 # "My last day at Google was Friday", "Friday was my last day": told beside the ending, it says the same.
 _LAST_DAY = re.compile(r"^(?:my\s+last\s+day\b|\w+\s+was\s+my\s+last\s+day\b)", re.IGNORECASE)
+# "my last day at Target was Friday", "Friday was my last day at Target": the job there left, as "I left Target"
+# reads it (a last day still to come, "... is Friday", is a plan: not read).
+_LAST_DAY_AT = re.compile(
+    rf"^(?:[^,]*,\s*)?(?:(?:my\s+)?last\s+(?:day|shift)\s+(?:at|with)\s+(?P<old>{_NAME})\s+was\b.*|"
+    rf"[\w\s]+?\s+was\s+my\s+last\s+(?:day|shift)\s+(?:at|with)\s+(?P<at>{_NAME})\b.*)$",
+    re.IGNORECASE,
+)
+# "First shift at Costco is Wednesday, front end supervisor": a new job told by its first shift, with the role
+# after the comma when said; a first day or week only beside a job ended ("my first day at Disneyland" is a visit).
+_FIRST_SHIFT = re.compile(
+    rf"^(?:my\s+)?first\s+(?P<unit>shift|day|week)\s+(?:at|with)\s+(?P<new>{_NAME})\s+(?:is|was|starts|started)\b"
+    r"[^,]*?(?:,\s*(?:as\s+(?:a|an)\s+)?(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}))?\s*[.!]*$",
+    re.IGNORECASE,
+)
+# "I resumed at Access Bank as a credit analyst", "resumed work at Zenith": a job begun, the way Nigerian English
+# says "started at" (not "resumed at the gym": an employer named, and a role or "work" said).
+_RESUMED = re.compile(rf"\bresumed\s+(?:(?:work|duty)\s+at\s+(?={_NAME})|at\s+(?={_NAME}[^.!?]*\bas\s+an?\b))",
+                      re.IGNORECASE)
 # "I got a job at Meta", "I started a new job at Meta", "I've landed a role with a startup", "I started at Meta",
 # "I started working for Meta": a new job, whatever is stored.
 _NEW_JOB = re.compile(
@@ -138,6 +156,12 @@ def _taken_up(clause: str, known: Sequence[str]) -> str | None:
                  if m.group("org").casefold() == org), None)
 
 
+def is_first_shift(clause: str) -> bool:
+    """Whether ``clause`` tells a job by its first shift or day there ("First shift at Costco is Wednesday, front end
+    supervisor"), which :func:`as_job_changes` reads (so no plan is made of it before)."""
+    return _FIRST_SHIFT.match(clause) is not None
+
+
 def says_where_now(clause: str) -> bool:
     """Whether ``clause`` says where the user is now ("im in exeter now"): a move when a home is stored, so capture
     shows the stored home."""
@@ -157,6 +181,17 @@ def stored_employers(known: Sequence[str]) -> set[str]:
 def _homes(known: Sequence[str]) -> set[str]:
     return {m.group("place").casefold() for text in known if holder(text, "residence") == "user"
             and not is_negated(text) for m in _HOME.finditer(text)}
+
+
+def _last_day_left(clause: str) -> str:
+    """ "my last day at Target was Friday" -> "I left Target" (when it was is the fact's time); any other clause as
+    it is."""
+    m = _LAST_DAY_AT.match(clause)
+    return clause if m is None else f"I left {m.group('old') or m.group('at')}"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def _works_at(m: re.Match[str]) -> str:
@@ -183,7 +218,8 @@ def as_job_changes(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
     homes = _homes(known)
     has_home = any("residence" in slots_of(t) and holder(t, "residence") == "user" and not is_negated(t)
                    for t in known)
-    said = [strip_lead(c).rstrip() for c in clauses]
+    clauses = [_RESUMED.sub("started at ", c) for c in clauses]
+    said = [_last_day_left(strip_lead(c).rstrip()) for c in clauses]
     lefts = [_LEFT.match(s) if not is_planned(s) else None for s in said]
     # an employer left in this message: one a stored fact names, or one left beside a company joined
     joined_too = any(_JOINED.match(s) for s in said)
@@ -198,6 +234,11 @@ def as_job_changes(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
         begun = _taken_up(s, known)
         if begun is not None:  # "First week at Monzo done", of a job accepted
             out.append(begun)
+            continue
+        first = _FIRST_SHIFT.match(s)
+        if first is not None and (ended or (has_job and first.group("unit").lower() == "shift")):
+            role = first.group("role")
+            out.append(f"I work at {first.group('new')}" + (f" as {_article(role)} {role}" if role else "") + " now")
             continue
         if left is not None:
             old = left.group("old")

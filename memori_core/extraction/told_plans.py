@@ -32,6 +32,7 @@ from ..slots import PERSON
 from .activities import PETS
 from .cues import MONTH_NAMES
 from .dates import WEEKDAY
+from .job_change import is_first_shift
 from .leads import strip_lead
 from .patterns import rx
 
@@ -189,7 +190,7 @@ def as_told_plans(clauses: Sequence[str], known: Sequence[str] = ()) -> list[str
     out: list[str] = []
     for clause in clauses:
         said = strip_lead(clause).strip()
-        if "?" in said:
+        if "?" in said or is_first_shift(said):  # a new job told by its first shift: .job_change
             out.append(clause)
             continue
         m = _APPROVED.match(said)
