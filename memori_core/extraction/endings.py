@@ -42,7 +42,9 @@ POSSESSION_SLOTS = frozenset({"phone", "car"})
 # "I sold the Civic", "We got rid of our old Vespa", "I traded in my Golf": the thing disposed of, whose
 # stored ownership fact ends ("User drives an old Honda Civic.") even when no slot knows the word.
 _DISPOSED = re.compile(
+    # "retired the old moped" (a thing: its article said; "I retired in May" is the job's)
     r"\b(?:sold|got\s+rid\s+of|gave\s+away|given\s+away|traded\s+in|scrapped|returned|wrote\s+off|"
+    r"retired(?=\s+(?:my|our|the|that|this)\s)|"
     r"written\s+off|totaled|totalled|donated)\s+(?:(?:my|our|the|that|this|their|his|her)\s+)?(?:(?:old|trusty|beloved|"
     r"little|beat-up|battered|first)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:and|for|to|in|on|at|last|this|after|"
     r"because|since|when|so|but|yesterday|today|finally)\b)[\w-]+){0,2})"

@@ -1,7 +1,7 @@
 """An event that ends a state the stored fact never names: "User's bike was stolen." ends "User cycles to the
 office."; "User passed their driving test." ends "User doesn't have a driving licence."; "User finished their A
 levels." ends "User is in year 12 at a sixth form college."; "User's type 2 diabetes is in remission." ends "User is
-type 2 diabetic."; "User's dad passed away." ends "User's dad lives in Leeds." (:func:`ends_state`). Pure: patterns
+type 2 diabetic."; "User is lactose intolerant." ends "User drinks a glass of milk every night."; "User's dad passed away." ends "User's dad lives in Leeds." (:func:`ends_state`). Pure: patterns
 over the two facts, English only.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..ranking.concerns import fact_concerns, question_concerns
 from ..slots import holder
 from .cues import content_words, is_negated
 from .grammar import is_past, is_verb_form
@@ -18,7 +19,7 @@ __all__ = ["ends_state"]
 
 # A vehicle of the user's gone ("User's bike was stolen.", "User scrapped the car.", "User sold their motorbike."),
 # and the use of it a stored fact tells ("User cycles to the office.", "User drives to work.").
-_GONE = r"(?:stolen|nicked|scrapped|sold|written\s+off|totall?ed|wrote\s+off|got\s+rid\s+of)"
+_GONE = r"(?:stolen|nicked|scrapped|sold|written\s+off|totall?ed|wrote\s+off|got\s+rid\s+of|retired)"
 _VEHICLES = {
     "bike": (r"(?:bike|bicycle|e-?bike)", r"cycles?|cycling|bikes?\s+to|biking"),
     "car": (r"(?:car|motor)", r"drives?|driving"),
@@ -40,10 +41,10 @@ _FAILED = rx(r"\b(?:learning\s+to\s+drive|driving\s+lessons|failed)\b")
 # each of school or university, so one of them ends only the same kind.
 _FINISHED = rx(r"\b(?:finished|completed|defended|graduated|done\s+with|handed\s+in|dropped\s+out)\b")
 _SCHOOL = r"a[- ]levels?|gcses?|sixth\s+form|high\s+school|year\s+1[0-3]|secondary\s+school"
-_UNIVERSITY = r"degree|master's|masters|msc|phd|doctorate|thesis|dissertation|uni|university|finals|undergrad\w*"
+_UNIVERSITY = r"degree|master's|masters|master|msc|phd|doctorate|thesis|dissertation|uni|university|finals|undergrad\w*"
 _STUDIES = rx(rf"\b(?P<school>{_SCHOOL})\b|\b(?P<university>{_UNIVERSITY})\b")
 _STUDYING = rx(rf"^user\s+(?:is|'s)\s+(?:now\s+|currently\s+|still\s+)?(?:in\s+(?:{_SCHOOL})|studying\b|doing\s+"
-               rf"(?:a|an|their|my|her|his)\s+(?:\w+\s+)?(?:{_SCHOOL}|{_UNIVERSITY})\b|(?:a|an)\s+(?:[\w-]+\s+){{0,2}}?"
+               rf"(?:(?:a|an|their|my|her|his)\s+)?(?:\w+\s+)?(?:{_SCHOOL}|{_UNIVERSITY})\b|(?:a|an)\s+(?:[\w-]+\s+){{0,2}}?"
                r"student\b)")
 
 
@@ -107,6 +108,26 @@ def _died(new: str, old: str) -> bool:
     return verb is not None and verb.lower() not in _PAST_AUX and not is_past(verb)
 
 
+# A food the user's body rules out, told as a condition of theirs: "User is lactose intolerant.", "User is coeliac.",
+# "User has been diagnosed with a peanut allergy.".
+_RULES_OUT = rx(r"^user\s+(?:is|has|was|'s)\b.*\b(?:intoleran\w*|allerg\w*|coeliac|celiac)\b")
+# A habit of eating or drinking something, at a rate: "User drinks a big glass of milk every night.", "User bakes
+# sourdough every weekend." (not what the user cannot have: "User drinks oat milk", "User bakes gluten-free bread").
+_FOOD_HABIT = rx(r"^user\s+(?:\w+\s+)?(?:drinks|eats|bakes|has|makes|loves|enjoys)\b.*\b(?:every|each|daily|nightly|"
+                 r"a\s+(?:day|night|week)|most\s+\w+|twice|always)\b")
+_SUBSTITUTE = rx(r"\b(?:[\w-]*-?free|oat|soy|soya|almond|rice|coconut|plant|vegan|alternative|substitute)\b")
+_FOODS = frozenset({"dairy", "gluten", "peanut", "tree nut", "shellfish", "fish", "egg", "sesame", "soy"})
+
+
+def _food_ruled_out(new: str, old: str) -> bool:
+    """Whether ``new`` tells a condition that rules a food out ("User is lactose intolerant.") and ``old`` a habit of
+    eating or drinking it ("User drinks a big glass of milk every night.")."""
+    if not _RULES_OUT.match(new.strip()) or is_negated(new) or not _FOOD_HABIT.match(old.strip()) \
+            or _SUBSTITUTE.search(old) or is_negated(old):
+        return False
+    return bool(fact_concerns(new) & _FOODS & question_concerns(old))
+
+
 def ends_state(new: str, old: str) -> bool:
     """Whether the new fact ``new`` ends the stored state ``old`` it never names: of the user's, a vehicle gone ends
     its use, a driving test passed ends having no licence, studies finished end those studies, a condition in
@@ -121,4 +142,5 @@ def ends_state(new: str, old: str) -> bool:
         return True
     if holder(new) != "user" or holder(old) != "user":
         return False
-    return _vehicle_gone(new, old) or _licence_got(new, old) or _studies_done(new, old) or _in_remission(new, old)
+    return _vehicle_gone(new, old) or _licence_got(new, old) or _studies_done(new, old) or _in_remission(new, old) \
+        or _food_ruled_out(new, old)

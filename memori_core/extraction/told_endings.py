@@ -124,7 +124,7 @@ _ENDED_BARE = rx(r"^(?:just\s+|finally\s+|officially\s+)?(?:scrapped|ditched|bin
                  rf"(?:{_STUDIES}|test)|"
                  r"cancell?ed\s+(?:my|the|our)\s+(?:[\w-]+\s+)?"
                  r"(?:membership|subscription|contract|lessons|classes|plan))\b")
-_GOT_BARE = rx(r"^(?:just\s+|finally\s+)?picked\s+up\s+(?:a|an)\s")
+_GOT_BARE = rx(r"^(?:just\s+|finally\s+)?picked\s+up\s+(?:a|an|my\s+(?:first|new))\s")
 _AND_THEN = rx(r"\s*,?\s+and\s+(?:then\s+)?(?=(?:picked\s+up|got|bought|switched|swapped|joined|signed\s+up)\b)")
 
 
@@ -223,7 +223,9 @@ def _over(clause: str, known: Sequence[str]) -> list[str] | None:
 
 # "fish and shellfish are back for me", "so meat's back on the menu": a food the user eats again.
 _BACK_FOR_ME = rx(r"(?:^|,\s*|\b(?:so|and|but)\s+)(?:(?:ok|okay|so|and|but|well)\s*,?\s+)*(?P<food>[a-z][\w-]*(?:\s+(?:and\s+)?[a-z][\w-]*){0,2}?)"
-                  r"(?:'s|\s+is|\s+are|'re)\s+(?:officially\s+)?back\s+(?:for\s+(?:me|us)|on\s+(?:the\s+menu|my\s+plate))\b")
+                  r"(?:'s|\s+is|\s+are|'re)\s+(?:officially\s+)?(?:back\s+(?:for\s+(?:me|us)|on\s+(?:the\s+menu|my\s+plate))|"
+                  # "fish and shrimp are fine for me too": fine for the user after all (said of a food only)
+                  r"(?:fine|ok|okay|allowed)\s+for\s+(?:me|us)\s+(?:too|now|again|after\s+all))\b")
 
 
 def _back_for_me(clause: str, known: Sequence[str]) -> list[str] | None:
@@ -235,17 +237,39 @@ def _back_for_me(clause: str, known: Sequence[str]) -> list[str] | None:
     return [f"I eat {m.group('food')} again"]
 
 
+# "Thesis defended successfully on Friday!", "The thesis is defended since Friday": the studies it crowns, finished.
+_DEFENDED = rx(r"^(?:the\s+|my\s+)?(?P<what>thesis|dissertation|doctorate|phd)\s+(?:is\s+|was\s+|got\s+|has\s+been\s+)?"
+               r"(?:(?:successfully|finally|officially)\s+)?defended(?:\s+successfully)?(?P<since>\s+since(?=\s))?(?P<rest>.*)$")
+_STUDYING = rx(r"\b(?:doing|studying|student|final\s+year|enrolled)\b")
+# The degree a stored fact of the user's studies names, with its field: "User is doing PhD in computational chemistry
+# at IISc." -> "PhD in computational chemistry".
+_DEGREE_IN = rx(r"\b(?P<degree>phd|doctorate|master's|masters|master|msc|mba|degree)(?P<field>\s+in\s+[^,.]+?)?"
+                r"(?=\s+(?:at|from|with)\b|\s*[,.;]|$)")
+
+
+def _defended(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "Thesis defended successfully on Friday!" -> "I finished my PhD in computational chemistry on Friday!", the
+    degree and field the user's one stored studies fact names ("I defended my thesis ..." with none), which ends it."""
+    m = _DEFENDED.match(clause)
+    if m is None:
+        return None
+    degrees = {d.group("degree") + (d.group("field") or "") for text in known if holder(text) == "user"
+               and _STUDYING.search(text) and not is_negated(text) for d in [_DEGREE_IN.search(text)] if d is not None}
+    said = f"I finished my {degrees.pop()}" if len(degrees) == 1 else f"I defended my {m.group('what').lower()}"
+    return [said + (" on" if m.group("since") else "") + m.group("rest")]  # "since Friday": on Friday
+
+
 def _bare_ending(clause: str, known: Sequence[str]) -> list[str] | None:
     """ "scrapped it and picked up a used Kia Niro" -> "I scrapped it", "I picked up a used Kia Niro"; "cancelled
     the bouldering membership" -> "I cancelled the bouldering membership"."""
     if not (_ENDED_BARE.match(clause) or (_GOT_BARE.match(clause) and acquired_slots(f"I {clause}"))):
         return None
-    return [said for part in _AND_THEN.split(clause) for said in split_clauses(f"I {part}")]
+    return [said for part in _AND_THEN.split(clause) for said in split_clauses(f"I {part[:1].lower()}{part[1:]}")]
 
 
 # a pet's death told as the farewell made ("we had to say goodbye to Biscuit yesterday": .farewells)
 _RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (
-    _said_plainly, _forbidden, _cant_handle, _over, _back_for_me, _bare_ending, _remission, _taken_off, as_break_up, as_new_dose,
+    _said_plainly, _defended, _forbidden, _cant_handle, _over, _back_for_me, _bare_ending, _remission, _taken_off, as_break_up, as_new_dose,
     as_operation_done, farewell)
 
 
