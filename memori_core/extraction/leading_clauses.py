@@ -23,6 +23,9 @@ _SINCE_I = rx(
     r"^(?:ever\s+)?since\s+(?P<lead>(?:i|we)\s+(?P<verb>[a-z]+)\b.*?)\s*,?\s+(?P<main>(?:" + _MAIN + "|" + _QUESTION
     + r").+)$"
 )
+# "My sister-in-law is visiting next week, and since we moved out to Boise we only have the one guest room": the same
+# "since" clause after a clause of its own.
+_AND_SINCE = rx(r"^(?P<before>.+?)\s*,\s*(?:and|but|so)\s+(?P<since>(?:ever\s+)?since\s+(?:i|we)\s+.+)$")
 # "back when I worked at Tesco I hated the early shifts": a job, home or state of the user's told as past, which
 # ends the stored one that holds its words ("I used to work at Tesco").
 _BACK_WHEN = rx(
@@ -46,6 +49,8 @@ def split_leading(sentence: str) -> list[str] | None:
     ['I moved to York', "I've been cycling more"]
     >>> split_leading("back when I worked at Tesco I hated the early shifts")
     ['I used to work at Tesco', 'I hated the early shifts']
+    >>> split_leading("my sister is visiting, and since we moved to Leeds we only have one spare room")
+    ['my sister is visiting', 'we moved to Leeds', 'we only have one spare room']
     >>> split_leading("After the GP appointment I've ditched dairy")
     ["I've ditched dairy"]
     >>> split_leading("Since I was a kid I've loved jazz") is None
@@ -55,6 +60,10 @@ def split_leading(sentence: str) -> list[str] | None:
     m = _SINCE_I.match(text)
     if m is not None and is_past(m.group("verb")):  # "since I moved", not "since we last spoke", "since I was 12"
         return [m.group("lead"), m.group("main")]
+    m = _AND_SINCE.match(text)
+    after = split_leading(m.group("since")) if m is not None else None
+    if after is not None and m is not None:
+        return [m.group("before"), *after]
     m = _BACK_WHEN.match(text)
     if m is not None:
         return [f"I used to {_BASE[m.group('verb').lower()]} {m.group('what')}", m.group("main")]

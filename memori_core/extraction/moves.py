@@ -61,6 +61,11 @@ _POSTED = rx(
     rf"(?:shifted|transferred|relocated|posted)\s+(?:me|us)\s+(?:over\s+|up\s+|down\s+)?to\s+{_CAPITALS}"
     r"\b(?!\s+(?:team|office|branch|department|desk|shift|site|ward|unit|division|project|account)\b)"
 )
+# "I took a 1BHK in Indiranagar, alone", "we've rented a flat in Leith": a home taken, where the user lives now (not a
+# room, which may be a night's; not "for the week": a stay).
+_TOOK_HOME = rx(r"^(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:(?:just|finally|now)\s+)?(?:took|taken|rented|leased)\s+(?:a|an)\s+"
+                r"(?:[\w-]+\s+){0,2}?(?:[1-5]\s?bhk|flat|apartment|studio|house|bedsit|maisonette|condo)\s+in\s+"
+                rf"{_CAPITALS}(?P<alone>\s*,?\s+(?:alone|on\s+my\s+own|by\s+myself))?\s*[.!]*$")
 _THOUGHT_OF = rx(r"\b(?:if|would|might|could|may|wants?\s+to|going\s+to|planning|thinking|next|soon|will)\b")
 # "We closed on a house in Orléans last month": a home bought, told as its sale closed.
 _CLOSED_ON = rx(r"^(?P<who>(?:i|we)\s+)?(?:(?:just|finally|officially)\s+)*closed\s+on\s+(?P<home>(?:a|an|our|my|the)\s+"
@@ -95,6 +100,9 @@ def _home_told_inside(clause: str) -> str | None:
     posted = _POSTED.search(clause)
     if posted is not None and not _THOUGHT_OF.search(clause):
         return f"I live in {posted.group('place')} now"
+    took = _TOOK_HOME.match(clause.strip())
+    if took is not None:
+        return f"I live {'alone ' if took.group('alone') else ''}in {took.group('place')} now"
     closed = _CLOSED_ON.match(clause.strip())
     if closed is not None:
         return f"{closed.group('who') or 'we '}bought {closed.group('home')}"
@@ -142,6 +150,15 @@ def _split_after_move(clauses: Sequence[str]) -> list[str]:
         cut = _NOW_IN_AFTER.search(clause) if _MOVE_WITHOUT_PLACE.match(clause.strip()) else None
         out.extend([clause[: cut.start()], clause[cut.end():]] if cut is not None else [clause])
     return out
+# "took a job in Minneapolis and flew up last weekend": a job taken in a city, and the journey there, a move to it (not
+# "... and flew up for the interview": a trip's reason said).
+_JOB_AND_WENT = rx(r"^(?:(?:i|we)\s+)?(?:(?:just|finally)\s+)?(?:took|got|accepted|landed)\s+(?:a|an|the)\s+(?:new\s+)?"
+                   rf"(?:[\w-]+\s+)?(?:job|position|role)\s+in\s+{_CAPITALS}\s*,?\s+and\s+(?:(?:i|we)\s+)?"
+                   r"(?:flew|moved|drove|relocated|headed|went)\s+(?:up|down|over|out|across|there)\b"
+                   r"(?!.*\bfor\s+(?:the|an|a)\s+(?:interview|visit|weekend|week|trip|day)\b)")
+# "we moved out to Boise in the fall", "I moved over to Belfast": a move to the place named (a team or a role is in
+# lower case: "moved up to manager").
+_MOVED_OUT_TO = rx(r"\bmoved\s+(?:out|over|down|up|across)\s+to\s+(?=(?-i:[A-Z]))")
 
 
 def as_new_home(clauses: Sequence[str]) -> list[str]:
@@ -157,11 +174,16 @@ def as_new_home(clauses: Sequence[str]) -> list[str]:
     moved = False
     for clause in _split_after_move(clauses):
         place = _new_home(clause)
-        after_move = _home_after_move(clause) if moved and place is None else None
+        went = _JOB_AND_WENT.match(clause.strip())
+        if went is not None:
+            out += [f"I took a job in {went.group('place')}", f"I moved to {went.group('place')}"]
+            continue
+        said = _MOVED_OUT_TO.sub("moved to ", clause)
+        after_move = _home_after_move(said) if moved and place is None else None
         if after_move is not None:
             out.extend(after_move)
         else:
-            out.append(_home_told_inside(clause) or clause if place is None else f"I live in {place} now")
+            out.append(_home_told_inside(said) or said if place is None else f"I live in {place} now")
         moved = moved or _MOVE_WITHOUT_PLACE.fullmatch(clause.strip().rstrip(".!,; ")) is not None
     return out
 
