@@ -130,7 +130,10 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"relocated|relocating|reside|resides|settled\s+in|based\s+in|"
         r"rent|rents|renting|rented|apartment|condo|homeowner|landlord|tenant|[1-5]\s?bhk|bedsit|"
         r"(?:a|an|the|my|our|their|shared|rented|own)\s+(?:\w+\s+)?(?:flat|house|home)\b(?!\s+white)|"
-        r"(?:my|our|their)\s+own\s+place|landlord|landlady)\b"
+        r"(?:my|our|their)\s+own\s+place|landlord|landlady|"
+        # where someone of the user's is, the chat way: "User's sister Dana's over in Regina." (not a visit's time)
+        r"(?<=^user's\s)[^.]*?(?:'s|\s+is|\s+are)\s+(?:over|out|up|down)\s+in\s+(?!.*\b(?:week|weekend|today|tonight|"
+        r"tomorrow|month|until|till|for\s+(?:a|an|the|two|three|\d+))\b))\b"
     ),
     "job": re.compile(
         # "works at a bank", not "bikes to work" or "runs before work" (a way there, a time of day)

@@ -84,6 +84,11 @@ _SAID_PLAINLY: tuple[tuple[re.Pattern[str], str], ...] = (
     # "too late for that, packed up and went to Tromsø last week": a move, told as the leaving
     (rx(rf"^(?:[^,]*,\s*)?(?:(?:i|we)\s+)?(?:(?:just|finally|basically)\s+)?packed\s+up\s+and\s+(?:went|moved|headed|"
         rf"relocated)\s+(?:back\s+)?to\s+(?P<place>{PLACE_NAME})"), "I moved to {place}"),
+    # "since the baby arrived I've gone down to three days a week": the user's work cut to part-time (not "the gym's
+    # gone down to three days a week": someone else's days)
+    (rx(r"^(?:(?:since|after|now\s+that)\s+[^,]+?\s*,?\s+)?(?:i've|i\s+have|i|ive)\s+(?:(?:just|now)\s+)?"
+        r"(?:gone|went|dropped|cut\s+back|come)\s+down\s+to\s+(?P<days>one|two|three|four|[1-4])\s+days\s+(?:a|per)\s+"
+        r"week\b"), "I work part-time now, {days} days a week"),
     # "new contract is fully remote", "my job's remote now": the user works from home
     (rx(r"^(?:(?:my|the)\s+)?(?:new\s+)?(?:job|contract|role|position)(?:'s|\s+is)\s+(?:now\s+)?"
         r"(?P<how>(?:fully|completely|totally|100%)\s+)?remote\b"),
