@@ -208,7 +208,7 @@ SLOTS: dict[str, re.Pattern[str]] = {
     "car": re.compile(
         rf"\b(?:drive|drives|driving|cars?|vehicle|truck|pick-?up\s+truck|suv|motorbike|motorcycle|"
         rf"(?:bikes?|biking|cycles?|cycling|walks?|walking)\s+to\s+work|"
-        rf"{_OWNED}\s+(?:[\w-]+\s+)?(?:{_CAR_MAKES})\b(?!\s+(?:{_NOT_A_CAR}))|"
+        rf"{_OWNED}\s+(?:[\w-]+\s+){{0,2}}(?:{_CAR_MAKES})\b(?!\s+(?:{_NOT_A_CAR}))|"
         rf"{_OWNED}\s+(?:(?:{_CAR_MAKES})\s+)?(?:[\w-]+\s+)?(?:{_CAR_MODELS})\b(?!\s+(?:{_NOT_A_CAR})))\b"
     ),
 }

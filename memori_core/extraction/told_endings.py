@@ -130,6 +130,7 @@ _ENDED_BARE = rx(r"^(?:just\s+|finally\s+|officially\s+)?(?:scrapped|ditched|bin
                  r"cancell?ed\s+(?:my|the|our)\s+(?:[\w-]+\s+)?"
                  r"(?:membership|subscription|contract|lessons|classes|plan))\b")
 _GOT_BARE = rx(r"^(?:just\s+|finally\s+)?picked\s+up\s+(?:a|an|my\s+(?:first|new))\s")
+_NAMED_AFTER = rx(r",\s*(?P<what>(?:a|an)\s+[^,.!?;]*?(?-i:[A-Z])[^,.!?;]*?)\s*[.!]*$")
 _AND_THEN = rx(r"\s*,?\s+and\s+(?:then\s+)?(?=(?:picked\s+up|got|bought|switched|swapped|joined|signed\s+up)\b)")
 
 
@@ -269,6 +270,9 @@ def _bare_ending(clause: str, known: Sequence[str]) -> list[str] | None:
     the bouldering membership" -> "I cancelled the bouldering membership"."""
     if not (_ENDED_BARE.match(clause) or (_GOT_BARE.match(clause) and acquired_slots(f"I {clause}"))):
         return None
+    named = _NAMED_AFTER.search(clause) if _GOT_BARE.match(clause) else None
+    if named is not None and acquired_slots(f"I {clause[:named.start()]}"):
+        return [f"I have {named.group('what')} now"]  # "picked up my first car, a little blue Fiat 500": the car named
     return [said for part in _AND_THEN.split(clause) for said in split_clauses(f"I {part[:1].lower()}{part[1:]}")]
 
 
