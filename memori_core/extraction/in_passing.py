@@ -3,7 +3,8 @@
 People tell what lasts on the way to asking something: "my hypothyroidism is acting up, what can I eat?" (the
 user has hypothyroidism, besides the flare-up of the moment), "i refuse to fly, planes terrify me" (afraid of planes), "lol my cat Biscuit just ate my
 halloumi, is cheese bad for cats?" (a cat named Biscuit), "my mum lives in Leicester and wants us up for her
-birthday" (where mum lives), "signed up for the half marathon in april, am I mad?" (told without its "I"), "My
+birthday" (where mum lives), "signed up for the half marathon in april, am I mad?" (told without its "I"), "can you plan meals for my dad, he's
+diabetic now" (the dad's condition, after the request), "My
 name's Priya btw, you always call me 'you'" (the name, then a remark to the assistant). Each clause keeps the
 lasting part only; the request and the moment are left to the rules, which drop them. Pure: patterns, English only.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..slots import PERSON
 from .activities import PETS
 from .diagnoses import LASTING_CONDITION
 from .patterns import rx
@@ -46,6 +48,14 @@ _REMARK_TO_YOU = rx(
     r"forget|still|call|called|said|say)\b.*)$"
 )
 
+# "can you plan meals for my dad this week, he's diabetic now", "could you help me plan a menu, I'm vegan now": a
+# request, then a statement of the user's or of the one person the request names ("he" / "she" is them).
+_AFTER_REQUEST = rx(
+    rf"^(?P<request>(?:(?:can|could|would|will)\s+you|please|pls)\b[^,]*?(?:\b(?P<who>(?:my|our)\s+(?:[\w-]+\s+)?"
+    rf"(?:{PERSON}))\b[^,]*?)?),\s+(?:(?P<own>i'm|i\s+am|i've|i\s+have)|(?P<pron>he's|she's|he\s+is|she\s+is))"
+    r"(?P<rest>\s.+)$"
+)
+_SOMEONE = rx(rf"\b(?:{PERSON})\b")
 
 def _told_in_passing(clause: str) -> list[str]:
     """The plain statements ``clause`` tells in passing (see the module's doc), or ``[clause]``."""
@@ -64,6 +74,11 @@ def _told_in_passing(clause: str) -> list[str]:
         return [wants.group("head")]
     if _SIGNED_UP.match(clause):
         return [f"I {clause[:1].lower()}{clause[1:]}"]
+    asked = _AFTER_REQUEST.match(clause)
+    if asked is not None and (asked.group("own") or (asked.group("who")
+                                                     and len(_SOMEONE.findall(asked.group("request"))) == 1)):
+        subject = asked.group("own") or f"{asked.group('who')} is"
+        return [asked.group("request"), subject + asked.group("rest")]
     remark = _REMARK_TO_YOU.match(clause)
     if remark is not None:
         return [remark.group("head"), remark.group("remark")]
