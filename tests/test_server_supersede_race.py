@@ -12,7 +12,6 @@ import sys
 import textwrap
 import uuid
 from pathlib import Path
-from typing import Any
 
 import pytest
 
