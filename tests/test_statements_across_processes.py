@@ -3,7 +3,8 @@
 each look at the user's facts before the other wrote, and capture's "User's band rehearses every tuesday at 7." stood
 beside another process's ``remember("... every Tuesday at 7pm.")``. Each writer now looks again after its write
 (``memori_core.capture.repeats``), and the first written stays. The server tests run real subprocesses over a real
-``chroma run`` server, each holding its first write until every writer has looked, so the race happens every time;
+``chroma run`` server, each held at a chosen point (its write until every writer has looked; an earlier add's
+embedding or write until a later one looked again), so each race happens every time;
 the others stand in a store marked shared, as a server's is, for the writer of another process, whose write lands
 while this one's is under way."""
 
@@ -38,21 +39,40 @@ WRITER = textwrap.dedent("""
     from memori_core import ChromaStore, RecallConfig, RecallEngine, RuleBasedFactExtractor, capture_facts
     from memori_core.memory_tools import MemoryTools
 
-    port, collection, writer, gate, writers = sys.argv[1:]
+    port, collection, writer, gate, writers, hold = sys.argv[1:]
     port, gate, writers = int(port), Path(gate), int(writers)
     store = ChromaStore.http(host="127.0.0.1", port=port, collection=collection)
-    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"))
-    upsert = store.upsert
+    embedder = HashEmbedder()
+    engine = RecallEngine(store=store, embedder=embedder, config=RecallConfig(gate="off"))
 
-    def once_every_writer_has_looked(*args, **kwargs):
-        (gate / writer).touch()
-        deadline = time.monotonic() + 60
-        while len(list(gate.iterdir())) < writers and time.monotonic() < deadline:
+    def wait_for(done, seconds=60):
+        deadline = time.monotonic() + seconds
+        while not done() and time.monotonic() < deadline:
             time.sleep(0.01)
-        store.upsert = upsert
-        return upsert(*args, **kwargs)
 
-    store.upsert = once_every_writer_has_looked
+    def once(obj, name, then, after=False):  # ``then()`` before (or after) the first call of ``obj.name``
+        call = getattr(obj, name)
+        def first(*args, **kwargs):
+            setattr(obj, name, call)
+            if not after:
+                then()
+            out = call(*args, **kwargs)
+            if after:
+                then()
+            return out
+        setattr(obj, name, first)
+
+    def touch(name):
+        (gate / name).touch()
+
+    if hold == "all":  # each writer holds its write until every writer has looked
+        once(store, "upsert", lambda: (touch(writer), wait_for(lambda: len(list(gate.iterdir())) >= writers)))
+    elif hold == "after-held":  # begins once the other's add has begun; says when it looked again after its add
+        wait_for((gate / "held").exists)
+        once(engine, "add", lambda: once(engine, "list", lambda: touch("looked"), after=True))
+    else:  # holds its add in its embedding or its write until the other looked again, or for 3 s
+        owner, name = (embedder, "embed_documents") if hold == "embedding" else (store, "upsert")
+        once(owner, name, lambda: (touch("held"), wait_for((gate / "looked").exists, 3)))
     if writer.startswith("capture"):
         print(capture_facts(engine, "zoe", [("user", {said!r})], RuleBasedFactExtractor()))
     elif writer == "aremember":
@@ -63,14 +83,15 @@ WRITER = textwrap.dedent("""
 """).format(tests=str(TESTS), said=SAID, agents=AGENTS)
 
 
-def race(server: tuple[str, int], gate: Path, *writers: str) -> tuple[RecallEngine, list[str]]:
-    """Run ``writers`` at once, each in a process of its own; returns an engine over their collection and what
-    each printed."""
+def race(server: tuple[str, int], gate: Path, *writers: str, holds: tuple[str, ...] = ()) -> \
+        tuple[RecallEngine, list[str]]:
+    """Run ``writers`` at once, each in a process of its own, each held as ``holds`` says (by default each holds
+    its write until every writer has looked); returns an engine over their collection and what each printed."""
     collection = f"t_{uuid.uuid4().hex}"
     gate.mkdir()
     procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(server[1]), collection, w, str(gate),
-                               str(len(writers))], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for w in writers]
+                               str(len(writers)), hold], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for w, hold in zip(writers, holds or ["all"] * len(writers))]
     outs = [p.communicate(timeout=180) for p in procs]
     for proc, (_, err) in zip(procs, outs):
         assert proc.returncode == 0, err[-3000:]
@@ -89,6 +110,24 @@ def test_capture_and_a_remember_in_another_process_at_the_same_moment_store_the_
     assert captured in (f"['{kept.id}']", "[]")  # capture's ids: the fact that stayed, or none
     said = "Remembered" if kept.content == AGENTS else "Already remembered"
     assert answer.startswith(f"{said} as fact {kept.id}: {kept.content}")
+
+
+@pytest.mark.server
+@pytest.mark.parametrize("held", ["embedding", "write"])
+def test_a_remember_that_looks_again_while_an_earlier_begun_capture_has_not_written_answers_with_the_fact_kept(
+        chroma_server, tmp_path, held) -> None:
+    # The capture's add begins first and is held (embedding: before its write lock; write: its intent recorded,
+    # before its rows) until the remember, begun after it, has written and looks again (or 3 s: the remember
+    # waits for the capture's write then). The capture's fact lands after that look, which cannot see it.
+    engine, (captured, answer) = race(chroma_server, tmp_path / "gate", "capture", "remember",
+                                      holds=(held, "after-held"))
+    (kept,) = engine.list("zoe", include_invalid=True)
+    if held == "embedding":  # the remember wrote first: its fact stays, the capture's own went
+        assert (kept.content, captured) == (AGENTS, "[]")
+        assert answer == f"Remembered as fact {kept.id}: {AGENTS}"
+    else:  # the capture had begun writing: the remember's look waited for it, and its own fact went
+        assert (kept.content, captured) == (USERS, f"['{kept.id}']")
+        assert answer == f"Already remembered as fact {kept.id}: {USERS} (not stored again)"
 
 
 @pytest.mark.server
@@ -126,25 +165,30 @@ def racing(mine: str, theirs: str) -> RecallEngine:
     return engine
 
 
+# In these the other process's write lands while this one's add embeds, before it takes its write lock: the other
+# fact is the first written (a write's ``seq`` is taken under its lock), so it stays and this writer's copy goes.
+
+
 def test_a_capture_whose_statement_another_process_stored_meanwhile_keeps_the_first_written() -> None:
     engine = racing(USERS, AGENTS)
-    (fid,) = capture_facts(engine, "zoe", [("user", SAID)], RuleBasedFactExtractor())
+    assert capture_facts(engine, "zoe", [("user", SAID)], RuleBasedFactExtractor()) == []
     (kept,) = engine.list("zoe", include_invalid=True)
-    assert (kept.id, kept.content) == (fid, USERS)  # capture's add began first: the other process's copy is gone
+    assert kept.content == AGENTS
 
 
 async def test_a_remember_whose_statement_another_process_stored_meanwhile_answers_with_the_one_kept() -> None:
     engine = racing(AGENTS, USERS)
     answer = await MemoryTools(engine).aremember("zoe", AGENTS)
     (kept,) = engine.list("zoe", include_invalid=True)
-    assert kept.content == AGENTS and answer == f"Remembered as fact {kept.id}: {AGENTS}"
+    assert kept.content == USERS
+    assert answer == f"Already remembered as fact {kept.id}: {USERS} (not stored again)"
 
 
 async def test_an_mcp_add_whose_statement_another_process_stored_meanwhile_keeps_the_first_written() -> None:
     engine = racing(AGENTS, USERS)
     (written,) = await awrite_facts(engine, "zoe", [AGENTS])
     (kept,) = engine.list("zoe", include_invalid=True)
-    assert kept.content == AGENTS and written == Written(kept.id, False)
+    assert kept.content == USERS and written == Written(kept.id, True)
 
 
 class HeldWhileEmbedding(HashEmbedder):
@@ -194,9 +238,10 @@ def _fact(fid: str, text: str, seq: int, **fields) -> StoredFact:
     return StoredFact(fid, "zoe", text, "2026-11-01T10:00:00+00:00", seq=seq, **fields)
 
 
-def test_of_a_statement_written_twice_the_first_written_stays_and_a_later_racer_goes() -> None:
+def test_of_a_statement_written_twice_the_first_written_stays_and_only_its_later_writer_deletes_the_other() -> None:
     mine, racer = _fact("a", USERS, seq=5), _fact("b", AGENTS, seq=7)
-    assert repeats([mine], [racer]) == {"b": mine}
+    assert repeats([mine], [racer]) == {}  # the racer's writer deletes it: it may have answered with it already
+    assert repeats([racer], [mine]) == {"b": mine}
     late = _fact("a", USERS, seq=9)
     assert repeats([late], [racer]) == {"a": racer}  # this writer's own fact was the later one
 

@@ -16,8 +16,9 @@ Lock order (always in this order; never the reverse):
    last look at the user's facts to the end of its ``add``, and by a model's write (the memory tools'
    ``remember``, MCP ``add``) around its plan and ``add``, so the second of two writers of one statement sees the
    first's fact; taken before every lock below, never while one is held, and never twice. Over a shared store
-   it is held on through the writer's second look (:mod:`memori_core.capture.repeats`: reads, and a ``delete``
-   of a repeat another process stored meanwhile), which takes the locks below as any call does;
+   it is held on through the writer's second look (:mod:`memori_core.capture.repeats`: a wait for other
+   processes' writes in flight, reads, and a ``delete`` of its own fact when another process wrote the statement
+   first), which takes the locks below as any call does;
 1. the store's write lock for the entity (``store.write_lock(entity_id)``):
    process-wide, shared by every engine and store object on the same
    collection, one per entity; held around a whole write and its revision

@@ -88,6 +88,16 @@ class Erasing(Writing):
             if cache is not None and mark in on_token:
                 cache.revision = join_revision(committed, on_token - {mark})
 
+    def wait_for_writes(self, entity_id: str) -> None:
+        """Return once the writes other processes have in flight on ``entity_id`` now (their intents on the token)
+        have ended, or after at most :attr:`settle` seconds (one that failed stays on the token); at once on a
+        store only this process writes to. What a read begun afterwards sees: every write that had recorded its
+        intent by now, finished."""
+        if self.store.shared:
+            racing = intents.others_writes(self.store.revision(entity_id))
+            if racing:
+                self._wait_until_gone(entity_id, racing)
+
     def _wait_until_gone(self, entity_id: str, racing: frozenset[str]) -> None:
         """Poll the token until none of the intents ``racing`` is on it, for at most :attr:`settle` seconds."""
         end = time.monotonic() + self.settle
@@ -98,5 +108,5 @@ class Erasing(Writing):
             pause = min(pause * 2, 0.25)
             try:
                 pending &= split_revision(self.store.revision(entity_id))[1]
-            except Exception:  # noqa: BLE001 - the delete after the wait reports a store that keeps failing
-                logger.debug("entity %r: could not read the token while a forget waited", entity_id, exc_info=True)
+            except Exception:  # noqa: BLE001 - the call after the wait reports a store that keeps failing
+                logger.debug("entity %r: could not read the token while waiting for writes", entity_id, exc_info=True)

@@ -8,18 +8,27 @@ write lands on the first's row.) So on a shared store every writer of statements
 write, still under its statement lock: its new facts that say what another valid fact says
 (:func:`~memori_core.extraction.same_statement.same_fact`), among the user's newest facts and those ranked nearest
 to each, are settled by one rule every process applies alike: the first written (the smaller ``seq``, then id)
-stays; the others of the group that end no fact, written no earlier than the writer's own, are deleted.
+stays, and the writer deletes each of its new facts that is not that one (never another writer's fact).
 
-Why that is enough for two writers: each looks after its own write has finished, and a read sees every write
-finished before it began (the store's revision record), so whichever looks second sees both facts, and both
-writers would delete the same one. A fact that ended others is never deleted (its links would be lost): two such
-stay. What it costs: on a shared store, after each write that stored a new fact, three small requests (the
-written rows read by id, and the user's revision record before the newest facts and before each new fact's
-ranking, both over the process's copy, which is reloaded only when another process wrote), one more read when a
-fact says the same, and a ``delete`` when a repeat is found; nothing on a store only this process writes to (an
-embedded folder, memory), where the statement lock suffices. A store failure of that second look is logged and
-leaves the repeat: the write itself stands. The deleted fact's writer may have answered with its id (a ``remember``
-in the other process): that id is then unknown, as for a fact deleted since.
+Why that is enough for two writers, A and B: a write's ``seq`` is taken under its write lock, after its intent
+is on the user's revision record (:func:`~memori_core.engine.supersede.numbered`), and A's second look begins
+by waiting until the writes of other processes whose intents are on the record have ended
+(:meth:`~memori_core.RecallEngine.wait_for_writes`), and a read sees every write finished before it began. So
+of two writers the later written (B) always sees the earlier one's fact: A recorded its intent before it took
+its ``seq``, so B's wait found it on the record, or A's write had finished. B deletes its own fact; A keeps its
+own whether or not it sees B's. So the fact a writer keeps (and a ``remember`` answers with) is the one that
+stays: no other writer deletes it. (Deleting a racer instead would take a fact its writer may have answered
+with already.) Where that fails, a repeat stays, never a fact a writer answered with: a write still under
+way after the wait's bound (a write in doubt), or writers on hosts whose clocks (``seq``) disagree by more
+than the time between their writes. A fact that ended others is
+never deleted (its links would be lost): two such stay. What it costs: on a shared store, after each write that
+stored a new fact, four small requests (the user's revision record, polled while another process's write is
+under way, for at most the time a write in doubt takes to settle; the written rows read by id; and the revision
+record before the newest facts and before each new fact's ranking, both over the process's copy, which is
+reloaded only when another process wrote), one more read when a fact says the same, and a ``delete`` when a
+repeat is found; nothing on a store only this process writes to (an embedded folder, memory), where the
+statement lock suffices. A store failure of that second look is logged and leaves the repeat: the write itself
+stands.
 """
 
 from __future__ import annotations
@@ -45,7 +54,8 @@ NEAREST_CHECKED = 10
 
 
 def _order(fact: StoredFact) -> tuple[int, str]:
-    """The order facts were written in, the same in every process: ``seq`` (when its ``add`` began), then id."""
+    """The order facts were written in, the same in every process: ``seq`` (taken under its write's lock), then
+    id."""
     return fact.seq, fact.id
 
 
@@ -55,23 +65,22 @@ def _plain(fact: StoredFact) -> bool:
 
 
 def repeats(new: Sequence[StoredFact], others: Iterable[StoredFact]) -> dict[str, StoredFact]:
-    """Which facts to delete, each with the fact that stays: for each of ``new`` (the facts a write just stored)
-    saying what some valid ``others`` say, the first written of them all stays; the writer's own fact goes when it
-    is not that one, and so does each other one written no earlier than it (a racer, never an older fact)."""
+    """Which facts to delete, each with the fact that stays: each of ``new`` (the facts a write just stored) that
+    says what a valid one of ``others`` written before it says goes, in favour of the first written of them.
+    Only the writer's own facts go: a racer written later deletes its own (module docstring), and its writer may
+    have answered with it already."""
     valid = [f for f in others if f.valid_to is None]
     out: dict[str, StoredFact] = {}
     for fact in new:
         group = [fact, *(o for o in valid if o.id != fact.id and same_fact(fact.content, [o]) is not None)]
         keeper = min(group, key=_order)
-        if keeper.id in out:
-            continue
-        out.update((f.id, keeper) for f in group
-                   if f is not keeper and _plain(f) and (f is fact or _order(f) > _order(fact)))
+        if keeper is not fact and keeper.id not in out and _plain(fact):
+            out[fact.id] = keeper
     return out
 
 
 def _new_facts(facts: Sequence[StoredFact], since: int) -> list[StoredFact]:
-    """The facts a write stored anew (``seq`` from its ``add``, begun at ``since``, time.time_ns), not sightings."""
+    """The facts a write stored anew (``seq`` from its ``add``, begun after ``since``, time.time_ns), not sightings."""
     return [f for f in facts if f.seq >= since and _plain(f)]
 
 
@@ -117,6 +126,7 @@ async def asettle_repeats(engine: Any, entity_id: str, ids: Sequence[str], since
 
 
 def _settle(engine: Any, entity_id: str, ids: Sequence[str], since: int) -> dict[str, StoredFact]:
+    engine.wait_for_writes(entity_id)
     new = _new_facts(engine.get(entity_id, list(ids)), since)
     if not new:
         return {}
@@ -129,6 +139,7 @@ def _settle(engine: Any, entity_id: str, ids: Sequence[str], since: int) -> dict
 
 
 async def _asettle(engine: Any, entity_id: str, ids: Sequence[str], since: int) -> dict[str, StoredFact]:
+    await engine.await_for_writes(entity_id)
     new = _new_facts(await engine.aget(entity_id, list(ids)), since)
     if not new:
         return {}

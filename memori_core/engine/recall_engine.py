@@ -330,6 +330,14 @@ class RecallEngine(ReadPath, WritePath):
         order = sorted(range(len(rows.facts)), key=lambda i: (rows.facts[i].seq, rows.facts[i].id))
         return [to_record(rows.facts[i], rows.embeddings[i] if include_vectors else None) for i in order]
 
+    @when_open
+    def wait_for_writes(self, entity_id: str) -> None:
+        """Return once the writes of ``entity_id`` that other processes had under way at the call have ended (for
+        at most the time a write in doubt takes to settle, :mod:`memori_core.cache.coordinator`); at once on a
+        store only this process writes to. A writer's second look begins with it
+        (:mod:`memori_core.capture.repeats`): a racing write it does not see then began after it looked."""
+        self._coord.wait_for_writes(check_entity_id(entity_id))
+
     def clear_cache(self) -> None:
         """Forget the in-process copies (the next recall reloads from the store)."""
         self._coord.clear()
@@ -483,6 +491,10 @@ class RecallEngine(ReadPath, WritePath):
         """Async :meth:`list`."""
         return await self._read(self.list, entity_id, limit=limit, offset=offset, session_id=session_id,
                                      where=where, newest_first=newest_first, include_invalid=include_invalid)
+
+    async def await_for_writes(self, entity_id: str) -> None:
+        """Async :meth:`wait_for_writes` (waits on a read thread)."""
+        await self._read(self.wait_for_writes, entity_id)
 
     async def aget(self, entity_id: str, ids: Sequence[str] | str) -> list[StoredFact]:
         """Async :meth:`get`."""

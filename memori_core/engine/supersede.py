@@ -94,6 +94,15 @@ def _collapse(
     return batch
 
 
+def numbered(batch: dict[str, StoredFact]) -> dict[str, StoredFact]:
+    """``batch`` (an add's facts by id, in order) with ``seq`` taken now, under the entity's write lock and after
+    the write's intent is on the store (a shared store): a racing writer of another process that looks after its
+    own write, and sees no intent of this one, looks before this ``seq`` was taken, so this write comes after its
+    own (:mod:`memori_core.capture.repeats`). The facts keep their order (:func:`_collapse` numbered them)."""
+    shift = time.time_ns() - min(f.seq for f in batch.values())
+    return {fid: replace(f, seq=f.seq + shift) for fid, f in batch.items()}
+
+
 def _check_known(entity_id: str, replaced: list[str], found: list[StoredFact]) -> None:
     """A ``KeyError`` naming ``supersedes`` and the ids of ``replaced`` the entity has no fact with (``found``:
     the stored facts among them); nothing has been written yet when it is raised."""

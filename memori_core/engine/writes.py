@@ -53,7 +53,7 @@ from .replaced import ReplacedFactError, current_of, is_ended
 from .storing import _bounded
 from .successors import Successors
 from .late_facts import PastPlace, landed, place_in_past, relinked, split_by_start
-from .supersede import _check_known, _collapse, _linked, _split_new_and_seen, _superseded
+from .supersede import _check_known, _collapse, _linked, _split_new_and_seen, _superseded, numbered
 from .text_owners import owners_of
 from .versions import Versions
 
@@ -264,7 +264,9 @@ class WritePath(Versions, ImportPath, Successors):
         vec_of.update(self._embed_new(again))  # their periods' archives
 
         with self._coord.writing(entity_id, since=since) as done:
-            # ...and decide under them, so that concurrent adds of one fact count every sighting.
+            # ...and decide under them, so that concurrent adds of one fact count every sighting; the order of
+            # writes every process reads (``seq``) is taken here too.
+            batch = numbered(batch)
             existing = self._stored(entity_id, batch) if derived else {}
             new, seen, again = _split_new_and_seen(batch, existing)  # again: superseded facts said again
             periods = self._past_periods(entity_id, [existing[f.id] for f in again])
