@@ -18,6 +18,7 @@ from memori_core.evaluation.app_memory import accepts_keyword
 from memori_core.evaluation.report import app_memory_table
 from memori_core.ranking.implications import (asked_slots, asks_what_to_do, implied_rows, named_rows, named_words,
                                               slot_rows)
+from memori_core.ranking.kin import kin_named, kin_rows
 
 DEV = Path(__file__).resolve().parents[1] / "evals" / "app_memory" / "dev.json"
 
@@ -395,6 +396,7 @@ def test_the_dev_set_with_minilm(minilm) -> None:
             asked = f"{asked}\n{previous}"
         named, _ = named_rows(named_words(turn["text"]), ranked_in)
         slotted, _ = slot_rows(asked_slots(turn["text"]), ranked_in)  # "a route near home": where the user lives
-        assert (implied_rows(asked, ranked_in) | named | slotted).all(), turn["text"]
+        kinned, _ = kin_rows(kin_named(asked), ranked_in, np.zeros(len(ranked_in)))  # "my dad": the facts about him
+        assert (implied_rows(asked, ranked_in) | named | slotted | kinned).all(), turn["text"]
         assert len(turn["no_gate"]) == 5
     assert o["needed_hit"] > 0.3  # far above chance (a random fact of ~23 per turn)

@@ -56,7 +56,7 @@ def test_agent_example_llm_sees_each_users_own_facts() -> None:
     assert "shellfish" not in alice and "peanuts." not in bob
     assert "agent answer: Try the green curry with tofu." in out
     captured = section(out, "=== capture=True")
-    assert "User just adopted a grey cat called Miso.  (session alice-chat-2)" in captured  # "we": the household
+    assert "User recently adopted a grey cat called Miso.  (session alice-chat-2)" in captured  # "we": the household
 
 
 def test_tools_example_function_agent_remembers_recalls_a_core_fact_always_and_lists_what_it_knows() -> None:
