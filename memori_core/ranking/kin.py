@@ -21,18 +21,19 @@ _RELATIVES = ("mother", "father", "wife", "husband", "partner", "son", "daughter
               "fiancee", "girlfriend", "boyfriend", "stepmother", "stepfather", "stepson", "stepdaughter",
               "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law")
 _PARENT_WORDS = tuple(w for w, kin in KIN.items() if kin in ("mother", "father", "grandmother", "grandfather"))
-_ANY_KIN = "|".join(sorted({*_RELATIVES, *_PARENT_WORDS, "mom", "mum", "dad"}, key=len, reverse=True))
+_ANY_KIN = "|".join(sorted({*_RELATIVES, *_PARENT_WORDS}, key=len, reverse=True))
+_AGE = r"(?:(?:older|younger|little|big|eldest|oldest|youngest|twin|elder)\s+)?"  # "my eldest son"
 # "my mum", "our eldest son", "my husband's"; or a parent word on its own, which in a chat is the asker's ("Dad turns
 # 82 next Saturday", "what date does mama arrive?"), unless someone else's ("at their dad's", "her mum")
 _IN_QUESTION = re.compile(
-    rf"\b(?:my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin|elder)\s+)?(?P<kin>{_ANY_KIN})\b|"
+    rf"\b(?:my|our)\s+{_AGE}(?P<kin>{_ANY_KIN})\b|"
     rf"(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)(?<!\byour\s)(?<!\bthe\s)(?<!\ba\s)(?<!'s\s)"
-    rf"\b(?P<parent>{'|'.join(sorted(_PARENT_WORDS + ('mum', 'mom', 'dad'), key=len, reverse=True))})\b",
+    rf"\b(?P<parent>{'|'.join(sorted(_PARENT_WORDS, key=len, reverse=True))})\b",
     re.IGNORECASE)
 # how a fact names the user's relative, with the name it gives: "User's father Olav (81)", "My husband Marc is"
 _IN_FACT = re.compile(
-    rf"\b(?:user's|my|our|i\s+have\s+a)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin|elder)\s+)?"
-    rf"(?P<kin>{_ANY_KIN})\b(?:,?\s+(?P<name>(?-i:[A-Z][a-z][\w-]+)))?", re.IGNORECASE)
+    rf"\b(?:user's|my|our|i\s+have\s+a)\s+{_AGE}(?P<kin>{_ANY_KIN})\b(?:,?\s+(?P<name>(?-i:[A-Z][a-z][\w-]+)))?",
+    re.IGNORECASE)
 MOST_OF_KIN = 3
 """A relative the question names opens at most this many facts about them, the best ranked."""
 
@@ -48,7 +49,7 @@ def kin_named(question: str) -> frozenset[str]:
 
 def _folded(word: str) -> str:
     word = word.lower()
-    return KIN.get(word, {"mom": "mother", "mum": "mother", "dad": "father"}.get(word, word))
+    return KIN.get(word, word)
 
 
 def kin_rows(kin: frozenset[str], facts: Sequence[str], rank: np.ndarray) -> tuple[np.ndarray, list[str]]:
