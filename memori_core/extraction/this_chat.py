@@ -15,8 +15,10 @@ from .rewrite import article
 
 __all__ = ["about_this_chat", "who_set_it_up"]
 
-# What the assistant is called when the user speaks of it.
-_THE_ASSISTANT = r"this(?:\s+(?:thing|service|app|chat|chatbot|bot|tool|assistant|ai|platform))?"
+# What the assistant is called when the user speaks of it ("this thing", "this bot"); a use of it may also call it a
+# tool or a platform, a try of it a tool.
+_ASSISTANT = r"thing|service|app|chat|chatbot|bot|assistant|ai"
+_THE_ASSISTANT = rf"this(?:\s+(?:{_ASSISTANT}|tool|platform))?"
 # "this app called Strava", "this app that tracks my runs": another app the user names, not the assistant.
 _ANOTHER_APP = rx(r"\bthis\s+(?:app|tool|service|platform|bot)\s+(?:called|named|that|which)\b")
 # The chat itself spoken of (see the module's doc).
@@ -26,11 +28,11 @@ _ABOUT_THIS_CHAT = rx(
     rf"(?:use|using|used|try|trying|tried|test|testing|tested)\s+(?:out\s+)?{_THE_ASSISTANT}\s+(?:out\s+)?"
     r"(?:to|for|as|with)\b(?!\s+(?:my|our)\s+(?:runs?|shop|business|work|team|clients?|customers?)\b)"
     # trying it out: "testing whether this thing remembers anything", "seeing if this bot works"
-    r"|(?:testing|checking|seeing|see|check|test)\s+(?:whether|if)\s+this(?:\s+(?:thing|service|app|chat|chatbot|bot|"
-    r"tool|assistant|ai))?\s+(?:remembers|knows|works|can|actually|really)\b"
+    rf"|(?:testing|checking|seeing|see|check|test)\s+(?:whether|if)\s+this(?:\s+(?:{_ASSISTANT}|tool))?"
+    r"\s+(?:remembers|knows|works|can|actually|really)\b"
     # set up or signed up for the user: "my grandkids set this thing up for me"
-    r"|(?:set|put)\s+(?:up\s+)?this\s+(?:thing|app|chat|chatbot|bot|assistant|ai|service)\b"
-    r"|signed\s+(?:me\s+)?up\s+(?:for|to)\s+this\s+(?:thing|app|chat|chatbot|bot|assistant|ai|service)\b"
+    rf"|(?:set|put)\s+(?:up\s+)?this\s+(?:{_ASSISTANT})\b"
+    rf"|signed\s+(?:me\s+)?up\s+(?:for|to)\s+this\s+(?:{_ASSISTANT})\b"
     # the message itself: "I'm typing this from OR Tambo", "writing this at 3am"
     r"|(?:typing|writing|sending)\s+this\s+(?:from|at|on|in|with|while|because|now)\b)"
     # an apology for how the message is written: "my English is not so good", "my english is bad, sorry"
