@@ -476,7 +476,8 @@ def build_server(
         one per fact. A fact a stored one already says is not stored again: its id is that fact's, listed in
         `already`. A fact that changes a stored one (a new home, job or diet: "User lives in Porto." over "User
         lives in Lisbon.") ends it, kept as history: `replaced` lists each ended fact (`id`, `text`, `by`: the
-        new fact's id); `restore` undoes it. Allergies, medication and diets are core (recalled on every query);
+        id of the fact that holds now: the new fact's, or another writer's that ended it at the same moment and
+        stayed, the new fact then kept as history); `restore` undoes it. Allergies, medication and diets are core (recalled on every query);
         `core=true` / `false` marks every fact of the call so instead. A fact that cannot be stored (blank, too long,
         a password) is named by its place (`facts[1]`) and nothing of the call is stored: drop or fix it and send
         the facts again."""
@@ -493,7 +494,8 @@ def build_server(
                 raise NothingWritten(str(exc)) from exc
             raise
         return {"ids": [w.id for w in written], "already": list(dict.fromkeys(w.id for w in written if w.already)),
-                "replaced": [{"id": f.id, "text": f.content, "by": w.id} for w in written for f in w.ended]}
+                "replaced": [{"id": f.id, "text": f.content, "by": (w.instead or w).id}
+                             for w in written for f in w.ended]}
 
     async def list_(limit: int = 20, offset: int = 0, ctx: Context = None) -> dict[str, Any]:
         """A page of the user's stored facts, newest first; `more` says whether another page follows."""

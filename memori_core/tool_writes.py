@@ -44,8 +44,8 @@ from .ranking.core import CORE_KEY
 from .slots import slot_keys
 from .text import normalize_fact_text
 
-__all__ = ["NEAREST_LIMIT", "ToolWrite", "Written", "acopies_of", "aplan_write", "awrite_facts", "copies_of",
-           "ended_by", "is_core", "is_core_write", "plan_write", "same_fact"]
+__all__ = ["NEAREST_LIMIT", "ToolWrite", "Written", "acopies_of", "aheld_instead", "aplan_write", "awrite_facts",
+           "copies_of", "ended_by", "held_instead", "is_core", "is_core_write", "plan_write", "same_fact"]
 
 NEAREST_LIMIT = 10
 """How many of the user's best-ranked facts for a written text (``engine.nearest``) a write is checked against,
@@ -69,12 +69,38 @@ class _Fact(Protocol):
 @dataclass(frozen=True)
 class ToolWrite:
     """What a model's write of ``text`` does: nothing but answer ``same`` (a valid fact that already says it), or
-    store ``text`` (``core`` or not), ending the facts of ``ends``."""
+    store ``text`` (``core`` or not), ending the facts of ``ends``; ``instead``: the fact that holds in place of the
+    one stored, when another process ended the same facts at the same moment and its fact stayed
+    (:func:`held_instead`)."""
 
     text: str
     core: bool
     same: _Fact | None = None
     ends: tuple[_Fact, ...] = ()
+    instead: _Fact | None = None
+
+
+def _holder(found: Sequence[Any]) -> str | None:
+    """The id of the fact that superseded the fact read back (``found``: it, or nothing when it went)."""
+    return next((f.superseded_by for f in found if f.valid_to is not None), None)
+
+
+def held_instead(engine: Any, entity_id: str, fact_id: str) -> Any:
+    """After a supersede written as ``fact_id``: the fact that holds instead of it when a racing supersede of the
+    same facts by another process stayed (:mod:`memori_core.engine.successors`), else ``None``. Nothing is read
+    on a store only this process writes."""
+    if not getattr(getattr(engine, "store", None), "shared", False):
+        return None
+    holder = _holder(engine.get(entity_id, [fact_id]))
+    return next(iter(engine.get(entity_id, [holder])), None) if holder else None
+
+
+async def aheld_instead(engine: Any, entity_id: str, fact_id: str) -> Any:
+    """Async :func:`held_instead`."""
+    if not getattr(getattr(engine, "store", None), "shared", False):
+        return None
+    holder = _holder(await engine.aget(entity_id, [fact_id]))
+    return next(iter(await engine.aget(entity_id, [holder])), None) if holder else None
 
 
 def is_core_write(text: str, core: bool | None = None) -> bool:
@@ -156,11 +182,12 @@ async def aplan_write(engine: Any, entity_id: str, text: str, core: bool | None 
 @dataclass(frozen=True)
 class Written:
     """What :func:`awrite_facts` did for one text: the id that holds it, whether that fact was ``already`` stored,
-    and the facts it ended (``ended``)."""
+    and the facts it ended (``ended``); ``instead``: the fact that holds in its place (:class:`ToolWrite`)."""
 
     id: str
     already: bool
     ended: tuple[_Fact, ...] = ()
+    instead: _Fact | None = None
 
 
 async def awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core: bool | None = None,
@@ -204,7 +231,7 @@ async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core:
         if key not in out:
             (fid,) = await engine.aadd(entity_id, [plan.text], core=plan.core, supersedes=[f.id for f in plan.ends])
             landed.append(fid)
-            out[key] = Written(fid, False, plan.ends)
+            out[key] = Written(fid, False, plan.ends, await aheld_instead(engine, entity_id, fid))
     return [out[normalize_fact_text(text)] for text in texts]
 
 
