@@ -731,3 +731,15 @@ def test_a_request_whose_only_me_is_the_one_it_is_addressed_to_gets_no_core_fact
     assert appended(engine, "Write me a limerick about snow.") == []
     assert {ALLERGY, MEDICATION} <= set(contents(engine.recall("Tell me what I can eat tonight.", "u")))
     assert {ALLERGY, MEDICATION} <= set(contents(engine.recall("Any good podcasts?", "u")))
+
+
+def test_stored_and_recalled_facts_say_whether_they_are_core_and_follow_an_update(hash_embedder) -> None:
+    engine = seed(ungated_engine(hash_embedder))
+    by_text = {f.content: f for f in engine.list("u")}
+    assert (by_text[ALLERGY].core, by_text[CELLO].core) == (True, False)
+    recalled = {f.content: f.core for f in engine.recall("What am I allergic to?", "u")}
+    assert recalled[ALLERGY] is True and recalled.get(CELLO, False) is False
+    engine.update("u", by_text[ALLERGY].id, core=False)
+    assert engine.get("u", [by_text[ALLERGY].id])[0].core is False
+    with pytest.raises(AttributeError):
+        by_text[CELLO].core = True  # type: ignore[misc]  # read-only: update(..., core=...) changes it

@@ -18,10 +18,10 @@ expired, matching ``where``) with their cosines to the query and their recency.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
+from ..facts import CORE_KEY, is_core
 from .concerns import fact_concerns
 
 __all__ = ["CORE", "CORE_KEY", "core_picks", "core_touched", "is_core"]
@@ -29,13 +29,6 @@ __all__ = ["CORE", "CORE_KEY", "core_picks", "core_touched", "is_core"]
 CORE = "core (injected)"
 """Fate (``explain``) of a core fact appended after the recalled ones (``kept`` is true)."""
 
-CORE_KEY = "core"
-"""The user metadata key that marks a core fact (its value must be ``True``)."""
-
-
-def is_core(metadata: Any) -> bool:
-    """Whether a fact's user metadata marks it core (``{"core": True}``; ``1`` or ``"yes"`` do not)."""
-    return isinstance(metadata, dict) and metadata.get(CORE_KEY) is True
 
 
 def core_picks(cosine: np.ndarray, recency: np.ndarray, chosen: np.ndarray, limit: int) -> np.ndarray:
