@@ -34,7 +34,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone, tzinfo
+from datetime import datetime, tzinfo
 from typing import Any, TypeVar
 
 from .capture.refusal import SECRET, refused_because
@@ -51,7 +51,7 @@ from .text import normalize_fact_text, user_subject
 from .meta_questions import asks_what_memory_holds
 from .tool_queries import as_the_user_asks
 from .tool_writes import (ToolWrite, acopies_of, aheld_instead, aplan_write, copies_of, held_instead, is_core,
-                          plan_write)
+                          plan_write, said_before_now)
 
 logger = logging.getLogger("memori_core.memory_tools")
 
@@ -339,13 +339,13 @@ class MemoryTools:
         turn the tool runs in was said, when its caller knows it (the LangChain tools read it from the agent's
         state), the fact's ``created_at`` as capture dates the same turn's facts; ``None`` (or a time to come):
         now."""
-        text, core, when = check_fact_text(text), check_core_arg(core), _said_before_now(said_at)
+        text, core, when = check_fact_text(text), check_core_arg(core), said_before_now(said_at)
         return self._guard(entity_id, "remember", "saved", lambda _: self._write(entity_id, text, core, when),
                            _remembered, lambda exc: self._remembered_after(entity_id, text, exc))
 
     async def aremember(self, entity_id: str, text: Any, core: Any = None, *, said_at: datetime | None = None) -> str:
         """Async :meth:`remember`."""
-        text, core, when = check_fact_text(text), check_core_arg(core), _said_before_now(said_at)
+        text, core, when = check_fact_text(text), check_core_arg(core), said_before_now(said_at)
         return await self._aguard(entity_id, "remember", "saved", lambda _: self._awrite(entity_id, text, core, when),
                                   _remembered, lambda exc: self._remembered_after(entity_id, text, exc))
 
@@ -659,14 +659,6 @@ def format_listed(page: Sequence[StoredFact], offset: int, limit: int, tz: tzinf
     if len(page) > limit:
         lines.append(f"More are stored: call list_memories with offset={offset + len(shown)}.")
     return "\n".join(lines)
-
-
-def _said_before_now(said_at: datetime | None) -> datetime | None:
-    """``said_at``, the time of the turn a write runs in, when it is no later than now (a turn dated ahead, which
-    capture refuses, is written at now: ``None``)."""
-    if said_at is None or said_at.tzinfo is None or said_at > datetime.now(timezone.utc):
-        return None
-    return said_at
 
 
 def _remembered(done: tuple[ToolWrite, str]) -> str:
