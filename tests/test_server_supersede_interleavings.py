@@ -29,11 +29,12 @@ OSLO, ROME, PARIS = "User lives in Oslo.", "User lives in Rome.", "User lives in
 SAID = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
 
 WRITER = textwrap.dedent("""
-    import sys, time
+    import sys
     from datetime import datetime
     from pathlib import Path
     sys.path.insert(0, {tests!r})
     from _helpers import HashEmbedder
+    from _holds import once, wait_for
     from memori_core import ChromaStore, RecallConfig, RecallEngine
     from memori_core.memory_tools import MemoryTools
 
@@ -42,23 +43,6 @@ WRITER = textwrap.dedent("""
     store = ChromaStore.http(host="127.0.0.1", port=int(port), collection=collection)
     embedder = HashEmbedder()
     engine = RecallEngine(store=store, embedder=embedder, config=RecallConfig(gate="off"))
-
-    def wait_for(done, seconds=60):
-        deadline = time.monotonic() + seconds
-        while not done() and time.monotonic() < deadline:
-            time.sleep(0.01)
-
-    def once(obj, name, then, after=False):  # ``then()`` before (or after) the first call of ``obj.name``
-        call = getattr(obj, name)
-        def first(*args, **kwargs):
-            setattr(obj, name, call)
-            if not after:
-                then()
-            out = call(*args, **kwargs)
-            if after:
-                then()
-            return out
-        setattr(obj, name, first)
 
     if hold == "both":  # holds its write until the other's is there too
         once(store, "upsert", lambda: ((gate / text).touch(), wait_for(lambda: len(list(gate.iterdir())) >= 2)))
