@@ -34,8 +34,8 @@ OFF_TOPIC = "Should I buy a zebra xylophone?"  # the asker's own question, unrel
 @pytest.fixture
 def engine(hash_embedder: HashEmbedder) -> RecallEngine:
     """The engine of these tests appends core facts on every turn about the asker (``core_when="always"``, the
-    behaviour before 2026-12): they pin which turns get core facts at all, and how they are appended; what the
-    default ``core_when="touched"`` leaves out of the asker's other turns is tested at the end."""
+    default): they pin which turns get core facts at all, and how they are appended; what ``core_when="touched"``
+    leaves out of the asker's other turns is tested at the end."""
     return RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(core_when="always"))
 
 
@@ -754,15 +754,16 @@ def test_stored_and_recalled_facts_say_whether_they_are_core_and_follow_an_updat
         by_text[CELLO].core = True  # type: ignore[misc]  # read-only: update(..., core=...) changes it
 
 
-# -- core_when="touched" (the default): the asker's turns about something else get none ------------------------------
+# -- core_when="touched": the asker's turns about something else get none -----------------------------------------
 
 
-def test_by_default_a_turn_about_something_else_gets_no_core_facts_and_one_about_food_or_the_body_gets_them(
+def test_core_when_touched_gives_a_turn_about_something_else_no_core_facts_and_one_about_food_or_the_body_them(
         hash_embedder: HashEmbedder) -> None:
     # Tester j17: on turns about a spreadsheet, the weather or a message to a colleague the allergy and the
     # medication were most of what reached the prompt.
-    engine = seed(RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig()))
-    always = RecallEngine(store=engine.store, embedder=hash_embedder, config=RecallConfig(core_when="always"))
+    engine = seed(RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder,
+                               config=RecallConfig(core_when="touched")))
+    always = RecallEngine(store=engine.store, embedder=hash_embedder, config=RecallConfig())  # the default
     everything = sorted([ALLERGY, MEDICATION])
     for turn in ("Can you help me fix my spreadsheet formula?", "Help me write an email to my colleague Sam.",
                  "What instrument do I play?", "Will it rain at my place tomorrow?"):
@@ -776,11 +777,13 @@ def test_by_default_a_turn_about_something_else_gets_no_core_facts_and_one_about
                                                    context=["Which of these two curries should I order?"])))) == everything
 
 
-def test_core_when_always_is_one_setting_away_and_anything_else_is_refused(hash_embedder: HashEmbedder) -> None:
+def test_by_default_every_turn_about_the_asker_gets_the_core_facts_and_another_core_when_is_refused(
+        hash_embedder: HashEmbedder) -> None:
     store = ChromaStore.in_memory()
     seed(RecallEngine(store=store, embedder=hash_embedder))
-    always = RecallEngine(store=store, embedder=hash_embedder, config=RecallConfig(core_when="always"))
+    default = RecallEngine(store=store, embedder=hash_embedder)
+    assert default.config.core_when == "always"
     turn = "Can you help me fix my spreadsheet formula?"
-    assert sorted(contents(core_part(always.recall(turn, "u")))) == sorted([ALLERGY, MEDICATION])
+    assert sorted(contents(core_part(default.recall(turn, "u")))) == sorted([ALLERGY, MEDICATION])
     with pytest.raises(ValueError, match="core_when must be 'touched' or 'always'"):
         RecallConfig(core_when="sometimes")  # type: ignore[arg-type]

@@ -10,10 +10,10 @@ like for breakfast?": :func:`~memori_core.ranking.implications.asked_about`; "A 
 tells rather than asks ("Big news, I got the job!"; not one qualifying the asker's request just made) only those
 whose concerns its words touch (:func:`core_touched`: "What's in a Caesar salad?" keeps the egg allergy, "How many
 grams of sugar are in a can of cola?" metformin and not the peanut allergy, "What's the capital of Peru?" nothing).
-On the other turns about the asker, by default (``RecallConfig.core_when="touched"``), only a turn about the body,
+On the other turns about the asker, with ``RecallConfig.core_when="touched"``, only a turn about the body,
 food, health or travel, or one asking whether the asker should do something, gets every core fact; any other gets
 those whose concerns its words or a fact recall chose touch (:func:`core_turn_concerns`): "Can you help me with this
-spreadsheet formula?" none. ``core_when="always"`` appends them on every turn about the asker.
+spreadsheet formula?" none. ``core_when="always"`` (the default) appends them on every turn about the asker.
 
 Pure functions over numpy arrays: the engine gathers the core rows that may be recalled (live, not
 expired, matching ``where``) with their cosines to the query and their recency.
