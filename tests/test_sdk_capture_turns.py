@@ -108,3 +108,71 @@ def test_google_contents_sent_through_the_genai_client_are_captured(engine: Reca
     assert newest_turn(contents) == contents[1:]
     capture_facts(engine, "u", contents, RuleBasedFactExtractor())
     assert stored(engine, "u") == ["User keeps bees.", "User lives in Oslo."]
+
+
+# -- a tool loop's turn starts at the user's question ------------------------------------------------------------
+
+RIG = "My rig is a 2019 Freightliner Cascadia, so I need a big lot. Find me a diner on I-44 that's open late."
+
+
+@pytest.mark.parametrize("placement", ["system", "last_user"])
+def test_an_anthropic_tool_loop_is_captured_from_the_users_question(
+    engine: RecallEngine, anthropic_client: Any, placement: str
+) -> None:
+    memory = MemoriRecall(engine, entity_id="u", provider="anthropic", placement=placement)
+    messages: list[Any] = [{"role": "user", "content": RIG}]
+    call = dict(model="m", max_tokens=64, tools=ANTHROPIC_TOOLS)
+    use = anthropic_client.messages.create(**memory.apply({**call, "messages": messages}))
+    assert use.content[0].type == "tool_use"
+    messages.append({"role": "assistant", "content": use.content})
+    # Anthropic sends a tool's result back in a user-role message: the tool's words, not the user's turn.
+    messages.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": use.content[0].id,
+                                                  "content": "Joe's Diner, exit 8"}]})
+    answer = anthropic_client.messages.create(**memory.apply({**call, "messages": messages}))
+    messages.append({"role": "assistant", "content": answer.content})
+    assert newest_turn(messages) == messages
+    capture_facts(engine, "u", newest_turn(messages), RuleBasedFactExtractor())
+    assert stored(engine, "u") == ["User's rig is a 2019 Freightliner Cascadia."]
+
+
+def test_a_user_message_with_its_own_words_beside_a_tool_result_starts_the_turn(engine: RecallEngine) -> None:
+    messages = [
+        {"role": "user", "content": RIG},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "lookup", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "Joe's Diner"},
+                                     {"type": "text", "text": "Also, I live in Tulsa."}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "Noted."}]},
+    ]
+    assert newest_turn(messages) == messages[1:]
+    capture_facts(engine, "u", newest_turn(messages), RuleBasedFactExtractor())
+    assert stored(engine, "u") == ["User lives in Tulsa."]
+
+
+def test_a_bedrock_converse_tool_result_is_not_the_users_turn(engine: RecallEngine) -> None:
+    messages = [
+        {"role": "user", "content": [{"text": RIG}]},
+        {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "lookup", "input": {}}}]},
+        {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": [{"text": "Joe's Diner"}]}}]},
+        {"role": "assistant", "content": [{"text": "Joe's Diner at exit 8."}]},
+    ]
+    assert newest_turn(messages) == messages
+    capture_facts(engine, "u", newest_turn(messages), RuleBasedFactExtractor())
+    assert stored(engine, "u") == ["User's rig is a 2019 Freightliner Cascadia."]
+
+
+def test_a_google_function_response_is_not_the_users_turn(engine: RecallEngine, genai_client: Any) -> None:
+    from google.genai import types
+
+    contents: list[Any] = [
+        types.Content(role="model", parts=[types.Part(text="Hi! Where to?")]),
+        types.Content(role="user", parts=[types.Part(text=RIG)]),
+        types.Content(role="model", parts=[types.Part.from_function_call(name="lookup", args={})]),
+        types.Content(role="user", parts=[types.Part.from_function_response(name="lookup",
+                                                                            response={"diner": "Joe's"})]),
+    ]
+    memory = MemoriRecall(engine, entity_id="u", provider="google")
+    reply = genai_client.models.generate_content(**memory.apply({"model": "gemini-test", "contents": contents}))
+    contents.append(reply.candidates[0].content)
+    assert newest_turn(contents) == contents  # the question with the greeting it answers, through the answer
+    capture_facts(engine, "u", newest_turn(contents), RuleBasedFactExtractor())
+    assert stored(engine, "u") == ["User's rig is a 2019 Freightliner Cascadia."]
