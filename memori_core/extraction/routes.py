@@ -14,7 +14,7 @@ from .leads import strip_lead
 from .patterns import rx
 from .shifts import one_at_a_time
 
-__all__ = ["as_route_moved", "changes_route", "route_of", "with_route"]
+__all__ = ["as_route_moved", "changes_haul", "changes_route", "haul_of", "route_of", "with_route"]
 
 # A route named by its places ("the Thunder Bay run", "the Winnipeg to Calgary run", "the Leeds-York route"); not
 # "the school run" nor "the morning run" (no name: an errand, a jog).
@@ -56,6 +56,42 @@ def changes_route(new: str, old: str) -> bool:
     False
     """
     return one_at_a_time(new, old, route_of, _ONCE)
+
+
+# The kind of driving work: "drives long-haul", "a regional route", "local runs" (not "drives to the local gym", not
+# "a long-haul trucker's wife").
+_KIND = r"long[- ]haul|short[- ]haul|regional|local|otr|over[- ]the[- ]road|cross[- ]country"
+_HAUL = rx(
+    rf"\b(?:drives?|driving|trucking|hauling)\s+(?P<driven>{_KIND})\b"
+    rf"|\b(?P<kind>{_KIND})\s+(?:routes?|runs?|lanes?|driving|trucking|hauls?|loads|driver|trucker)\b(?!'s)"
+)
+_SAME_KIND = {"otr": "long haul", "over the road": "long haul", "cross country": "long haul"}
+
+
+def haul_of(fact: str) -> str | None:
+    """The kind of driving work ``fact`` tells ("long haul", "regional", "local"; OTR is long haul), or ``None``.
+
+    >>> haul_of("User drives long-haul for a freight company."), haul_of("User drives to the local gym.")
+    ('long haul', None)
+    """
+    m = _HAUL.search(fact)
+    if m is None:
+        return None
+    kind = re.sub(r"[- ]+", " ", (m.group("driven") or m.group("kind")).lower())
+    return _SAME_KIND.get(kind, kind)
+
+
+def changes_haul(new: str, old: str) -> bool:
+    """Whether ``new`` tells the user's kind of driving work now, another than ``old`` tells ("User switched to a
+    regional route." after "User drives long-haul for a freight company, mostly Texas to Chicago runs."): one at a
+    time, so it ends the old one.
+
+    >>> changes_haul("User switched to a regional route.", "User drives long-haul for a freight company.")
+    True
+    >>> changes_haul("User's brother switched to a regional route.", "User drives long-haul.")
+    False
+    """
+    return one_at_a_time(new, old, haul_of, _ONCE)
 
 
 def with_route(fact: str, ended: Sequence[str]) -> str:
