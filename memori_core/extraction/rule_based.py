@@ -45,7 +45,7 @@ from .played import split_played
 from .pronoun_referents import newest_told, with_opening_pronoun_resolved
 from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_policy, policy_keeps
 from .routes import as_route_moved, with_route
-from .still_holds import still_holds
+from .still_holds import still_holds, with_role_named
 from .restated import as_denial, as_own_treatment, meant, respelt
 from .reminders import restates_stored
 from .remonthed import month_end, remonthed
@@ -437,8 +437,8 @@ class RuleBasedFactExtractor:
                 if expires is None and path == "correction":  # "sorry, 7am" of a plan: over when the plan is
                     expires = next((e for e in (_expiry(shown[fid]) for fid, _ in ended) if e is not None), None)
                 replaced = tuple(fid for fid, _ in ended)
-                text = with_route(with_offered_role(with_partner(with_employer(verdict.fact, ended_texts), ended_texts),
-                                                    ended_texts), ended_texts)
+                text = with_role_named(with_route(with_offered_role(with_partner(with_employer(
+                    verdict.fact, ended_texts), ended_texts), ended_texts), ended_texts), ended_texts)
                 said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires, path=path),
                              verdict))
             said = handed_over(said)  # "Sold the Ninja. Got a used Skoda instead": the Skoda fact ends the Ninja one

@@ -4,19 +4,26 @@ that changed.
 - A move ends a fact that holds the city the user left as where they work or who they are ("User is an architect
   in Helsinki." after "User has moved into their flat in Tampere.": :func:`left_the_place`); the rest of it holds
   ("User is an architect."). The old fact stays as history, superseded.
+- A change of the kind of driving work ("User switched to a regional route.") keeps whom the user drives for
+  ("User drives for a freight company out of San Antonio.").
+- A reason told with a relative ("... for their husband Kwame's new job.") keeps the relative's part ("User's
+  husband Kwame has a new job.").
 
-Pure: patterns, English only.
+:func:`with_role_named` gives a new fact the role an ended fact gave the person it names ("User and Marisol are
+getting back together." after "User and their wife Marisol separated ..."). Pure: patterns, English only.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..slots import holder
 from .cues import is_negated
 from .patterns import rx
+from .routes import changes_haul
 
-__all__ = ["left_the_place", "still_holds"]
+__all__ = ["left_the_place", "still_holds", "with_role_named"]
 
 _CITY = r"(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"
 # Where the user lives now, told as a present state ("User lives in Leicester.", "User has moved into their flat in
@@ -55,14 +62,63 @@ def left_the_place(new: str, old: str) -> bool:
     return holder(new) == holder(old) == "user"
 
 
+# "User drives long-haul for ...": the kind of driving; ", mostly Texas to Chicago runs": the runs of that kind.
+_HAUL_WORD = rx(r"\s+(?:long[- ]haul|short[- ]haul|regional|local|otr|over[- ]the[- ]road|cross[- ]country)\b")
+_RUNS = rx(r",\s*(?:mostly|usually|often|mainly|doing)\s+[^,.]*?\b(?:runs?|routes?|lanes?|loads)\b")
+_DRIVES_FOR = rx(r"^User\s+drives\s+(?:for|out\s+of)\s+\S")
+_NAMES_WHOM = re.compile(r"\b(?:for|at|with)\s+(?:a\s+|the\s+)?[A-Z]")
+# "... for their husband Kwame's new job": a reason that tells of a relative.
+_FOR_RELATIVE = re.compile(
+    r"\bfor\s+(?:their|the\s+user's)\s+(?P<role>wife|husband|partner|spouse|mum|mom|mother|dad|father|son|daughter|"
+    r"brother|sister)\s+(?P<name>[A-Z][\w'-]+)'s\s+(?P<what>new\s+job|job|new\s+role|studies|work|new\s+post)\b"
+)
+
+
 def still_holds(new: str, old: str) -> list[str]:
     """What of ``old``, a stored fact ``new`` ends, still holds, as facts to keep (``[]`` when nothing does).
 
     >>> still_holds("User lives in Leicester.", "User is Ama, a pharmacist in Birmingham, originally from Kumasi.")
     ['User is Ama, a pharmacist, originally from Kumasi.']
+    >>> still_holds("User lives in Leicester.", "User is moving to Leicester for their husband Kwame's new job.")
+    ["User's husband Kwame has a new job."]
     """
     kept = []
     placed = _placed(old) if left_the_place(new, old) else None
     if placed is not None:
         kept.append(f"User is {placed.group('who')}{placed.group('rest').rstrip('.')}.")
+    if changes_haul(new, old) and not _NAMES_WHOM.search(new):  # not "... local delivery for Red River Grocers"
+        rest = _RUNS.sub("", _HAUL_WORD.sub("", old, count=1))
+        if _DRIVES_FOR.match(rest):
+            kept.append(rest)
+    relative = _FOR_RELATIVE.search(old)
+    if relative is not None and relative.group("name") not in new and holder(old) == "user":
+        kept.append(f"User's {relative.group('role')} {relative.group('name')} has {_article(relative.group('what'))}.")
     return kept
+
+
+def _article(what: str) -> str:
+    return what if what in ("work", "studies") else f"a {what}"
+
+
+# The roles a change of the two's story leaves: a spouse while separated, a relative (not "girlfriend" once engaged).
+_LASTING_ROLE = r"wife|husband|spouse|mum|mom|mother|dad|father|son|daughter|brother|sister"
+_ROLE_NAMED = re.compile(rf"\btheir\s+(?P<role>{_LASTING_ROLE})\s+(?P<name>[A-Z][\w'-]+)\b")
+# A new fact that ends or changes the role itself: "User and Marisol got divorced.", "... split up".
+_ROLE_ENDS = rx(r"\b(?:divorc\w*|split|broke\s+up|separat\w*|engaged|married|widow\w*|died|passed)\b")
+
+
+def with_role_named(fact: str, ended: Sequence[str]) -> str:
+    """``fact`` with the role the ended facts give a person it names bare ("User and Marisol are getting back
+    together." -> "User and their wife Marisol are getting back together."); any other fact as it is.
+
+    >>> with_role_named("User and Marisol are getting back together.", ["User and their wife Marisol separated."])
+    'User and their wife Marisol are getting back together.'
+    """
+    m = re.match(r"^User\s+and\s+(?P<name>[A-Z][\w'-]+)\b", fact)
+    if m is None or _ROLE_ENDS.search(fact):
+        return fact
+    roles = {r.group("role") for text in ended if holder(text) == "user" for r in _ROLE_NAMED.finditer(text)
+             if r.group("name") == m.group("name")}
+    if len(roles) != 1:
+        return fact
+    return f"User and their {roles.pop()} {m.group('name')}{fact[m.end():]}"
