@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from ..slots import holder
 from .cues import is_negated
 from .patterns import rx
-from .routes import changes_haul
+from .routes import changes_route, haul_of
 
 __all__ = ["left_the_place", "still_holds", "with_role_named"]
 
@@ -86,7 +86,8 @@ def still_holds(new: str, old: str) -> list[str]:
     placed = _placed(old) if left_the_place(new, old) else None
     if placed is not None:
         kept.append(f"User is {placed.group('who')}{placed.group('rest').rstrip('.')}.")
-    if changes_haul(new, old) and not _NAMES_WHOM.search(new):  # not "... local delivery for Red River Grocers"
+    # not when the new fact names whom the user drives for now ("... local delivery for Red River Grocers")
+    if haul_of(new) is not None and changes_route(new, old) and not _NAMES_WHOM.search(new):
         rest = _RUNS.sub("", _HAUL_WORD.sub("", old, count=1))
         if _DRIVES_FOR.match(rest):
             kept.append(rest)

@@ -40,7 +40,7 @@ from .job_and_home import holds_a_home_beside
 from .operations import operation_done
 from .rates import rerates
 from .documents import renews_document
-from .routes import changes_haul, changes_route
+from .routes import changes_route
 from .shifts import changes_shift, is_only_a_shift
 from .relationships import is_relationship_status, relationship_stage
 from .side_jobs import beside_the_job
@@ -57,9 +57,8 @@ from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
 __all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a_change", "told_with_what_holds_now", "with_employer",
            "with_offered_role", "with_partner"]
 
-_ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, changes_haul, renews_document,
-             quits_the_job, rerates, redoses, operation_done, ends_state, changes_commute, lives_elsewhere,
-             left_the_place)
+_ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job,
+             rerates, redoses, operation_done, ends_state, changes_commute, lives_elsewhere, left_the_place)
 """The rules that read one thing told ended or changed (``(new fact, stored fact) -> bool``), in the order tried."""
 
 _RETIRED = rx(r"\bretired\b")
