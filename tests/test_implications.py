@@ -577,6 +577,36 @@ def test_the_twelfth_rounds_concerns_recall_what_minilm_scores_low(minilm, quest
     _recalled_only_by_the_implications(minilm, question, needed)
 
 
+@pytest.mark.parametrize(("question", "needed"), [
+    ("The baby has kept me up all week and now I'm coughing and a bit wheezy. Should I see someone?",
+     "User smokes about fifteen a day."),
+    ("My laptop keeps crashing. Should I buy a new one?", "User lives on about 900 pounds a month."),
+    ("Is it ok to have an energy drink before my driving test?",
+     "Coffee on top of my tablets makes me jittery, so I keep to one cup."),
+    ("A young lad at the services asked me for a lift to Turin, can I take him?",
+     "User's haulage firm forbids passengers in its lorries."),
+])
+def test_the_thirteenth_rounds_concerns_recall_what_minilm_scores_low(minilm, question, needed):
+    _recalled_only_by_the_implications(minilm, question, needed)
+
+
+@pytest.mark.model
+def test_a_food_the_user_is_allergic_to_named_in_a_long_question_opens_the_allergy(minilm):
+    needed = "User is allergic to kiwi and strawberries: her lips swell."
+    question = ("My sister is hosting the christening lunch on Sunday and she's doing her kiwi pavlova and a big "
+                "cheese board for everyone. I said I'd bring something too. What should I make?")
+    facts = [needed, "User works as an accountant in Bristol.", "User plays five-a-side football on Tuesdays.",
+             "User's sister lives in Cardiff.", "User loves Thai food.", "User is learning the ukulele.",
+             "User has a cat called Mochi.", "User is saving for a new bike."]
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
+    eng.add("u", facts)
+    report = eng.explain(question, "u")
+    assert [c.kept for c in report.candidates if c.content == needed] == [True]
+    assert "allergen kiwi" in report.gate_note
+    eng.add("u", ["User's colleague Tom is allergic to cheese."])  # someone the question does not name
+    assert "User's colleague Tom is allergic to cheese." not in [f.content for f in eng.recall(question, "u")]
+
+
 @pytest.mark.model
 def test_a_relative_named_by_the_asker_recalls_the_facts_about_them_by_name_with_minilm(minilm):
     needed = "Greta loves orchids and Nordic crime novels."

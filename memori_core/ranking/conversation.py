@@ -99,7 +99,7 @@ def is_courtesy(query: str, query_terms: Sequence[str], courtesy_terms: frozense
     """
     if not query_terms:
         return not any(ch.isalnum() for ch in query)
-    if "?" in query and _THE_ASKER.search(query) is not None:
+    if ("?" in query or asks_something(query)) and _THE_ASKER.search(query) is not None:
         return False
     return all(t in courtesy_terms for t in query_terms)
 
