@@ -591,6 +591,21 @@ def test_the_thirteenth_rounds_concerns_recall_what_minilm_scores_low(minilm, qu
 
 
 @pytest.mark.model
+def test_a_follow_up_changing_the_plan_keeps_the_plans_concerns_beside_its_own(minilm):
+    needed = "User's lower back hurts if he sits for long."
+    facts = [needed, "User works as an accountant in Bristol.", "User plays five-a-side football on Tuesdays.",
+             "User's sister lives in Cardiff.", "User loves Thai food.", "User is learning the ukulele.",
+             "User has a cat called Mochi.", "User is saving for a new bike."]
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
+    eng.add("u", facts)
+    plan = ["My sister wants me to drive up to Inverness with her, it's a 9-hour drive. Good idea?"]
+    assert needed in [f.content for f in eng.recall("what if we take the train instead?", "u", context=plan)]
+    assert needed in [f.content for f in eng.recall("what if we fly?", "u", context=plan)]
+    # a question of its own after the plan is read on its own concerns
+    assert needed not in [f.content for f in eng.recall("What's a good podcast about trains?", "u", context=plan)]
+
+
+@pytest.mark.model
 def test_a_food_the_user_is_allergic_to_named_in_a_long_question_opens_the_allergy(minilm):
     needed = "User is allergic to kiwi and strawberries: her lips swell."
     question = ("My sister is hosting the christening lunch on Sunday and she's doing her kiwi pavlova and a big "

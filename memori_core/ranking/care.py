@@ -180,7 +180,7 @@ _CARE_TERMS = re.compile(
     r"medications?|medicines?|meds|prescri(?:bed|ption|ptions)|inhalers?|puffers?|"
     r"pregnan(?:t|cy)|prenatal|breast[\s-]?feed(?:ing|s)?|(?:pre-?)?diabet(?:es|ic)|asthma(?:tic)?|epilep(?:sy|tic)|hypertension|"
     r"high\s+blood\s+pressure|gout|ibs|irritable\s+bowel|crohn'?s|colitis|low[-\s]fat\s+(?:meals|diet|food)|"
-    r"sickle[\s-]cell|an(?:a)?emi(?:a|c)|iron[\s-]deficien\w*|gallstones?|(?:chronic\s+)?hepatitis(?:\s+[abc])?|cirrhosis|fatty\s+liver|"
+    r"sickle[\s-]cell|gallstones?|(?:chronic\s+)?hepatitis(?:\s+[abc])?|cirrhosis|fatty\s+liver|"
     r"vegetarian|vegan|pescatarian|halal|kosher|teetotal(?:l?er)?|"
     # staying off alcohol after an addiction is a restriction like "alcohol-free"
     r"sober|sobriety|recovering\s+alcoholic|alcoholism|alcohol\s+(?:addiction|dependence)|"

@@ -23,7 +23,8 @@ from ..slots import PERSON, slot_keys
 from .allergens import allergen_rows
 from .care import FROM_HOME, for_the_asker, named_by
 from .concerns import ADDED_CONCERNS, fact_concerns, question_concerns
-from .conversation import asks_something, goes_on_from_the_conversation, leans_on_the_conversation, points_back
+from .conversation import (asks_something, changes_the_plan, goes_on_from_the_conversation, leans_on_the_conversation,
+                           points_back)
 from .kin import kin_named, kin_rows
 from .pipeline import PoolScores
 
@@ -98,7 +99,8 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
     statement = None
     # A follow-up goes on from the turns before when it names no concern of its own, or when it is no question of
     # what to do by itself ("How about the satay skewers?" after "What should I order?").
-    if (before is not None and not slots and (question is None or not question_concerns(query) - ADDED_CONCERNS)
+    if (before is not None and not slots and (question is None or not question_concerns(query) - ADDED_CONCERNS
+                                              or changes_the_plan(query))
             and asks_what_to_do(before)):
         question = f"{query}\n{before}"
         statement = None if asks_for_advice(before) else before
