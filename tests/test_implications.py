@@ -572,12 +572,7 @@ def test_a_relative_with_many_facts_opens_only_the_best_ranked_few():
      "I get short of breath in cold or windy weather."),
     ("The drive to the coast is two hours there and back. Can I go on my own?",
      "Mum gets frightened if she is left alone for long."),
-])
-def test_the_twelfth_rounds_concerns_recall_what_minilm_scores_low(minilm, question, needed):
-    _recalled_only_by_the_implications(minilm, question, needed)
-
-
-@pytest.mark.parametrize(("question", "needed"), [
+    # the thirteenth round
     ("The baby has kept me up all week and now I'm coughing and a bit wheezy. Should I see someone?",
      "User smokes about fifteen a day."),
     ("My laptop keeps crashing. Should I buy a new one?", "User lives on about 900 pounds a month."),
@@ -586,7 +581,7 @@ def test_the_twelfth_rounds_concerns_recall_what_minilm_scores_low(minilm, quest
     ("A young lad at the services asked me for a lift to Turin, can I take him?",
      "User's haulage firm forbids passengers in its lorries."),
 ])
-def test_the_thirteenth_rounds_concerns_recall_what_minilm_scores_low(minilm, question, needed):
+def test_the_twelfth_and_thirteenth_rounds_concerns_recall_what_minilm_scores_low(minilm, question, needed):
     _recalled_only_by_the_implications(minilm, question, needed)
 
 
