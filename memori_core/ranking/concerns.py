@@ -1007,7 +1007,9 @@ _PHRASES, _PREFIXES = _phrase_table()
 _LONGEST = max(len(k.split(" ")) for k in _PHRASES)
 _STARTS = frozenset(k.split(" ", 1)[0] for k in _PHRASES if " " in k)  # first words of the phrases
 # an amount of money: "What's the smartest thing to do with R5,000?", "Is 300 euros too much for a pram?"
-_AMOUNT = re.compile(r"[$£€¥₹₱₦₩₪₺₴₫฿₵]\s?\d|\b[Rr]\s?\d[\d,]{2,}\b|\b(?:rp|rs|ksh|kes|php|idr|pln|inr|zar|ngn|ghs)\.?\s?\d|\b\d[\d,.]*\s*(?:juta|ribu|lakhs?|crores?|euro|zł|złoty|zlotys|kr)(?!\w)|\b\d[\d,.]*\s*(?:k\s+)?(?:(?:us|fiji|fijian)\s+)?(?:dollars|pounds|euros|"
+_AMOUNT = re.compile(r"[$£€¥₹₱₦₩₪₺₴₫฿₵]\s?\d|\b[Rr]\s?\d[\d,]{2,}\b|\b(?:rp|rs|ksh|kes|php|idr|pln|inr|zar|ngn|ghs)\.?\s?\d|"
+                     r"\b\d[\d,.]*\s*(?:juta|ribu|lakhs?|crores?|euro|zł|złoty|zlotys|kr)(?!\w)|"
+                     r"\b\d[\d,.]*\s*(?:k\s+)?(?:(?:us|fiji|fijian)\s+)?(?:dollars|pounds|euros|"
                      r"quid|bucks|rand|yen|rupees|francs|zloty|pesos|lei|ringgit|baht|naira|shillings|cedis|reais|rupiah|"
                      r"kronor|krona|forint|lira|dirhams|riyals|yuan|shekels)\b|\b(?:hundred|thousand|million)\s+(?:pounds|dollars|euros|"
                      r"quid|bucks|rand|pesos|shillings|rupees|naira|shekels|riyals|dirhams)\b|\b(?:a|\d+)\s+grand\b|\b(?:fjd|rm|usd|eur|gbp|aud|nzd|cad)\s?\d", re.IGNORECASE)
