@@ -83,6 +83,8 @@ def test_the_thanks_of_everyday_british_and_irish_chat_are_courtesy_turns(engine
 @pytest.mark.parametrize("turn, courtesy", [
     ("And me? I have one too lol", False), ("ok and me?", False),  # every word a courtesy word's, yet it asks
     ("ok lol", True), ("Great, thanks, bye!", True),
+    ("which night am i off again", False),  # a question about the asker, without its question mark
+    ("good night", True),
 ])
 def test_the_question_before_asked_again_for_the_asker_is_no_courtesy_turn(engine, turn, courtesy):
     assert engine._is_courtesy(turn) is courtesy

@@ -582,9 +582,49 @@ def test_a_relative_with_many_facts_opens_only_the_best_ranked_few():
      "I get short of breath in cold or windy weather."),
     ("The drive to the coast is two hours there and back. Can I go on my own?",
      "Mum gets frightened if she is left alone for long."),
+    # the thirteenth round
+    ("The baby has kept me up all week and now I'm coughing and a bit wheezy. Should I see someone?",
+     "User smokes about fifteen a day."),
+    ("My laptop keeps crashing. Should I buy a new one?", "User lives on about 900 pounds a month."),
+    ("Is it ok to have an energy drink before my driving test?",
+     "Coffee on top of my tablets makes me jittery, so I keep to one cup."),
+    ("A young lad at the services asked me for a lift to Turin, can I take him?",
+     "User's haulage firm forbids passengers in its lorries."),
 ])
-def test_the_twelfth_rounds_concerns_recall_what_minilm_scores_low(minilm, question, needed):
+def test_the_twelfth_and_thirteenth_rounds_concerns_recall_what_minilm_scores_low(minilm, question, needed):
     _recalled_only_by_the_implications(minilm, question, needed)
+
+
+@pytest.mark.model
+def test_a_follow_up_changing_the_plan_keeps_the_plans_concerns_beside_its_own(minilm):
+    needed = "User's lower back hurts if he sits for long."
+    facts = [needed, "User works as an accountant in Bristol.", "User plays five-a-side football on Tuesdays.",
+             "User's sister lives in Cardiff.", "User loves Thai food.", "User is learning the ukulele.",
+             "User has a cat called Mochi.", "User is saving for a new bike."]
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
+    eng.add("u", facts)
+    plan = ["My sister wants me to drive up to Inverness with her, it's a 9-hour drive. Good idea?"]
+    assert needed in [f.content for f in eng.recall("what if we take the train instead?", "u", context=plan)]
+    assert needed in [f.content for f in eng.recall("what if we fly?", "u", context=plan)]
+    # a question of its own after the plan is read on its own concerns
+    assert needed not in [f.content for f in eng.recall("What's a good podcast about trains?", "u", context=plan)]
+
+
+@pytest.mark.model
+def test_a_food_the_user_is_allergic_to_named_in_a_long_question_opens_the_allergy(minilm):
+    needed = "User is allergic to kiwi and strawberries: her lips swell."
+    question = ("My sister is hosting the christening lunch on Sunday and she's doing her kiwi pavlova and a big "
+                "cheese board for everyone. I said I'd bring something too. What should I make?")
+    facts = [needed, "User works as an accountant in Bristol.", "User plays five-a-side football on Tuesdays.",
+             "User's sister lives in Cardiff.", "User loves Thai food.", "User is learning the ukulele.",
+             "User has a cat called Mochi.", "User is saving for a new bike."]
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
+    eng.add("u", facts)
+    report = eng.explain(question, "u")
+    assert [c.kept for c in report.candidates if c.content == needed] == [True]
+    assert "allergen kiwi" in report.gate_note
+    eng.add("u", ["User's colleague Tom is allergic to cheese."])  # someone the question does not name
+    assert "User's colleague Tom is allergic to cheese." not in [f.content for f in eng.recall(question, "u")]
 
 
 @pytest.mark.model

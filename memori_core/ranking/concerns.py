@@ -69,8 +69,9 @@ FACT_CONCERNS: dict[str, str] = {
     "blood thinner": _any("warfarin", "blood thinner", "anticoagulant", "apixaban", "rivaroxaban",
                           "dabigatran", "edoxaban", "heparin", "clopidogrel", "coumadin", "eliquis", "xarelto"),
     "latex": _any("latex"),
-    "meal": _any("diet", "food", "foods", "eat*", "consum*", "dish", "meal") + _NOT_EATEN_ALLERGY,
-    "caffeine": _any("caffeine", "decaf*"),
+    "meal": _any("diet", "food", "foods", "eat*", "consum*", "dish", "meal", "appetite") + _NOT_EATEN_ALLERGY,
+    "caffeine": _any("caffeine", "decaf*", "methylphenidate", "ritalin", "concerta", "medikinet", "adderall",
+                     "amphetamine*", "dexamfetamine", "lisdexamfetamine", "vyvanse", "elvanse", "stimulant*"),
     "diabetes": _any("diabet*", "prediabet*", "insulin", "metformin", "blood sugar", *SULFONYLUREAS),
     "exertion": _any("asthma*", "inhaler", "puffer", "epilep*", "heart condition", "angina", "pacemaker", "pregnan*",
                      "sickle cell"),
@@ -124,7 +125,10 @@ LIMIT_CONCERNS: dict[str, str] = {
                r"never|can't|cannot|mustn't|must\s+not|shouldn't|(?:isn't|is\s+not|not)\s+allowed\s+to)\s+(?:\w+\s+)?"
                r"(?:drink(?:s|ing)?|alcohol|booze)\b(?!\s+(?:coffee|tea|milk|water|juice|soda|cola|caffeine|enough|much\s+water))"
                r"|\boff\s+(?:the\s+)?(?:booze|alcohol|drink)\b|\bon\s+the\s+wagon\b"
-               r"|\bdrinks?\s+no\s+(?:alcohol|booze)\b|\b(?:seventh[\s-]day\s+)?adventist\b",
+               r"|\bdrinks?\s+no\s+(?:alcohol|booze)\b|\b(?:seventh[\s-]day\s+)?adventist\b"
+               # "My doctor told me no alcohol at all", "forbids passengers in the truck and any alcohol in the cab"
+               r"|\b(?:told|advised)\s+(?:me|him|her|them|us)\s+no\s+(?:alcohol|booze|drinking)\b"
+               r"|\b(?:forbids?|bans?|prohibits?)\s+(?:[\w-]+\s+){0,6}?(?:any\s+)?(?:alcohol|booze|drinking)\b",
     # sweet food the user does not like: "I don't like very sweet food", "no sweet tooth"
     "sugar": r"\b(?:(?:don't|doesn't|do\s+not|does\s+not|never)\s+(?:like|eat|enjoy|care\s+for)|dislikes?|hates?|avoids?)\s+"
              r"(?:\w+\s+){0,2}?(?:sweet|sugary)\b(?!\s+(?:potato\w*|corn|peppers?|chill?i|and\s+sour|peas?)\b)|"
@@ -139,7 +143,11 @@ LIMIT_CONCERNS: dict[str, str] = {
                     r"varicose\s+veins?|compression\s+(?:stockings|socks)|poor\s+circulation|"
                     # sitting long: "can't sit in a vehicle for more than three hours", "if I sit more than four hours"
                     r"(?:can't|cannot|can\s+not|unable\s+to)\s+sit\s+(?:\w+\s+){0,4}?for\s+(?:more\s+than|over|long)|"
-                    r"sits?\s+(?:still\s+)?(?:for\s+)?(?:more\s+than|over|longer\s+than)\s+(?:\w+\s+){0,2}?hours)\b",
+                    r"sits?\s+(?:still\s+)?(?:for\s+)?(?:more\s+than|over|longer\s+than)\s+(?:\w+\s+){0,2}?hours|"
+                    # "no longer drives after dark or more than about five hours a day"; "back pain from long hours on the bike"
+                    r"drives?\s+(?:\w+\s+){0,5}?more\s+than\s+(?:about\s+)?\w+\s+hours|"
+                    r"back\s+(?:pain|ache)\s+from\s+(?:long|many)\s+hours|sleep\s+apno?ea|narcolep\w*|"
+                    r"(?:lower\s+)?back\s+(?:and\s+(?:\w+\s+){0,3}?)?hurts?)\b",
     "motion": _any("seasick*", "sea sick*", "motion sick*", "travel sick*", "car sick*", "carsick*", "airsick*"),
     "flying": r"\b(?:(?:afraid|scared|terrified|fear)\s+of\s+flying|hates?\s+flying|"
               r"(?:rather\s+than|never|won't|doesn't|don't|does\s+not|do\s+not)\s+fly\b|aviophobi\w*|"
@@ -153,6 +161,7 @@ LIMIT_CONCERNS: dict[str, str] = {
               r"(?:big\s+|large\s+)?crowds\b",
     # a rule of the user's work about who may come along: "carrier allows no passengers"
     "passengers": r"\b(?:allows?|permits?)\s+no\s+(?:passengers|riders|ride[\s-]?alongs?|guests|visitors)\b|"
+                  r"\b(?:forbids?|bans?|prohibits?)\s+(?:any\s+)?(?:passengers|riders|hitchhikers)\b|"
                   r"\bno\s+(?:passengers|riders|ride[\s-]?alongs?)\s+(?:are\s+)?(?:allowed|permitted)\b|"
                   r"\b(?:passengers|riders)\s+(?:are\s+)?not\s+(?:allowed|permitted)\b",
     # skin the sun harms: lupus, a photosensitising medicine, "burns easily" (a beach day, a desert trip, a fun run)
@@ -237,6 +246,11 @@ LIMIT_CONCERNS: dict[str, str] = {
     "language": r"\b(?:(?:no|little|limited|basic|broken|poor)\s+english|(?:is\s+|am\s+|still\s+)?learning\s+english|"
                 r"english\s+(?:lessons|classes|course)|(?:doesn't|does\s+not|don't|do\s+not|can't|cannot)"
                 r"\s+speak\s+(?:\w+\s+)?english|not\s+fluent\s+in\s+english)\b",
+    # lungs that smoke and cold air hurt: asthma, COPD, a smoker's (a bonfire, a cough, a wheeze)
+    "airways": r"\b(?:asthma\w*|copd|emphysema|bronchitis|bronchiectasis|inhalers?|puffers?|nebuli[sz]er|nebules?|"
+               r"smokes?|smoker|smoking|cigarettes?|kretek|vapes?|vaping)\b(?!\s+(?:alarms?|detectors?))",
+    "toilet": r"\b(?:overactive\s+bladder|incontinen\w*|(?:needs?|near|close\s+to)\s+(?:a\s+)?(?:toilet|bathroom|loo|washroom)s?\s+"
+              r"(?:close\s+by|nearby|near|at\s+hand)|mirabegron|oxybutynin|tolterodine|solifenacin|urgency)\b",
     # a kidney stone: oxalate-rich food and too little water
     "stones": r"\bkidney\s+stones?\b|\boxalate\b",
     # an allergy to what touches the skin at work or in a salon
@@ -297,12 +311,14 @@ SITUATION_CONCERNS: dict[str, str] = {
              r"social\s+security|401\(?k\)?|sends?\s+money|mortgage|overdraft|tight\s+on\s+money|money\s+is\s+tight|"
              r"can(?:'t|not)\s+afford|paying\s+(?:off|back)|credit\s+card|low\s+income|unemployed|on\s+benefits|"
              r"(?:pays|paid)\s+(?:\w+\s+)?(?:monthly|weekly|every\s+(?:month|week))|bonus|repaying|repayments?|"
-             r"owes?|owing|line\s+of\s+credit|in\s+debt|scholarship|stipend|bursary|pledged|tithes?)\b",
+             r"owes?|owing|line\s+of\s+credit|in\s+debt|scholarship|stipend|bursary|pledged|tithes?|"
+             r"on\s+credit|instal(?:l)?ments?|lives?\s+on\s+(?:about\s+|around\s+|just\s+|only\s+)?\S*\d|profits?|"
+             r"(?:spending|daily|weekly|monthly)\s+limit|as\s+(?:my|his|her|their|our)\s+limit)\b",
     "getting around": r"\b(?:(?:don't|doesn't|do\s+not|does\s+not|never|can't|cannot)\s+(?:drive|have\s+a\s+car|own\s+a\s+car)|"
                       r"no\s+longer\s+drives?|(?:stopped|gave\s+up)\s+driving|(?:doesn't|does\s+not|don't|do\s+not)\s+drive\s+any\s?more|"
                       r"(?:never\s+had|has\s+no|have\s+no|no|without|doesn't\s+have|don't\s+have)\s+(?:a\s+)?"
                       r"(?:driving|driver'?s)\s+licen[cs]e|never\s+(?:learned|learnt)\s+to\s+drive|"
-                      r"no\s+car|car[\s-]free|without\s+a\s+car|walks?\s+everywhere|gets?\s+around\s+by|"
+                      r"no\s+car|car[\s-]free|without\s+a\s+car|(?:walks?|cycles?|bikes?)\s+everywhere|gets?\s+around\s+by|"
                       r"commutes?\s+(?:by|on)|cycles?\s+to\s+work|rather\s+than\s+(?:fly|drive)|"
                       r"(?:uses?|takes?|relies\s+on)\s+a\s+wheelchair|wheelchair\s+user|"
                       # not allowed to drive, or the one car is someone else's: "The family has one car, which Josefa uses"
@@ -334,9 +350,10 @@ SITUATION_CONCERNS: dict[str, str] = {
              # work until the small hours, a room shared with people who keep other hours
              r"(?:to|till|until)\s+[1-5]\s*(?:am|a\.m\.)|night\s+weeks|"
              r"shares?\s+(?:a|an|the|her|his|their|my)\s+(?:\w+\s+){0,2}?(?:flat|room|house|apartment|bedroom|dorm)|"
-             r"(?:flat|house|room)[\s-]?mates?|sleeps?\s+at\s+different\s+(?:hours|times)|noisy\s+neighbou?rs?|thin\s+walls)\b",
+             r"(?:flat|house|room)[\s-]?mates?|sleeps?\s+at\s+different\s+(?:hours|times)|noisy\s+neighbou?rs?|thin\s+walls|"
+             r"sleeps?\s+(?:from\s+)?(?:about\s+|around\s+)?\d{1,2}(?::\d\d)?\s*(?:am|a\.m(?=\.))|sleeps?\s+(?:during|in)\s+the\s+day)\b",
     "travel": r"\bpregnan\w*",
-    "outdoors": r"\b(?:grows?|growing|garden\w*|allotment|raised\s+beds?|greenhouse|beehives?|bees|backyard|"
+    "outdoors": r"\b(?:grows?|growing|garden\w*|allotment(?!\s+of\b)|raised\s+beds?|greenhouse|beehives?|bees|backyard|"
                 r"(?:swimming\s+)?pool|chickens|hens|vegetable\s+patch|orchard|lawn)\b",
     "work": r"\b(?:works?\s+(?:as|at|for|in)|working\s+(?:as|at|for)|job|employer|employed|self[\s-]employed|"
             r"freelanc\w*|runs?\s+(?:a|an|the|his|her|their|my|our)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|"
@@ -418,7 +435,7 @@ SITUATION_CONCERNS: dict[str, str] = {
             r"\b(?:eats?|eating)\s+(?:\w+\s+)?(?:meat|fish|seafood|chicken|pork|beef|dairy|eggs)\s+(?:again|now)\b|"
             r"^\W*(?:user|i)\s+(?:now\s+|also\s+)?(?:eats?|has\s+started\s+eating|started\s+eating)\s+"
             r"(?:meat|fish|seafood|chicken|dairy|eggs)(?:\s+again)?\W*$|"
-            r"\bno\s+(?:oven|stove|cooker|hob|kitchen|freezer)\b|"
+            r"\bno\s+(?:oven|stove|cooker|hob|kitchen|freezer|fridge)\b|"
             r"\beats?\s+no\s+(?:pork|meat|beef|red\s+meat|fish|shellfish|seafood|dairy|eggs)\b|\b(?:seventh[\s-]day\s+)?adventist\b|"
             r"\b(?:eat|drink|have)\s+(?:fewer|less)\s+(?:\w+\s+){0,4}?(?:sugar\w*|sweets|carbs|tortillas|bread|rice|meat|salt|fat)\b|"
             r"\bmeal\s+close\s+to\s+(?:a|the|his|her|my)\s+dose\b|"
@@ -448,6 +465,7 @@ SITUATION_CONCERNS: dict[str, str] = {
                 r"(?:to|till|until)\s+\d{1,2}\b|shift\s+swaps?|swap\s+shifts?|time\s+off\s+(?:needs?|has\s+to|must))\b",
     # the way to work: a new job's place or hours, an early meeting
     "commute": r"\b(?:commut\w*|leaves?\s+home\s+at|(?:drives?|cycles?|walks?|takes?\s+the\s+\w+)\s+to\s+work|"
+               r"takes?\s+(?:two|three|\d)\s+(?:buses|trains|trams)\s+to\s+(?:work|school|uni|college)|"
                r"(?:taking|riding)\s+the\s+(?:ttc|mta|bus|buses|train|trains|tram|metro|subway|tube|"
                r"underground|streetcar|luas|dart|ferry)\b|"
                # "rides a 150cc motorbike from Surquillo to Barranco"
@@ -457,7 +475,10 @@ SITUATION_CONCERNS: dict[str, str] = {
     # latte before bed needs it)
     "caffeine": r"\b(?:(?:switched|moved|gone|went|changed)\s+(?:over\s+)?to\s+(?:decaf\w*|(?:herbal\s+|green\s+)?tea)|"
                 r"(?:no\s+longer|stopped|quit|gave\s+up|given\s+up|cut\s+out|cutting\s+(?:out|down\s+on))\s+"
-                r"(?:drinking\s+)?(?:coffee|caffeine)|no\s+(?:more\s+)?(?:coffee|caffeine)|decaf)\b",
+                r"(?:drinking\s+)?(?:coffee|caffeine)|no\s+(?:more\s+)?(?:coffee|caffeine)|decaf|"
+                # "Coffee on top of my meds makes me jittery"
+                r"(?:coffee|caffeine|energy\s+drinks?)\b[^.;]{0,40}?\b(?:makes?|gives?|keeps?)\s+(?:me|him|her|them)\s+"
+                r"(?:\w+\s+)?(?:jittery|shaky|anxious|wired|palpitations|the\s+shakes))\b",
     # an exam or a degree the user is working towards
     "studies": r"\b(?:ielts|toefl|gre|gmat|gcses?|a[\s-]levels?|bar\s+exam|exams?|thesis|dissertation|"
                r"studying\s+for|revising\s+for|master'?s|phd|doctorate|"
@@ -484,7 +505,9 @@ SITUATION_CONCERNS: dict[str, str] = {
     "calendar": r"\b(?:next|this\s+coming|starting(?:\s+in)?|from|until|till|by|due\s+(?:in|at\s+the\s+end\s+of)|"
                 r"(?:expires?|ends?|runs\s+out)(?:\s+(?:in|on|next))?|(?:planned|booked|scheduled)\s+for(?:\s+next)?)\s+(?:(?:early|mid|late)[\s-]+)?"
                 rf"{_MONTH}\b|\bdue\s+(?:on\s+)?(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b|"
-                r"\b\d{1,2}\s+weeks\s+pregnant\b",
+                r"\b\d{1,2}\s+weeks\s+pregnant\b|"
+                r"\b(?:at\s+least|under|more\s+than|fewer\s+than|less\s+than|over)\s+\d+\s+days\s+(?:a|per|each|every)\s+year\b|"
+                rf"\bstarts?\s+on\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b",
     # an exercise habit of the week: a weight-loss or fitness plan builds on it
     "fitness": r"\b(?:zumba|aerobics|spin\s+class\w*|gym|pilates|yoga|crossfit|swims?|swimming|running|jogs?|jogging|"
                r"cycles?|cycling|parkrun|works?\s+out)\b[^.;]{0,40}?\b(?:(?:times|mornings|evenings|days|nights)\s+a\s+week|"
@@ -582,7 +605,8 @@ _GETTING_THERE = ("way to get", "get to", "get there", "getting there", "getting
 _WEIGHT_LOSS = ("lose weight", "lose some weight", "losing weight", "weight loss")
 _EXERTION = ("exercise", "yoga", "hot yoga", "pilates", "workout", "work out", "gym", "run", "running", "jog*",
              "football", "soccer", "rugby", "hockey", "tennis", "squash", "netball", "basketball", "hike", "hiking",
-             "climb*", "boulder*", "swim*", "cycling", "bike ride", "marathon", "race", "training", "warm up",
+             "climb*", "boulder*", "swim*", "cycling", "bike ride", "marathon", "race", "training", "warm up", "stretches",
+             "stretching",
              "warm-up", "hiit", "crossfit", "spin class", "sport", "sprint", "ski", "skiing", "altitude", "scuba",
              "diving", "get fit", "get fitter", "fitness", "keep fit", "in shape", "10k", "5k", "half marathon",
              "train for", *_WEIGHT_LOSS, "put on weight", "gain weight", "surf", "surfboard", "paddle out", "longboard", "fun run")
@@ -661,7 +685,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                "lips crack", "dry lips"),
     "language": ("english", "tourist", "foreigner", "translate", "translation", "in english", "americans",
                  "brits", "english speakers", "english speaking", "small talk", "useful phrases"),
-    "commute": ("job offer", "offered me", "new job", "new office", "the office", "in the office", "at the office",
+    "commute": ("way to uni", "way to school", "way to college", "way to campus", "way to class", "snowing",
+                "black ice", "icy roads", "job offer", "offered me", "new job", "new office", "the office", "in the office", "at the office",
                 "5am", "6am", "7am", "8am", "get to work", "way to work", "early meeting", "early start", "commute", "commuting", "work from home",
                 "remote", "hybrid", "rush hour", "be at work", "late for work",
                 "at work by", "at work at", "flooded", "bus stop"),
@@ -711,7 +736,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                "before i go", "before we go", "before i leave", "while i'm away", "while we're away", "while i'm gone",
                "while we're gone", "while i'm abroad", "nights away", "to visit", "go visit", "going to visit",
                "fly to", "all go", "i manage", "a few hours", "for hours", "there and back", "round trip"),
-    "renting": ("puppy", "puppies", "kitten", "a dog", "a cat", "pet", "get a dog", "get a cat", "paint the", "repaint",
+    "renting": ("sleep in my room", "sleep at my place", "crash at my place", "stay at my place", "puppy", "puppies", "kitten", "a dog", "a cat", "pet", "get a dog", "get a cat", "paint the", "repaint",
                 "wallpaper", "renovat*", "knock through", "put up shelves", "shelves", "drill", "hot tub",
                 "trampoline", "shed", "extension", "move out", "deposit", "notice period", "buy a house", "home charger", "solar", "solar panel", "satellite dish", "air con", "heat pump",
                 "buy a flat", "first home", "mortgage"),
@@ -748,7 +773,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                 "gas mileage", "mileage", "tyre*", "tire", "tires", "oil change", "mot", "car service",
                 "service the car", "car wash", "parking", "park", "roof box", "tow", "towing", "snow chains",
                 "breakdown", "breaks down", "break down", "car insurance", "road trip", "long drive", "drive to",
-                "driving to", "motorway", "highway", "freeway", "get there", "way to get", "how long will it take",
+                "driving to", "motorway", "highway", "freeway", "get there", "way to get",
                 "the car", "my car", "our car", "clutch", "gearbox", "change gear", "brakes", "engine", "mechanic",
                 "dashboard", "warning light"),
     "reading": (*_LEISURE, "audiobook*", "podcast*", "book recommendation", "good book", "book club", "something to read",
@@ -802,10 +827,10 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
               "bills", "a quote", "the quote", "grant", "financial help", "help with the cost", "help paying", "quit my",
               "quit the", "quitting my", "quitting the", "give up my job", "give up work", "cut my hours", "fewer hours",
               "reduce my hours", "go part time", "going part time", "stop working", "swing it", "the money",
-              "whole money", "buy a new one", "worth replacing", "a raise", "pay raise", "money wise",
+              "whole money", "funded", "funding", "fix it or", "repair or replace", "buy a new one", "worth replacing", "a raise", "pay raise", "money wise",
               "send more money", "send him more", "send her more", "send them more", "my money", "our money",
               "on finance", "pay for a", "pay for the", "pay for it"),
-    "getting around": (*_GETTING_THERE, "get home", "travel down", "travel up", "trip home", "day trip", "car seat",
+    "getting around": (*_GETTING_THERE, "way to uni", "way to school", "way to college", "way to campus", "get home", "travel down", "travel up", "trip home", "day trip", "car seat",
                        "pram", "stroller", "buggy", "pushchair", "be at work", "late for work",
                        "new place", "moving house", "move house", "new flat", "new apartment", "drive", "driving",
                        "trip", "buy a car", "get a car", "new car", "used car", "second hand car", "her car", "his car",
@@ -842,14 +867,15 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                  "drought", "hosepipe ban", "outside", "outdoors", "yard", "garden", "gardening", "planting", "hive",
                  "grow", "growing", "seeds", "seedlings", "herbs", "vegetable patch",
                  "bee suit", "swarm"),
-    "travel": ("trip", "holiday", "vacation", "getaway", "go away", "weekend away", "travel", "flight", "fly",
+    "travel": ("go home to", "going home to", "trip", "holiday", "vacation", "getaway", "go away", "weekend away", "travel", "flight", "fly",
                "flying", "abroad", "babymoon", "hotel", "airbnb", "camping", "cruise", "road trip"),
     "papers": ("visa", "work permit", "residence permit", "my permit", "renew my permit", "residence", "residency", "immigration", "citizenship", "naturalisation",
                "naturalization", "green card", "blue card", "passport", "register my address", "anmeldung",
                "change jobs", "switch jobs", "new job", "quit my job", "leave my job", "lose my job", "laid off",
                "travel abroad", "trip abroad", "leave the country", "flight to", "flights to", "fly to", "book a flight",
                "abroad", "overseas", "out of the country", "re enter", "re-enter", "trip", "holiday", "vacation", "to visit",
-               "conference", "congress", "symposium",
+               "conference", "congress", "symposium", "cash in hand", "second job", "side job", "extra job",
+               "part time job", "weekend job", "another job",
                "go visit", "going to visit"),
     "sesame": ("sesame", "tahini", "hummus", "houmous", "halva", "halwa", "falafel", "baba ganoush", "bagel",
                "burger bun", "sushi", "stir fry", "stir-fry", "bibimbap", "dan dan", "furikake", "za'atar"),
@@ -879,7 +905,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                      "hour drive", "hours drive", "drive or fly", "road trip", "overnight bus", "long journey",
                      "long train", "coach trip", "long bus", "in one go", "stop overnight", "overnight stop",
                      "drive down", "drive up", "drive out", "the drive", "for hours", "hours on end"),
-    "space": ("stay with us", "stay with me", "staying with us", "staying with me", "stay over", "put them up",
+    "space": ("sleep in my room", "sleep at my place", "crash at my place", "stay at my place", "stay with us", "stay with me", "staying with us", "staying with me", "stay over", "put them up",
               "put him up", "put her up", "guest room", "spare room", "sofa bed", "air mattress", "visit us",
               "visiting us", "come to stay", "come and stay", "dinner party",
               "big tv", "new sofa", "new furniture", "a piano"),
@@ -911,14 +937,20 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "crowds": ("crowd", "crowds", "crowded", "packed", "festival", "concert", "gig", "parade", "carnival", "stadium",
                "open air", "fireworks", "procession", "rally", "funfair", "the fair", "school fair", "big event", "busy place",
                "mass"),
-    "passengers": ("come with me", "come along", "ride along", "ride with me", "passenger", "bring him along",
+    "passengers": ("for a lift", "give him a lift", "give her a lift", "give them a lift", "hitchhiker", "hitchhiking",
+                   "come with me", "come along", "ride along", "ride with me", "passenger", "bring him along",
                    "bring her along", "him with me", "her with me", "them with me"),
     "dexterity": ("drill", "diy", "shelves", "screwdriver", "screws", "flat pack", "flatpack", "assemble", "sewing",
                   "knitting", "crochet", "typing", "buttons", "fiddly", "jar", "chopping", "power tool", "tools"),
-    "fitness": (*_WEIGHT_LOSS, "get fit", "fitness plan", "workout plan", "exercise plan", "training plan", "tone up",
+    "fitness": (*_WEIGHT_LOSS, "healthy", "healthier", "get fit", "fitness plan", "workout plan", "exercise plan", "training plan", "tone up",
                 "build muscle", "get in shape", "exercise routine", "calorie*", "diet plan", "portion size"),
     "caffeine": ("coffee", "cafe", "café", "coffee shop", "hot drink", "warm drink", "espresso", "latte", "cappuccino",
                  "tea", "cola", "coke", "energy drink", "red bull", "matcha", "chocolate", "pre-workout", "beverage"),
+    "airways": ("smoke", "smoky", "smoking", "bonfire", "burning leaves", "burning trash", "burning rubbish",
+                "wildfire smoke", "haze", "air quality", "pollution", "cough", "coughing", "wheeze", "wheezy", "wheezing",
+                "breathless", "short of breath", "chest infection"),
+    "toilet": ("toilet", "toilets", "washroom", "restroom", "bathroom", "loo", "portaloo", "bathroom breaks", "no toilet",
+               "long bus", "bus ride", "coach trip", "day trip", "queue", "stadium"),
     "stones": ("spinach", "rhubarb", "beetroot", "almond*", "oxalate*", "iced tea", "how much water", "drink water",
                "protein shake", "vitamin c"),
     "contact": ("manicure", "pedicure", "nails done", "gel nails", "acrylic*", "nail salon", "nail polish", "nail art",
@@ -952,7 +984,6 @@ def _phrase_key(text: str) -> str:
 
 _TOKEN = re.compile(r"[\w&']+")
 _Y_PLURAL = re.compile(r"[^aeiou\s]y$")  # "ferry" -> "ferries", "party" -> "parties"; not "day", "toy"
-_LONGEST = 3
 
 
 def _phrase_table() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, frozenset[str]], ...]]:
@@ -973,9 +1004,12 @@ def _phrase_table() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, frozens
 
 
 _PHRASES, _PREFIXES = _phrase_table()
+_LONGEST = max(len(k.split(" ")) for k in _PHRASES)
 _STARTS = frozenset(k.split(" ", 1)[0] for k in _PHRASES if " " in k)  # first words of the phrases
 # an amount of money: "What's the smartest thing to do with R5,000?", "Is 300 euros too much for a pram?"
-_AMOUNT = re.compile(r"[$£€¥₹]\s?\d|\b[Rr]\s?\d[\d,]{2,}\b|\b\d[\d,.]*\s*(?:k\s+)?(?:(?:us|fiji|fijian)\s+)?(?:dollars|pounds|euros|"
+_AMOUNT = re.compile(r"[$£€¥₹₱₦₩₪₺₴₫฿₵]\s?\d|\b[Rr]\s?\d[\d,]{2,}\b|\b(?:rp|rs|ksh|kes|php|idr|pln|inr|zar|ngn|ghs)\.?\s?\d|"
+                     r"\b\d[\d,.]*\s*(?:juta|ribu|lakhs?|crores?|euro|zł|złoty|zlotys|kr)(?!\w)|"
+                     r"\b\d[\d,.]*\s*(?:k\s+)?(?:(?:us|fiji|fijian)\s+)?(?:dollars|pounds|euros|"
                      r"quid|bucks|rand|yen|rupees|francs|zloty|pesos|lei|ringgit|baht|naira|shillings|cedis|reais|rupiah|"
                      r"kronor|krona|forint|lira|dirhams|riyals|yuan|shekels)\b|\b(?:hundred|thousand|million)\s+(?:pounds|dollars|euros|"
                      r"quid|bucks|rand|pesos|shillings|rupees|naira|shekels|riyals|dirhams)\b|\b(?:a|\d+)\s+grand\b|\b(?:fjd|rm|usd|eur|gbp|aud|nzd|cad)\s?\d", re.IGNORECASE)
@@ -986,6 +1020,9 @@ _QUESTION_PATTERNS = {
                            # a plan on a date: "on Saturday the 6th", "the 14th, a Saturday"
                            r"\bthe\s+\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE),
     "walking": re.compile(r"\b\d[\d,.]*\s*(?:m|km|metres|meters|miles|yards)\b(?!\s*(?:²|2\b))", re.IGNORECASE),
+    # more money sent or paid than usual: "Can I send mum something extra?", "pay her more this month"
+    "money": re.compile(r"\b(?:send|pay|lend)\s+(?:\w+\s+){0,2}?(?:more|extra|something\s+extra)\b"
+                        r"(?!\s+(?:time|attention|thought|details?|info\w*|examples?|photos?|pictures?))", re.IGNORECASE),
     "space": re.compile(r"\bwhere\s+(?:will|would|are|can|do|should|is)\s+(?:\w+\s+){1,3}?(?:sleep|stay)\b", re.IGNORECASE),
     # a month's name past a sentence's first word, capitalised ("in May", not "may I")
     "calendar": re.compile(r"(?<=\s)(?:" + "|".join(m.capitalize() for m in _MONTHS) + r")\b"),
@@ -1008,10 +1045,12 @@ _QUESTION_PATTERNS = {
                                r"\b(?:\d+|four|five|six|seven|eight|nine|ten|eleven|twelve)[\s-]hours?\s+(?:drive|flight|bus|coach|train|journey|ride)\b|"
                                # "The minibus home is on the 15th, 13 hours"
                                r"\b(?:bus|minibus|coach|drive|flight|train|journey|ride)\b[^.?!]{0,40}?\b(?:[5-9]|1\d|2\d|five|six|seven|"
-                               r"eight|nine|ten|eleven|twelve)\s+hours\b",
+                               r"eight|nine|ten|eleven|twelve)\s+hours\b|"
+                               # hundreds of kilometres or miles by road: "It's about 5,000 km", "300 km home"
+                               r"\b(?:[1-9]\d{2,}|\d{1,3}(?:,\d{3})+)\s*(?:km|kms|kilometres|kilometers|miles)\b",
                                re.IGNORECASE),
     "caring": re.compile(r"\bfor\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|a\s+couple\s+of)\s+"
-                         r"(?:nights|weeks)\b", re.IGNORECASE),
+                         r"(?:nights|weeks|days)\b", re.IGNORECASE),
 }
 _PREFIX_RE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p, _ in _PREFIXES) + r")")
 _MEDICAL = re.compile(

@@ -99,7 +99,7 @@ def is_courtesy(query: str, query_terms: Sequence[str], courtesy_terms: frozense
     """
     if not query_terms:
         return not any(ch.isalnum() for ch in query)
-    if "?" in query and _THE_ASKER.search(query) is not None:
+    if ("?" in query or asks_something(query)) and _THE_ASKER.search(query) is not None:
         return False
     return all(t in courtesy_terms for t in query_terms)
 
@@ -206,6 +206,21 @@ def goes_on_from_the_conversation(turn: str) -> bool:
             or _DRAWS_ON.search(turn) is not None)
 
 
+def changes_the_plan(turn: str) -> bool:
+    """Whether a turn asks the answer just given to change one thing of the plan, keeping the rest: "make it
+    cheaper", "what if we take the train?", "what if we look in Walsall instead". The plan's concerns (a diet, a
+    child, a long drive) still hold, beside the turn's own (the money, a train's steps).
+
+    >>> changes_the_plan("make it cheaper, we're saving this month"), changes_the_plan("What if it rains?")
+    (True, False)
+    """
+    return _CHANGES.search(turn) is not None
+
+
+_CHANGES = re.compile(
+    r"^\W*(?:(?:ok|okay|actually|hmm|so|and|but|or|now|please|pls|can\s+you|could\s+you)\W+)*"
+    r"(?:make\s+(?:it|them|that|this|those)\b|what\s+if\s+(?:we|i|only)\b)|\binstead\W*$",
+    re.IGNORECASE)
 _DRAWS_ON = re.compile(r"\bthen\W*$|\b(?:which|the|these|those)\s+ones\b", re.IGNORECASE)
 """A turn that draws on what was just said: "... then?" (given that), "which ones" (of those named)."""
 _SOMEONE_NAMED = re.compile(r"\b(?:he|she|him|her|his|hers)\b", re.IGNORECASE)

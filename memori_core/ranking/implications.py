@@ -20,9 +20,11 @@ from dataclasses import replace
 import numpy as np
 
 from ..slots import PERSON, placed, slot_keys
+from .allergens import allergen_rows
 from .care import FROM_HOME, asks_the_sky_here, for_the_asker, named_by
 from .concerns import ADDED_CONCERNS, fact_concerns, question_concerns
-from .conversation import asks_something, goes_on_from_the_conversation, leans_on_the_conversation, points_back
+from .conversation import (asks_something, changes_the_plan, goes_on_from_the_conversation, leans_on_the_conversation,
+                           points_back)
 from .kin import kin_named, kin_rows
 from .pipeline import PoolScores
 
@@ -97,7 +99,8 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
     statement = None
     # A follow-up goes on from the turns before when it names no concern of its own, or when it is no question of
     # what to do by itself ("How about the satay skewers?" after "What should I order?").
-    if (before is not None and not slots and (question is None or not question_concerns(query) - ADDED_CONCERNS)
+    if (before is not None and not slots and (question is None or not question_concerns(query) - ADDED_CONCERNS
+                                              or changes_the_plan(query))
             and asks_what_to_do(before)):
         question = f"{query}\n{before}"
         statement = None if asks_for_advice(before) else before
@@ -115,9 +118,10 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         names = frozenset(subject.groups()) - _NOT_A_NAME if subject is not None else frozenset()
     days = named_days(query) if question is not None else frozenset()
     kin = kin_named(question) if question is not None else frozenset()
-    if not asked and not names and not slots and not days and not kin:
+    if not asked and not names and not slots and not days and not kin and question is None:
         return scores
     facts = texts()
+    said = question if conversation is None else f"{question}\n{conversation}"
     rows = implied_rows(question, facts, conversation, asked) if asked else np.zeros(len(facts), dtype=bool)
     if statement is not None and told is not None:
         for i in np.flatnonzero(rows).tolist():
@@ -129,7 +133,8 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         ("name", (lambda: named_rows(names, facts)) if names else None),
         ("kin", (lambda: kin_rows(kin, facts, scores.rank_score)) if kin else None),
         ("day", (lambda: day_rows(days, facts)) if days else None),
-        ("slot", (lambda: slot_rows(slots, facts, scores.rank_score)) if slots else None))
+        ("slot", (lambda: slot_rows(slots, facts, scores.rank_score)) if slots else None),
+        ("allergen", (lambda: allergen_rows(query, facts, lambda f: named_by(f, said))) if question is not None else None))
     for label, opened in openers:
         if opened is not None:
             extra, held = opened()
@@ -267,7 +272,7 @@ _MY_THING = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+", re.IGNOREC
 _MY_PLACE = re.compile(r"\b(?:my|our)\s+(?:city|town|village|neighbou?rhood|area|local\s+area|place|hometown|home\s+town|"
                        r"suburb|street|region)\b|\bnear\s+(?:me|us)\b|"
                        r"\b(?:near|around|close\s+to)\s+where\s+(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:live|living|staying|based)\b|"
-                       r"\b(?:around\s+|over\s+|out\s+)?here\b|\blocally\b|"
+                       r"\b(?:around\s+|over\s+|out\s+)?here\b|\blocally\b|\b(?:close\s+to|near)\s+(?:my\s+|our\s+)?home\b|"
                        # the way to work or a drive starts at home: "how do I get to work?", "how long is the drive?"
                        r"\bget\s+to\s+(?:work|the\s+office)\b|\bmy\s+commute\b|\bcommute\s+to\s+work\b|"
                        r"\bhow\s+long\s+(?:is|will\s+be|would\s+be)\s+the\s+drive\b|"

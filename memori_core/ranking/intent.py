@@ -151,7 +151,10 @@ def asks_the_way_there(question: str) -> bool:
 
 _LEFT_ON = re.compile(
     r"\bhow\s+(?:much|many)\s+(?!time\b)(?:[\w'-]+\s+){0,2}?(?:is|are)\s+(?:still\s+)?left\s+(?:on|to\s+pay|to\s+go\s+on)\b|"
-    r"\bhow\s+(?:much|many)\s+(?:[\w'-]+\s+){0,2}?(?:do|does)\s+(?:i|we|he|she|they)\s+(?:still\s+)?owe\b",
+    r"\bhow\s+(?:much|many)\s+(?:[\w'-]+\s+){0,2}?(?:do|does)\s+(?:i|we|he|she|they)\s+(?:still\s+)?owe\b|"
+    # what is in a pot of the asker's: "How much is in the deposit pot now?", "how much have we saved so far?"
+    r"\bhow\s+much\s+(?:money\s+|cash\s+)?(?:is|have\s+(?:i|we)\s+got|do\s+(?:i|we)\s+have)\s+in\s+(?:the|my|our)\b|"
+    r"\bhow\s+much\s+(?:money\s+)?(?:have|has)\s+(?:i|we)\s+(?:\w+\s+)?saved\b",
     re.IGNORECASE,
 )
 
