@@ -74,6 +74,7 @@ _DOING = rx(
     r"^(?:(?:also|now|currently|apparently|still|just)\s+)*(?P<doing>(?:training|doing|studying|working|learning|"
     r"teaching|raising|renting|living)\s+\S.*)$"
 )
+_BECAUSE = rx(r"\s+(?:because|cos|coz|'cause)\s+.*$")
 # "Vegan six years", "gluten-free since my coeliac diagnosis": what the user is, with how long.
 _BEING = rx(r"^(?P<what>vegan|vegetarian|pescatarian|gluten-free|dairy-free|diabetic|sober|teetotal|female|male|"
             r"non-binary)\b(?P<rest>.*)$")
@@ -118,8 +119,8 @@ def _as_statement(item: str, *, after_i: bool) -> str | None:
     if _lifelong(item, after_i=after_i) or (not after_i and verb_item(item)):
         return f"I {item}"
     doing = _DOING.match(item)
-    if doing is not None:
-        return f"I'm {doing.group('doing')}"
+    if doing is not None:  # "training for the marathon because i lost a bet": the reason is no item
+        return f"I'm {_BECAUSE.sub('', doing.group('doing'))}"
     bare = _ASIDE.sub("", item)  # "allergic to shellfish (yes i know ...)": the aside in brackets left out
     being = _BEING.match(bare)
     if being is not None:  # "Vegan six years" -> "I'm vegan": how long is left out

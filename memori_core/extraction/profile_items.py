@@ -14,12 +14,19 @@ from __future__ import annotations
 import re
 
 from ..slots import OCCUPATIONS
-from .patterns import rx
+from .patterns import rx, words
 
 __all__ = ["profile_statement", "titled_name"]
 
+
+def _with_article(phrase: str) -> str:
+    """``phrase`` after "a" or "an", as its first letter says ("a vet", "an engineer")."""
+    return ("an " if phrase[:1].lower() in "aeiou" else "a ") + phrase
+
+
 # Words that make an occupation someone else's or no one's ("my nurse", "the engineer", "no doctor").
-_NOT_A_MODIFIER = r"(?:my|your|his|her|their|our|the|this|that|these|those|a|an|no|some|any|every|to|for|and|or|with)"
+_NOT_A_MODIFIER = "(?:" + words("my", "your", "his", "her", "their", "our", "the", "this", "that", "these", "those", "a",
+                                "an", "no", "some", "any", "every", "to", "for", "and", "or", "with") + ")"
 # "semi-retired vet", "consultant anaesthetist", "marine engineer with CalMac", "paramedic by day": an occupation with
 # a word before it or a place after it.
 _ROLE = rx(
@@ -41,10 +48,6 @@ _DEGREE = rx(
 _CURRENTLY_AT = rx(r"^currently\s+(?:at|with)\s+(?P<org>(?-i:[A-Z]).*)$")
 # "Dr. Ingrid Solberg": a name told with its title, first in a profile.
 _TITLED = re.compile(r"^(?:Dr|Prof|Mr|Mrs|Ms|Miss|Mx)\.?\s+(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][\w'-]+){1,2})$")
-
-
-def _with_article(phrase: str) -> str:
-    return ("an " if phrase[:1].lower() in "aeiou" else "a ") + phrase
 
 
 def profile_statement(item: str) -> str | None:
