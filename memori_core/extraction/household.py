@@ -29,13 +29,15 @@ _MEMBER = rx(
     r"have|has|had|are|is|were|was|love|loves|loved|hate|hates|hated|wore|named|brought|got|think|thinks|want|wants)"
     r"\b|[a-z]+ed\b))"
 )
-# A message about children or animals not the user's own: a class, a school, a shelter, someone else's.
+# A message about children or animals not the user's own: a class, a school, a shelter, someone else's, the other
+# person's ("sounds like you and the kids had a blast").
 # "the kitten called Pickle": the member's name, had with it.
 _NAMED = re.compile(r"\s+(?:called|named)\s+(?P<name>[A-Z][\w'-]+)")
 _NOT_OWN = rx(
     r"\b(?:my\s+(?:class|classroom|pupils|students|group|team|ward)|in\s+my\s+care|i\s+teach|i\s+coach|nursery\s+"
     r"staff|shelter|rescue\s+centre|next\s+door|neighbou?rs?'?s?|babysit\w*|nanny|foster\w*|(?:his|her|their)\s+"
-    r"(?:kids|children|dog|cat|baby)|my\s+(?:sister|brother|friend|cousin|neighbou?r|daughter|son)'s)\b"
+    r"(?:kids|children|dog|cat|baby)|my\s+(?:sister|brother|friend|cousin|neighbou?r|daughter|son)'s|"
+    r"you\s+and\s+the|your\s+(?:kids|children|dog|cat|baby|family|twins))\b"
 )
 _NOT_STATED = rx(r"^(?:if|when|whenever|once|unless|until|are|is|do|does|did|will|would|can|could|should)\b")
 
