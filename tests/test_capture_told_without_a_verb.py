@@ -1,5 +1,5 @@
 """Facts told with no first-person verb (issue 21, cap39), through the shipped rules and capture into a real
-in-memory Chroma store: a profile typed as a list of items, the household told as "the kids" / "the dog", a home told
+in-memory Chroma store: a profile typed as a list of items, the user's children told as "the kids", a home told
 as "here in <place>", a move told as the keys got, a car picked up; a person of the user's work and days moving ends
 nothing of the user's. Rows of the rules are in tests/rules/profiles_told_bare.toml and
 tests/rules/told_without_a_verb.toml."""
@@ -24,7 +24,7 @@ from _capture import SAID_AT, facts_of, told
     ("Dr. Tomasz Wilk, consultant radiographer, Leeds General. Short answers please.",
      ["User's name is Tomasz Wilk.", "User is a consultant radiographer."]),
     ("Our hamster died last night. The kids are gutted.", ["User's hamster died on Thursday 2026-08-06.", "User has kids."]),
-    ("Forty in the shade and the dog won't leave the hallway. Cold dinner ideas?", ["User has a dog."]),
+    ("Update: the children wore me down, we're getting a rabbit.", ["User has children.", "User is getting a rabbit."]),
     ("How much is a regas here in Manila?", ["User lives in Manila."]),
     ("it's 44 here in adelaide today and the aircon's carked it.", ["User lives in adelaide."]),
 ])
@@ -39,6 +39,8 @@ def test_a_fact_told_without_a_first_person_verb_is_kept(said: str, kept: list[s
     "Nurse, teacher, or cop: who earns most?",
     "I teach Year 4 and the kids were wild today.",
     "The dog next door barks all night, any tips?",
+    "the dog chewed my charger again",
+    "The kids are with me this weekend, any ideas for rain?",
     "Are the kids ok with a dog in the house?",
     "We're on holiday, the food here in Crete is amazing.",
     "I'm from Oslo so the sun here in Mallorca is brutal.",

@@ -127,7 +127,8 @@ def _as_statement(item: str, *, after_i: bool) -> str | None:
         return f"I'm {being.group('what').lower()}"
     if PROFILE_ITEM.match(bare):  # "Single, no kids": "single" is no name
         return f"I'm {bare[:1].lower()}{bare[1:]}" if not AGE_ITEM.match(bare) else f"I'm {bare}"
-    return profile_statement(item)
+    # after "I got a new job," a bare role names what was just said ("..., nursing assistant"), no item of its own
+    return profile_statement(item) if not after_i else None
 
 
 _ASIDE = re.compile(r"\s*\([^)]*\)$")
