@@ -15,6 +15,7 @@ logger = logging.getLogger(__name__)
 TokenizerName = Literal["unicode", "memori"]
 PoolName = Literal["union", "dense"]
 GateName = Literal["relevance", "threshold", "off"]
+CoreWhen = Literal["touched", "always"]
 
 #: Environment variables read by :meth:`RecallConfig.from_env`, mapped to fields.
 ENV_FIELDS: dict[str, str] = {
@@ -57,7 +58,7 @@ class RecallConfig:
     """
 
     GROUPS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "presentation": ("limit", "core_limit", "one_per_text", "time_zone_label"),
+        "presentation": ("limit", "core_limit", "core_when", "one_per_text", "time_zone_label"),
         "formula": (
             "pool", "lex_weight", "lex_weight_short", "short_query_max_tokens", "weight_clamp",
             "candidate_multiplier", "candidate_floor", "k1", "b", "tokenizer", "stemmer", "lexical_floor",
@@ -82,6 +83,15 @@ class RecallConfig:
     the gate chose, on every turn about the user (not on a general question that touches no concern, nor a
     courtesy turn): at most this many of those not already recalled, most relevant first
     (so a recall returns up to ``limit + core_limit`` facts). 0 turns core injection off (``memori_compat``)."""
+    core_when: CoreWhen = "always"
+    """Which turns about the user get the core facts (under the relevance gate): ``"touched"``, a turn about the
+    body, food, health or travel (in its words or those of the turns read with it), one asking whether the asker
+    should do something, or one whose words, or a fact recall chose, touch a core fact's concerns
+    (:func:`~memori_core.ranking.core.core_turn_concerns`): "Help me fix this spreadsheet formula." gets none,
+    "Any ideas for dinner tonight?" the allergy; ``"always"`` (the default, as issue 20 asked: an allergy is worth a
+    few tokens on every turn): every turn about the user. ``"touched"`` showed a sixth to a third fewer core facts
+    where none was needed on the app sets, with two needed ones lost on dev (a shellfish allergy for a Japan
+    itinerary): for an agent whose turns are mostly about other things."""
     one_per_text: bool = True
     """A fact whose text (normalised) a fact recall returns before it already says is left out, not replaced:
     the same fact stored under two ids (a LangGraph store key and a captured turn) reaches the prompt once.
@@ -292,6 +302,8 @@ class RecallConfig:
         for name in ("gate_care", "gate_general", "gate_followup", "gate_third_person"):
             if getattr(self, name) is not None:
                 _check_number(name, getattr(self, name))
+        if self.core_when not in ("touched", "always"):
+            raise ValueError(f"core_when must be 'touched' or 'always', got {self.core_when!r}")
         if self.gate not in ("relevance", "threshold", "off"):
             raise ValueError(f"gate must be 'relevance', 'threshold' or 'off', got {self.gate!r}")
         for name in ("gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words", "gate_words_cosine",

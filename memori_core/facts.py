@@ -27,6 +27,16 @@ def is_searchable(metadata: Any) -> bool:
     return not (isinstance(metadata, dict) and metadata.get(SEARCHABLE_KEY) is False)
 
 
+CORE_KEY = "core"
+"""The user metadata key that marks a core fact (its value must be ``True``): recalled on every turn about the
+user (:mod:`memori_core.ranking.core`)."""
+
+
+def is_core(metadata: Any) -> bool:
+    """Whether a fact's user metadata marks it core (``{"core": True}``; ``1`` or ``"yes"`` do not)."""
+    return isinstance(metadata, dict) and metadata.get(CORE_KEY) is True
+
+
 @dataclass(frozen=True)
 class StoredFact:
     """One fact as the store keeps it."""
@@ -83,6 +93,12 @@ class StoredFact:
         return stated_at(self.created_at, self.valid_from)
 
     @property
+    def core(self) -> bool:
+        """Whether the fact is core (its metadata holds ``"core": True``: ``add(..., core=True)``), read-only:
+        ``update(..., core=...)`` changes it."""
+        return is_core(self.metadata)
+
+    @property
     def valid_since(self) -> str | None:
         """When the fact's current period of validity began: :attr:`stated_at`, or :attr:`restored_at` when
         later. ``recall(as_of=...)`` sees the fact from then on."""
@@ -119,6 +135,11 @@ class RecalledFact:
         """When the fact's current text was stated, or said again after it was superseded (:func:`stated_at`):
         the time the ``<memori_context>`` block shows as "Stated at"."""
         return stated_at(self.created_at, self.valid_from)
+
+    @property
+    def core(self) -> bool:
+        """Whether the fact is core (:attr:`StoredFact.core`): one recall appends on every turn about the user."""
+        return is_core(self.metadata)
 
 
 def stated_at(created_at: str | None, valid_from: str | None) -> str | None:

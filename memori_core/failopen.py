@@ -53,6 +53,7 @@ import concurrent.futures
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
 from typing import Any, TypeVar
 
 from .error_log import ERROR_CHARS, error_text, warn_briefly, warn_failed
@@ -98,16 +99,17 @@ def _recall_kwargs(query: Any, context: Sequence[str] | str | None, owner: str) 
 
 def recall_or_empty(
     engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str, logger: logging.Logger,
-    context: Sequence[str] | str | None = None, timeout: float | None = None,
+    context: Sequence[str] | str | None = None, timeout: float | None = None, as_of: datetime | None = None,
 ) -> list[RecalledFact]:
     """``engine.recall``; a blank query gives ``[]``, a failure a warning and ``[]`` (unless ``strict``), and so
     does an outage being waited out (:class:`OutageBreaker`), at once.
 
     ``context`` (the user turns before ``query``, oldest first) is passed on when it holds any. ``timeout``
     (seconds, :func:`check_timeout`) bounds the whole recall: past it the call fails as a ``TimeoutError``
-    (:func:`within`). A query or context of the wrong type raises ``TypeError`` before the engine is called,
+    (:func:`within`). ``as_of`` (the time of a replayed turn: :func:`~memori_core.capture.said_as_of`) is passed
+    on when given. A query or context of the wrong type raises ``TypeError`` before the engine is called,
     ``strict`` or not."""
-    begun = recall_call(engine, query, entity_id, context, strict=strict, owner=owner, logger=logger)
+    begun = recall_call(engine, query, entity_id, context, strict=strict, owner=owner, logger=logger, as_of=as_of)
     if begun is None:
         return []
     read, kwargs, call = begun
@@ -120,11 +122,11 @@ def recall_or_empty(
 
 async def arecall_or_empty(
     engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str, logger: logging.Logger,
-    context: Sequence[str] | str | None = None, timeout: float | None = None,
+    context: Sequence[str] | str | None = None, timeout: float | None = None, as_of: datetime | None = None,
 ) -> list[RecalledFact]:
     """Async :func:`recall_or_empty` (``engine.arecall``; with a ``timeout``, ``engine.recall`` in a daemon
     thread the event loop waits for: :func:`awithin`)."""
-    begun = recall_call(engine, query, entity_id, context, strict=strict, owner=owner, logger=logger)
+    begun = recall_call(engine, query, entity_id, context, strict=strict, owner=owner, logger=logger, as_of=as_of)
     if begun is None:
         return []
     read, kwargs, call = begun
@@ -134,16 +136,19 @@ async def arecall_or_empty(
 
 def recall_call(
     engine: Any, query: str, entity_id: str, context: Sequence[str] | str | None, *, strict: bool, owner: str,
-    logger: logging.Logger,
+    logger: logging.Logger, as_of: datetime | None = None,
 ) -> tuple[str, dict[str, Any], FailOpenCall] | None:
     """A fail-open recall begun: the query to recall (a lone surrogate replaced: :func:`_recall_kwargs`), its
-    checked keyword arguments (``context`` when it holds any turn) and its :class:`FailOpenCall`; ``None`` when
+    checked keyword arguments (``context`` when it holds any turn, ``as_of`` when given) and its
+    :class:`FailOpenCall`; ``None`` when
     there is nothing to recall (a blank query) or the breaker skips memory. A query or context of the wrong type
     raises ``TypeError``."""
     begun = _recall_kwargs(query, context, owner)
     if begun is None:
         return None
     read, kwargs = begun
+    if as_of is not None:
+        kwargs = {**kwargs, "as_of": as_of}
     call = FailOpenCall(engine, strict=strict, owner=owner, logger=logger, what="recall", entity_id=entity_id)
     return None if call.skipped else (read, kwargs, call)
 

@@ -46,6 +46,7 @@ import sys
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote_to_bytes
 
@@ -265,6 +266,22 @@ def _texts(facts: Any) -> list[str]:
     return [check_fact_text(f, f"facts[{i}]") for i, f in enumerate(facts)]
 
 
+def _said_at(value: Any) -> datetime | None:
+    """An ``add``'s ``said_at``: ``None``, or an ISO 8601 time with its offset (one without is refused: the
+    client should say the zone the user spoke in)."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise MemoryToolError("said_at must be an ISO 8601 time with its offset, e.g. 2026-03-01T18:30:00+01:00")
+    try:
+        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise MemoryToolError(f"said_at {value!r} is not an ISO 8601 time (e.g. 2026-03-01T18:30:00+01:00)") from None
+    if when.tzinfo is None:
+        raise MemoryToolError(f"said_at {value!r} has no offset: add the user's (e.g. +01:00, or Z for UTC)")
+    return when
+
+
 def _ids(ids: Any, *, editable: bool = False) -> list[str]:
     """The ids of a ``get`` (any, version ids included) or a ``delete`` (``editable``: no version ids), a bad one
     named by its place (``ids[0]``)."""
@@ -471,21 +488,25 @@ def build_server(
             out["message"] = NOTHING_RELEVANT
         return {**out, **extra}
 
-    async def add(facts: list[str], core: bool | None = None, ctx: Context = None) -> dict[str, Any]:
+    async def add(facts: list[str], core: bool | None = None, said_at: str | None = None,
+                  ctx: Context = None) -> dict[str, Any]:
         """Store facts about the user (short statements, e.g. "User is allergic to peanuts."); returns their ids,
         one per fact. A fact a stored one already says is not stored again: its id is that fact's, listed in
         `already`. A fact that changes a stored one (a new home, job or diet: "User lives in Porto." over "User
         lives in Lisbon.") ends it, kept as history: `replaced` lists each ended fact (`id`, `text`, `by`: the
-        new fact's id); `restore` undoes it. Allergies, medication and diets are core (recalled on every query);
-        `core=true` / `false` marks every fact of the call so instead. A fact that cannot be stored (blank, too long,
+        id of the fact that holds now: the new fact's, or another writer's that ended it at the same moment and
+        stayed, the new fact then kept as history); `restore` undoes it. Allergies, medication and diets are core (recalled on every query);
+        `core=true` / `false` marks every fact of the call so instead. `said_at` (ISO 8601 with its offset, e.g.
+        "2026-03-01T18:30:00+01:00"): when the user said them, when you know it (an imported chat); default, or a
+        time to come: now. A fact that cannot be stored (blank, too long,
         a password) is named by its place (`facts[1]`) and nothing of the call is stored: drop or fix it and send
         the facts again."""
-        who, texts = whose(ctx), _texts(facts)
+        who, texts, when = whose(ctx), _texts(facts), _said_at(said_at)
         # Run to its end even when the call is given up on (the tool timeout): the write may have begun, as
         # the client is told; what it read first to plan it is part of it.
         landed: list[str] = []
         try:
-            written = await _to_its_end(awrite_facts(live(), who, texts, core, landed))
+            written = await _to_its_end(awrite_facts(live(), who, texts, core, landed, said_at=when))
         except PartialWriteError:
             raise
         except Exception as exc:
@@ -493,7 +514,8 @@ def build_server(
                 raise NothingWritten(str(exc)) from exc
             raise
         return {"ids": [w.id for w in written], "already": list(dict.fromkeys(w.id for w in written if w.already)),
-                "replaced": [{"id": f.id, "text": f.content, "by": w.id} for w in written for f in w.ended]}
+                "replaced": [{"id": f.id, "text": f.content, "by": (w.instead or w).id}
+                             for w in written for f in w.ended]}
 
     async def list_(limit: int = 20, offset: int = 0, ctx: Context = None) -> dict[str, Any]:
         """A page of the user's stored facts, newest first; `more` says whether another page follows."""

@@ -33,8 +33,8 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime, timezone, tzinfo
+from dataclasses import dataclass, field, replace
+from datetime import datetime, tzinfo
 from typing import Any, TypeVar
 
 from .capture.refusal import SECRET, refused_because
@@ -50,7 +50,8 @@ from .store.deadline import NotReached
 from .text import normalize_fact_text, user_subject
 from .meta_questions import asks_what_memory_holds
 from .tool_queries import as_the_user_asks
-from .tool_writes import ToolWrite, acopies_of, aplan_write, copies_of, is_core, plan_write
+from .tool_writes import (ToolWrite, acopies_of, aheld_instead, aplan_write, copies_of, held_instead, is_core,
+                          plan_write, said_before_now)
 
 logger = logging.getLogger("memori_core.memory_tools")
 
@@ -338,13 +339,13 @@ class MemoryTools:
         turn the tool runs in was said, when its caller knows it (the LangChain tools read it from the agent's
         state), the fact's ``created_at`` as capture dates the same turn's facts; ``None`` (or a time to come):
         now."""
-        text, core, when = check_fact_text(text), check_core_arg(core), _said_before_now(said_at)
+        text, core, when = check_fact_text(text), check_core_arg(core), said_before_now(said_at)
         return self._guard(entity_id, "remember", "saved", lambda _: self._write(entity_id, text, core, when),
                            _remembered, lambda exc: self._remembered_after(entity_id, text, exc))
 
     async def aremember(self, entity_id: str, text: Any, core: Any = None, *, said_at: datetime | None = None) -> str:
         """Async :meth:`remember`."""
-        text, core, when = check_fact_text(text), check_core_arg(core), _said_before_now(said_at)
+        text, core, when = check_fact_text(text), check_core_arg(core), said_before_now(said_at)
         return await self._aguard(entity_id, "remember", "saved", lambda _: self._awrite(entity_id, text, core, when),
                                   _remembered, lambda exc: self._remembered_after(entity_id, text, exc))
 
@@ -364,6 +365,8 @@ class MemoryTools:
             except KeyError:  # a fact it ends was deleted meanwhile (by another writer): end those left
                 plan = _still(plan, {f.id for f in self.engine.get(entity_id, [f.id for f in plan.ends])})
                 fid = self.engine.add(entity_id, [text], core=plan.core, created_at=said_at, **_ending(plan))[0]
+            if plan.ends:  # another process may have ended them at the same moment, its fact staying
+                plan = replace(plan, instead=held_instead(self.engine, entity_id, fid))
             return _settled(plan, fid, settle_repeats(self.engine, entity_id, [fid], began))
 
     async def _awrite(self, entity_id: str, text: str, core: bool | None,
@@ -382,6 +385,8 @@ class MemoryTools:
                 plan = _still(plan, {f.id for f in await self.engine.aget(entity_id, [f.id for f in plan.ends])})
                 fid = (await self.engine.aadd(entity_id, [text], core=plan.core, created_at=said_at,
                                               **_ending(plan)))[0]
+            if plan.ends:
+                plan = replace(plan, instead=await aheld_instead(self.engine, entity_id, fid))
             return _settled(plan, fid, await asettle_repeats(self.engine, entity_id, [fid], began))
 
     def _remembered_after(self, entity_id: str, text: str, exc: Exception) -> str:
@@ -656,19 +661,16 @@ def format_listed(page: Sequence[StoredFact], offset: int, limit: int, tz: tzinf
     return "\n".join(lines)
 
 
-def _said_before_now(said_at: datetime | None) -> datetime | None:
-    """``said_at``, the time of the turn a write runs in, when it is no later than now (a turn dated ahead, which
-    capture refuses, is written at now: ``None``)."""
-    if said_at is None or said_at.tzinfo is None or said_at > datetime.now(timezone.utc):
-        return None
-    return said_at
-
-
 def _remembered(done: tuple[ToolWrite, str]) -> str:
     plan, fid = done
     if plan.same is not None:
         return f"Already remembered as fact {fid}: {clip_fact(sanitize_fact(plan.same.content))} (not stored again)"
     said = f"Remembered as fact {fid}: {plan.text}"
+    if plan.instead is not None:  # a racing write of another process ended the same facts, and its fact stayed
+        return (f"{said}\nBut at the same moment another write replaced "
+                f"{', '.join(f'fact {old.id}' for old in plan.ends)} with fact {plan.instead.id}: "
+                f"{clip_fact(sanitize_fact(plan.instead.content))}, which holds now; fact {fid} is kept as history "
+                f"(if it is the one that holds, call restore_memory with fact_id {fid})")
     for old in plan.ends:
         said += (f"\nIt replaces fact {old.id}: {clip_fact(sanitize_fact(old.content))} (kept as history; if both "
                  f"still hold, call restore_memory with fact_id {old.id})")

@@ -237,13 +237,23 @@ PERSON = (
     r"cousin|niece|nephew|in-laws|step\w+|ex)"
 )
 """A regex alternation of the words that name a person in the user's life (sister, wife, boss...)."""
-# Someone of the user's a leading possessive names, kept apart from whom the word is built on: an in-law from the
-# parent or sibling ("mother-in-law"), a generation further back from the one before ("great-grandmother"), and an
-# auntie from the user.
+PLACED = ("older", "younger", "elder", "eldest", "oldest", "youngest", "little", "big", "twin")
+"""The words that place a relative among their siblings ("my older sister", "our eldest son", "my twin brother")."""
+
+
+def placed(*more: str) -> str:
+    """A regex fragment for an optional word of :data:`PLACED`, or one of ``more`` ("best", "late"), and the space
+    after it, as it stands before the word naming a relative."""
+    return rf"(?:(?:{'|'.join(PLACED + more)})\s+)?"
+
+
 # People of the user's work and days, whose moves and jobs are theirs ("my manager moved to Galway").
 _WORK_AND_DAYS = r"line\s+manager|manager|supervisor|landlord|landlady|teacher|tutor|coach|mentor|therapist|mate|pal|" \
     r"buddy|classmate|teammate|tenant|client"
-_OTHER_HOLDER = re.compile(rf"^(?:user's|my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin)\s+)?"
+# Someone of the user's a leading possessive names, kept apart from whom the word is built on: an in-law from the
+# parent or sibling ("mother-in-law"), a generation further back from the one before ("great-grandmother"), and an
+# auntie from the user.
+_OTHER_HOLDER = re.compile(rf"^(?:user's|my|our)\s+{placed()}"
                            rf"(?P<great>(?:great[\s-]+(?=great|gran|nan|aunt|uncle))*)"
                            rf"(?P<who>{PERSON}|aunt(?:ie|y)|{_WORK_AND_DAYS})"
                            rf"(?P<law>-in-law)?\b")

@@ -29,6 +29,7 @@ import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any, Protocol
 
 from .capture.repeats import asettle_repeats
@@ -44,8 +45,8 @@ from .ranking.core import CORE_KEY
 from .slots import slot_keys
 from .text import normalize_fact_text
 
-__all__ = ["NEAREST_LIMIT", "ToolWrite", "Written", "acopies_of", "aplan_write", "awrite_facts", "copies_of",
-           "ended_by", "is_core", "is_core_write", "plan_write", "same_fact"]
+__all__ = ["NEAREST_LIMIT", "ToolWrite", "Written", "acopies_of", "aheld_instead", "aplan_write", "awrite_facts",
+           "copies_of", "ended_by", "held_instead", "is_core", "is_core_write", "plan_write", "said_before_now", "same_fact"]
 
 NEAREST_LIMIT = 10
 """How many of the user's best-ranked facts for a written text (``engine.nearest``) a write is checked against,
@@ -69,12 +70,46 @@ class _Fact(Protocol):
 @dataclass(frozen=True)
 class ToolWrite:
     """What a model's write of ``text`` does: nothing but answer ``same`` (a valid fact that already says it), or
-    store ``text`` (``core`` or not), ending the facts of ``ends``."""
+    store ``text`` (``core`` or not), ending the facts of ``ends``; ``instead``: the fact that holds in place of the
+    one stored, when another process ended the same facts at the same moment and its fact stayed
+    (:func:`held_instead`)."""
 
     text: str
     core: bool
     same: _Fact | None = None
     ends: tuple[_Fact, ...] = ()
+    instead: _Fact | None = None
+
+
+def _holder(found: Sequence[Any]) -> str | None:
+    """The id of the fact that superseded the fact read back (``found``: it, or nothing when it went)."""
+    return next((f.superseded_by for f in found if f.valid_to is not None), None)
+
+
+def held_instead(engine: Any, entity_id: str, fact_id: str) -> Any:
+    """After a supersede written as ``fact_id``: the fact that holds instead of it when a racing supersede of the
+    same facts by another process stayed (:mod:`memori_core.engine.successors`), else ``None``. Nothing is read
+    on a store only this process writes."""
+    if not getattr(getattr(engine, "store", None), "shared", False):
+        return None
+    holder = _holder(engine.get(entity_id, [fact_id]))
+    return next(iter(engine.get(entity_id, [holder])), None) if holder else None
+
+
+async def aheld_instead(engine: Any, entity_id: str, fact_id: str) -> Any:
+    """Async :func:`held_instead`."""
+    if not getattr(getattr(engine, "store", None), "shared", False):
+        return None
+    holder = _holder(await engine.aget(entity_id, [fact_id]))
+    return next(iter(await engine.aget(entity_id, [holder])), None) if holder else None
+
+
+def said_before_now(said_at: datetime | None) -> datetime | None:
+    """``said_at``, the time of the turn a write runs in, when it is no later than now (a turn dated ahead, which
+    capture refuses, is written at now: ``None``)."""
+    if said_at is None or said_at.tzinfo is None or said_at > datetime.now(timezone.utc):
+        return None
+    return said_at
 
 
 def is_core_write(text: str, core: bool | None = None) -> bool:
@@ -156,31 +191,34 @@ async def aplan_write(engine: Any, entity_id: str, text: str, core: bool | None 
 @dataclass(frozen=True)
 class Written:
     """What :func:`awrite_facts` did for one text: the id that holds it, whether that fact was ``already`` stored,
-    and the facts it ended (``ended``)."""
+    and the facts it ended (``ended``); ``instead``: the fact that holds in its place (:class:`ToolWrite`)."""
 
     id: str
     already: bool
     ended: tuple[_Fact, ...] = ()
+    instead: _Fact | None = None
 
 
 async def awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core: bool | None = None,
-                       landed: list[str] | None = None) -> list[Written]:
+                       landed: list[str] | None = None, said_at: datetime | None = None) -> list[Written]:
     """Write ``texts`` for ``entity_id`` as a model's writes (module docstring), one :class:`Written` per text, in
     order: those that end nothing in one ``add``, each that ends stored facts in an ``add`` of its own (a
     supersede links the facts it ends to the one new fact). Texts saying the same as one before them in
     ``texts`` are that one. ``landed`` (when given) gets the ids of each write as it lands: a failure part-way
-    leaves in it what was stored before it. One writer of the user's statements at a time: a capture of the same
+    leaves in it what was stored before it. ``said_at``: when the turn was said, the facts' ``created_at``
+    (:func:`said_before_now`; ``None``: now). One writer of the user's statements at a time: a capture of the same
     fact, running meanwhile, is seen by the plans or sees these writes (:mod:`memori_core.capture.statements`)."""
     async with STATEMENTS.aheld(entity_id):
         began = time.time_ns()
-        written = await _awrite_facts(engine, entity_id, texts, core, [] if landed is None else landed)
+        written = await _awrite_facts(engine, entity_id, texts, core, [] if landed is None else landed,
+                                      said_before_now(said_at))
         # Another process's writer may have stored one of these in other words meanwhile: one of them stays.
         gone = await asettle_repeats(engine, entity_id, [w.id for w in written if not w.already], began)
         return [Written(gone[w.id].id, True) if w.id in gone else w for w in written]
 
 
 async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core: bool | None,
-                        landed: list[str]) -> list[Written]:
+                        landed: list[str], said_at: datetime | None) -> list[Written]:
     newest = await engine.alist(entity_id, limit=SLOT_SCAN_LIMIT)
     plans: dict[str, ToolWrite] = {}  # by normalised text: a repeat in the call is its first
     for text in texts:
@@ -197,14 +235,16 @@ async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core:
             out[key] = Written(plan.same.id, True)
     plain = [(key, p) for key, p in plans.items() if key not in out and not p.ends]
     if plain:
-        ids = await engine.aadd(entity_id, [p.text for _, p in plain], core=[p.core for _, p in plain])
+        ids = await engine.aadd(entity_id, [p.text for _, p in plain], core=[p.core for _, p in plain],
+                                created_at=said_at)
         landed.extend(ids)
         out.update({key: Written(fid, False) for (key, _), fid in zip(plain, ids)})
     for key, plan in plans.items():
         if key not in out:
-            (fid,) = await engine.aadd(entity_id, [plan.text], core=plan.core, supersedes=[f.id for f in plan.ends])
+            (fid,) = await engine.aadd(entity_id, [plan.text], core=plan.core, supersedes=[f.id for f in plan.ends],
+                                       created_at=said_at)
             landed.append(fid)
-            out[key] = Written(fid, False, plan.ends)
+            out[key] = Written(fid, False, plan.ends, await aheld_instead(engine, entity_id, fid))
     return [out[normalize_fact_text(text)] for text in texts]
 
 

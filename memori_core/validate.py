@@ -486,6 +486,20 @@ def check_said_at(value: Any, name: str = "created_at", *, warns: bool = True) -
     return when
 
 
+LIVE_TURN_SECONDS = 60.0
+"""A turn said less than this long ago (or dated ahead: clocks differ) is read at now by the adapters: its own time
+would hide a fact written a moment after the message was stamped, by a writer whose clock runs a little ahead."""
+
+
+def turn_as_of(said_at: datetime | None) -> datetime | None:
+    """The ``as_of`` an adapter's recall for a turn said at ``said_at`` reads memory at: that time, for a turn said
+    more than :data:`LIVE_TURN_SECONDS` ago (a replayed or imported chat), so that expiry, validity and what was
+    stated yet are judged as of that turn, as capture dated its facts; ``None`` (now) for a live turn or none."""
+    if said_at is None or said_at.timestamp() > time.time() - LIVE_TURN_SECONDS:
+        return None
+    return said_at
+
+
 def check_as_of(value: Any) -> float | None:
     """``as_of`` of recall: ``None``, or a datetime / ISO 8601 str (:func:`check_time`), as epoch seconds."""
     when = check_time(value, "as_of")

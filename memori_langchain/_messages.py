@@ -10,7 +10,7 @@ from typing import Any
 from langchain_core.messages import (AIMessage, BaseMessage, ChatMessage, HumanMessage, SystemMessage,
                                      convert_to_messages)
 
-from memori_core.capture import said_at_in, said_zone
+from memori_core.capture import said_as_of, said_at_in, said_zone
 from memori_core.extraction import Message
 from memori_core.placement import SYSTEM, place_in_turns
 from memori_core.query import DEFAULT_CONTEXT_TURNS, content_text, query_and_context
@@ -95,7 +95,19 @@ def turn_zone(messages: Sequence[BaseMessage]) -> tzinfo | None:
     message = last_human_message(messages)
     if message is None:
         return None
-    return said_zone(getattr(message, "additional_kwargs", None), getattr(message, "response_metadata", None))
+    return said_zone(*_said_fields(message))
+
+
+def turn_as_of(messages: Sequence[BaseMessage]) -> datetime | None:
+    """When to read memory for the turn the last human message is (:func:`~memori_core.capture.said_as_of`: the
+    time it says it was said, when that is more than a minute ago, a replayed chat; ``None``: now)."""
+    message = last_human_message(messages)
+    return None if message is None else said_as_of(*_said_fields(message))
+
+
+def _said_fields(message: BaseMessage) -> tuple[Any, Any]:
+    """The metadata a message's time is read from, in order: ``additional_kwargs``, then ``response_metadata``."""
+    return getattr(message, "additional_kwargs", None), getattr(message, "response_metadata", None)
 
 
 def _state_messages(state: Any) -> list[BaseMessage] | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import tzinfo
+from datetime import datetime, tzinfo
 from typing import Any
 
 from memori_core.adapter_args import VIA_CONFIG, VIA_CONTEXT, resolve_entity_id
@@ -84,7 +84,9 @@ class BlockRecall:
     is not refilled): another thread's message with the same id is another turn.
     ``timeout`` (seconds, ``None``: no limit but the store's per request) bounds the whole recall: past it the
     block is "" (:func:`~memori_core.failopen.recall_or_empty`). ``tz`` (the zone of the turn being answered,
-    ``None``: unknown) writes the block's times in it (:func:`~memori_core.context.format_context`).
+    ``None``: unknown) writes the block's times in it (:func:`~memori_core.context.format_context`); ``as_of``
+    (a replayed turn's time: :func:`~memori_core.capture.said_as_of`; ``None``: now) is the time recall reads
+    memory at.
     """
 
     engine: RecallEngine
@@ -99,6 +101,7 @@ class BlockRecall:
     skip_thread_id: str | None = None
     timeout: float | None = None
     tz: tzinfo | None = None
+    as_of: datetime | None = None
 
     def _skipping(self) -> bool:
         return self.skip_text is not None or self.skip_message_id is not None
@@ -106,14 +109,16 @@ class BlockRecall:
     def block(self) -> str:
         """The block, recalled with ``engine.recall``."""
         facts = recall_or_empty(self.engine, self.query, self.entity_id, self.limit, strict=self.strict,
-                                owner=self.owner, logger=logger, context=self.context, timeout=self.timeout)
+                                owner=self.owner, logger=logger, context=self.context, timeout=self.timeout,
+                                as_of=self.as_of)
         return self._format(facts)
 
     async def ablock(self) -> str:
         """The block, recalled with ``engine.arecall`` (with a ``timeout``, ``engine.recall`` in a thread the event
         loop waits for)."""
         facts = await arecall_or_empty(self.engine, self.query, self.entity_id, self.limit, strict=self.strict,
-                                       owner=self.owner, logger=logger, context=self.context, timeout=self.timeout)
+                                       owner=self.owner, logger=logger, context=self.context, timeout=self.timeout,
+                                as_of=self.as_of)
         return self._format(facts)
 
     def _format(self, facts: list[RecalledFact]) -> str:

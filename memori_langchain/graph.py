@@ -29,7 +29,7 @@ from ._graph_state import (
     graph_lacks_key,
 )
 from ._graph_turns import CAPTURED_TURNS_KEPT, TURN_STARTS, TURN_STARTS_KEPT, turn_key
-from ._messages import human_query_and_context, messages_with_block, turn_zone
+from ._messages import human_query_and_context, messages_with_block, turn_as_of, turn_zone
 from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 
 __all__ = [
@@ -134,7 +134,8 @@ def memori_recall_node(
         if capture is not None:  # kept until the capture node runs on it: the model may fail to answer it
             capture._keep_unanswered(entity, messages, state.get(CAPTURED_KEY), thread_of_run(config))
         query, context = human_query_and_context(messages, context_turns(engine))
-        return BlockRecall(engine, query, entity, k, strict, owner, context, timeout=seconds, tz=turn_zone(messages))
+        return BlockRecall(engine, query, entity, k, strict, owner, context, timeout=seconds, tz=turn_zone(messages),
+                           as_of=turn_as_of(messages))
 
     def memori_recall(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, str]:
         return {key: _recall(state, config).block()}

@@ -15,7 +15,7 @@ from memori_core.placement import SYSTEM, check_placement
 from memori_core.query import context_turns
 
 from ._fields import MemoriFields
-from ._messages import human_query_and_context, messages_with_block, turn_zone
+from ._messages import human_query_and_context, messages_with_block, turn_as_of, turn_zone
 from ._recall import BlockRecall, entity_of_run
 
 PromptInput = ChatPromptValue | list[BaseMessage] | dict[str, Any]
@@ -108,7 +108,7 @@ class MemoriContextInjector(MemoriFields, RunnableSerializable[PromptInput, Prom
         entity = entity_of_run(owner, self.entity_id, config)
         query, context = human_query_and_context(messages, context_turns(self.engine))
         return messages, BlockRecall(self.engine, query, entity, self.k, self.strict, owner, context,
-                                     timeout=self.timeout, tz=turn_zone(messages))
+                                     timeout=self.timeout, tz=turn_zone(messages), as_of=turn_as_of(messages))
 
     def _inject(self, value: Any, config: RunnableConfig) -> Any:
         messages, recall = self._prepare(value, config)

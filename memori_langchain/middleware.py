@@ -49,6 +49,7 @@ from ._messages import (
     message_text as message_text_of,
     messages_with_block,
     system_with_block,
+    turn_as_of,
     turn_to_capture,
     turn_zone,
 )
@@ -303,7 +304,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         return BlockRecall(self.engine, query, entity, self.k, self.strict, self.name, context,
                            skip_text=self._skip(request), skip_message_id=self._skip_message(request),
                            skip_thread_id=self._thread(request, config), timeout=self.timeout,
-                           tz=turn_zone(request.messages))
+                           tz=turn_zone(request.messages), as_of=turn_as_of(request.messages))
 
     def _with_block(self, request: ModelRequest, block: str) -> ModelRequest:
         if not block:

@@ -10,7 +10,7 @@ from datetime import datetime, tzinfo
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
 from llama_index.core.schema import NodeWithScore
 
-from memori_core.capture import said_at_in, said_zone
+from memori_core.capture import said_as_of, said_at_in, said_zone
 from memori_core.extraction import Message
 from memori_core.query import DEFAULT_CONTEXT_TURNS, query_and_context, recent_turns
 
@@ -89,6 +89,13 @@ def turn_zone(messages: Sequence[ChatMessage] | None) -> tzinfo | None:
     says none."""
     users = [m for m in (messages or []) if m.role == MessageRole.USER]
     return said_zone(users[-1].additional_kwargs) if users else None
+
+
+def turn_as_of(messages: Sequence[ChatMessage] | None) -> datetime | None:
+    """When to read memory for the last user message's turn (:func:`~memori_core.capture.said_as_of`: the time it
+    says it was said, when that is more than a minute ago, a replayed chat; ``None``: now)."""
+    users = [m for m in (messages or []) if m.role == MessageRole.USER]
+    return said_as_of(users[-1].additional_kwargs) if users else None
 
 
 def user_turns(messages: Sequence[ChatMessage]) -> list[tuple[ChatMessage, list[Message]]]:

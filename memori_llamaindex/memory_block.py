@@ -38,6 +38,7 @@ from ._common import (
     logger,
     message_said_at,
     message_text,
+    turn_as_of,
     turn_zone,
     user_query_and_context,
     user_turns,
@@ -181,7 +182,8 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
         messages = without_input_echo(messages)  # an agent's read after a tool result: the turn it answers
         query, context = user_query_and_context(messages, context_turns(self.engine))
         facts = await arecall_or_empty(self.engine, query, self.entity_id, self.k, strict=self.strict, owner=_OWNER,
-                                       logger=logger, context=context, timeout=self.timeout)
+                                       logger=logger, context=context, timeout=self.timeout,
+                                       as_of=turn_as_of(messages))
         if self.capture:  # what the turn being answered became is not news to the model (an agent's later calls)
             this_turn = _latest_turn_tag(messages, block_kwargs.get("session_id"))
             facts = [f for f in facts if this_turn is None or f.metadata.get(TURN_KEY) != this_turn]

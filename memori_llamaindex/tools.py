@@ -9,6 +9,7 @@ no tool takes an argument that names one, and a call that passes one is refused.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
@@ -27,6 +28,7 @@ from memori_core.memory_tools import (
     MemoryToolError,
     MemoryTools,
 )
+from memori_core.validate import check_time
 
 from ._common import logger
 
@@ -76,6 +78,11 @@ def _refuse(foreign: dict[str, Any]) -> None:
             "application, not by a tool call; call the tool with only its own arguments")
 
 
+def _turn_time(value: Any, owner: str) -> datetime | None:
+    """The spec's ``said_at``: ``None``, or a time read as every adapter reads a turn's time."""
+    return check_time(value, f"{owner}.said_at")
+
+
 def _required_entity(value: Any, owner: str) -> str:
     """The spec's ``entity_id``: required, checked as every adapter's."""
     if value is None:
@@ -104,12 +111,17 @@ class MemoriToolSpec(BaseToolSpec):
     store's per request) bounds each whole recall of ``recall_memory``, as :class:`MemoriRecall`'s does: past it
     the tool answers that memory is unavailable for now (``strict=True``: raises ``RecallTimedOut``) while the
     recall finishes in the background and serves the next call.
+
+    The tools see no turn, so ``remember`` dates a fact now, unless the app sets ``said_at`` (a ``datetime`` or
+    ISO 8601 string: when the turn the agent is answering was said; ``None``: now) before it runs the agent on
+    that turn, as capture dates the same turn's facts; the model cannot set it.
     """
 
     spec_functions = [("remember", "aremember"), ("recall", "arecall"), ("list", "alist"), ("update", "aupdate"),
                       ("forget", "aforget"), ("restore", "arestore")]
 
     entity_id = CheckedAttribute(_required_entity)  # checked whenever set, as by the constructor
+    said_at = CheckedAttribute(_turn_time)  # the turn being answered, set by the app (class docstring)
 
     def __init__(self, engine: RecallEngine, entity_id: str, *, k: int | None = None,
                  strict: bool = STRICT_DEFAULT, timeout: float | None = None) -> None:
@@ -118,6 +130,7 @@ class MemoriToolSpec(BaseToolSpec):
         engine, entity, k = check_adapter_args("MemoriToolSpec", engine, entity_id, k)
         check_flag(strict, "MemoriToolSpec", "strict")
         self.engine, self.entity_id, self.k = engine, entity, k
+        self.said_at = None
         self._ops = MemoryTools(engine, k=k, strict=strict, owner="MemoriToolSpec", log=logger,
                                 timeout=timeout)
 
@@ -131,12 +144,12 @@ class MemoriToolSpec(BaseToolSpec):
     def remember(self, text: str, core: bool | None = None, **foreign: Any) -> str:
         """Save one fact about the user; answers with its id (or that of the fact already saying it)."""
         _refuse(foreign)
-        return self._ops.remember(self.entity_id, text, core)
+        return self._ops.remember(self.entity_id, text, core, said_at=self.said_at)
 
     async def aremember(self, text: str, core: bool | None = None, **foreign: Any) -> str:
         """Async :meth:`remember`."""
         _refuse(foreign)
-        return await self._ops.aremember(self.entity_id, text, core)
+        return await self._ops.aremember(self.entity_id, text, core, said_at=self.said_at)
 
     def list(self, offset: int = 0, limit: int = DEFAULT_PAGE, **foreign: Any) -> str:
         """A page of the user's facts, newest first, with their ids."""

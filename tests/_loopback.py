@@ -1,5 +1,6 @@
 """A loopback HTTP server speaking just enough of the OpenAI (chat completions, Responses), Anthropic and Google
 GenAI APIs for their real SDK clients, recording the JSON body each request carried (what the model would read).
+A request offering tools is answered with a call of its first tool until it carries the tool's result.
 
 Import the fixtures into a test module: ``from _loopback import endpoint, openai_client  # noqa: F401``.
 """
@@ -34,14 +35,30 @@ def _responses_reply(body: dict[str, Any]) -> dict[str, Any]:
             "output": [output], "parallel_tool_calls": False, "tool_choice": "auto", "tools": []}
 
 
+def _anthropic_content(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """A Messages API reply's content: a use of the request's first tool when it offers tools and its last
+    message is not a tool's result, else the text ``ok``."""
+    last = body["messages"][-1].get("content")
+    answered = isinstance(last, list) and any(part.get("type") == "tool_result" for part in last)
+    if body.get("tools") and not answered:
+        return [{"type": "tool_use", "id": "toolu_1", "name": body["tools"][0]["name"], "input": {}}]
+    return [{"type": "text", "text": "ok"}]
+
+
 def _reply_for(path: str, body: dict[str, Any]) -> dict[str, Any]:
     if path.endswith("/chat/completions"):
+        message: dict[str, Any] = {"role": "assistant", "content": "ok"}
+        if body.get("tools") and body["messages"][-1].get("role") != "tool":
+            call = {"id": "call_1", "type": "function",
+                    "function": {"name": body["tools"][0]["function"]["name"], "arguments": "{}"}}
+            message = {"role": "assistant", "content": None, "tool_calls": [call]}
         return {
             "id": "chatcmpl-1",
             "object": "chat.completion",
             "created": 0,
             "model": "gpt-test",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if "tool_calls" in message
+                         else "stop"}],
         }
     if path.endswith("/responses"):
         return _responses_reply(body)
@@ -51,7 +68,7 @@ def _reply_for(path: str, body: dict[str, Any]) -> dict[str, Any]:
             "type": "message",
             "role": "assistant",
             "model": "claude-test",
-            "content": [{"type": "text", "text": "ok"}],
+            "content": _anthropic_content(body),
             "stop_reason": "end_turn",
             "stop_sequence": None,
             "usage": {"input_tokens": 1, "output_tokens": 1},

@@ -94,9 +94,10 @@ def test_background_capture_takes_sdk_message_dicts(ungated: RecallEngine) -> No
 @pytest.mark.parametrize(
     ("message", "names"),
     [
-        ({"role": "user", "content": 42}, "content must be a string or a list of parts, got int"),
-        ({"role": "user", "content": b"bytes"}, "content must be a string or a list of parts, got bytes"),
-        ({"role": "user", "text": "I keep bees."}, "{'role': ..., 'content': ...} mapping, got dict"),
+        ({"role": "user", "content": 42}, "messages[0]['content'] must be a string or a list of parts, got int"),
+        ({"role": "user", "content": b"bytes"},
+         "messages[0]['content'] must be a string or a list of parts, got bytes"),
+        ({"role": "user", "text": "I keep bees."}, "messages[0] is a user message without 'content'"),
         ({"role": 1, "content": "I keep bees."}, "role and text must be str"),
     ],
 )

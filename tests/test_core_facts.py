@@ -31,6 +31,14 @@ DOG = "User has a golden retriever named Biscuit."
 OFF_TOPIC = "Should I buy a zebra xylophone?"  # the asker's own question, unrelated to every fact
 
 
+@pytest.fixture
+def engine(hash_embedder: HashEmbedder) -> RecallEngine:
+    """The engine of these tests appends core facts on every turn about the asker (``core_when="always"``, the
+    default): they pin which turns get core facts at all, and how they are appended; what ``core_when="touched"``
+    leaves out of the asker's other turns is tested at the end."""
+    return RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(core_when="always"))
+
+
 def contents(facts: list[Any]) -> list[str]:
     return [f.content for f in facts]
 
@@ -170,7 +178,8 @@ def test_at_most_core_limit_most_relevant_first(engine: RecallEngine, hash_embed
     engine.add("u", core, core=True)
     query = "my zebra xylophone quartz"
     for limit_core in (0, 1, 2, 3, 5, 10):
-        eng = RecallEngine(store=engine.store, embedder=hash_embedder, config=RecallConfig(core_limit=limit_core))
+        eng = RecallEngine(store=engine.store, embedder=hash_embedder, config=RecallConfig(core_limit=limit_core,
+                                                                                     core_when="always"))
         facts = eng.recall(query, "u", limit=1)
         injected = core_part(facts)
         assert len(injected) == min(limit_core, len(core))
@@ -288,7 +297,7 @@ def test_explain_lists_core_facts_last_kept_with_the_core_fate(engine: RecallEng
 
 def test_explain_of_a_core_fact_outside_the_pool() -> None:
     # A pool of 1 (candidate_floor 0, multiplier 1): the other core fact is scored outside the pool.
-    config = RecallConfig(candidate_floor=0, candidate_multiplier=1, pool="dense")
+    config = RecallConfig(candidate_floor=0, candidate_multiplier=1, pool="dense", core_when="always")
     engine = seed(RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=config))
     recalled = engine.recall("my cello weekends", "u", limit=1)
     report = engine.explain("my cello weekends", "u", limit=1)
@@ -731,3 +740,50 @@ def test_a_request_whose_only_me_is_the_one_it_is_addressed_to_gets_no_core_fact
     assert appended(engine, "Write me a limerick about snow.") == []
     assert {ALLERGY, MEDICATION} <= set(contents(engine.recall("Tell me what I can eat tonight.", "u")))
     assert {ALLERGY, MEDICATION} <= set(contents(engine.recall("Any good podcasts?", "u")))
+
+
+def test_stored_and_recalled_facts_say_whether_they_are_core_and_follow_an_update(hash_embedder) -> None:
+    engine = seed(ungated_engine(hash_embedder))
+    by_text = {f.content: f for f in engine.list("u")}
+    assert (by_text[ALLERGY].core, by_text[CELLO].core) == (True, False)
+    recalled = {f.content: f.core for f in engine.recall("What am I allergic to?", "u")}
+    assert recalled[ALLERGY] is True and recalled.get(CELLO, False) is False
+    engine.update("u", by_text[ALLERGY].id, core=False)
+    assert engine.get("u", [by_text[ALLERGY].id])[0].core is False
+    with pytest.raises(AttributeError):
+        by_text[CELLO].core = True  # type: ignore[misc]  # read-only: update(..., core=...) changes it
+
+
+# -- core_when="touched": the asker's turns about something else get none -----------------------------------------
+
+
+def test_core_when_touched_gives_a_turn_about_something_else_no_core_facts_and_one_about_food_or_the_body_them(
+        hash_embedder: HashEmbedder) -> None:
+    # Tester j17: on turns about a spreadsheet, the weather or a message to a colleague the allergy and the
+    # medication were most of what reached the prompt.
+    engine = seed(RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder,
+                               config=RecallConfig(core_when="touched")))
+    always = RecallEngine(store=engine.store, embedder=hash_embedder, config=RecallConfig())  # the default
+    everything = sorted([ALLERGY, MEDICATION])
+    for turn in ("Can you help me fix my spreadsheet formula?", "Help me write an email to my colleague Sam.",
+                 "What instrument do I play?", "Will it rain at my place tomorrow?"):
+        assert not any(f.core for f in engine.recall(turn, "u")) and not appended(engine, turn), turn
+        assert sorted(contents(core_part(always.recall(turn, "u")))) == everything, turn  # as before
+    for turn in ("Any ideas for dinner tonight?", "My head is pounding, what now?",
+                 "My boss wants me on nights for a month. Should I say yes?"):
+        assert sorted(f.content for f in engine.recall(turn, "u") if f.core) == everything, turn
+    # a follow-up whose conversation is about food keeps them
+    assert sorted(contents(core_part(engine.recall("What about the second one?", "u",
+                                                   context=["Which of these two curries should I order?"])))) == everything
+
+
+def test_by_default_every_turn_about_the_asker_gets_the_core_facts_and_another_core_when_is_refused(
+        hash_embedder: HashEmbedder) -> None:
+    store = ChromaStore.in_memory()
+    seed(RecallEngine(store=store, embedder=hash_embedder))
+    default = RecallEngine(store=store, embedder=hash_embedder)
+    assert default.config.core_when == "always"
+    turn = "Can you help me fix my spreadsheet formula?"
+    assert sorted(contents(core_part(default.recall(turn, "u")))) == sorted([ALLERGY, MEDICATION])
+    with pytest.raises(ValueError, match="core_when must be 'touched' or 'always'"):
+        RecallConfig(core_when="sometimes")  # type: ignore[arg-type]

@@ -206,6 +206,16 @@ def test_a_family_plan_recalls_the_children_and_a_general_question_about_childre
     assert not set(KIDS) & {f.content for f in eng.recall("How many kids are in an average school class?", "ann")}
 
 
+def test_the_weather_or_the_sunset_asked_for_tonight_or_here_recalls_where_the_asker_lives():
+    home = "User has moved into their flat in Tampere."
+    eng = ann_with(home)
+    for question in ("What's the weather going to be like for netball tonight?",
+                     "What time does the sun set here today?"):
+        assert home in [f.content for f in eng.recall(question, "ann")], question
+    for question in ("What's the weather like in Oslo tomorrow?", "How does a weather forecast work?"):
+        assert home not in [f.content for f in eng.recall(question, "ann")], question
+
+
 def test_a_request_before_a_follow_up_lends_it_its_concerns():
     skint = "My student loan comes in each term and I'm usually skint by week 8."
     eng = ann_with(skint)

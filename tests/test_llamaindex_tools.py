@@ -137,3 +137,24 @@ def test_the_spec_needs_an_entity(tools_engine):
         MemoriToolSpec(tools_engine, None)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="non-empty"):
         MemoriToolSpec(tools_engine, "  ")
+
+
+async def test_a_react_agent_remembers_dated_by_the_turn_the_app_set_and_the_model_cannot_date_it(tools_engine):
+    # The tools see no turn: the app says when the turn being answered was said (an imported chat), as capture
+    # dates the same turn's facts; a said_at the model sends is an argument the tool does not take.
+    spec = MemoriToolSpec(tools_engine, "ann")
+    spec.said_at = "2026-03-01T18:30:00+01:00"
+    llm = FixedLLM(script=[
+        act("remember", text="User is allergic to peanuts."), answer("Noted."),
+        act("remember", text="User likes jazz.", said_at="2020-01-01T00:00:00+00:00"), answer("Noted."),
+    ])
+    agent = ReActAgent(llm=llm, tools=spec.to_tool_list())
+    await agent.run("I'm allergic to peanuts.")
+    spec.said_at = None
+    second = await agent.run("I like jazz.")
+    (fact,) = tools_engine.list("ann")
+    assert (fact.content, fact.created_at) == ("User is allergic to peanuts.", "2026-03-01T17:30:00+00:00")
+    (call,) = second.tool_calls
+    assert call.tool_output.is_error and "said_at" in call.tool_output.content
+    with pytest.raises(ValueError, match="MemoriToolSpec.said_at"):
+        spec.said_at = "not a time"

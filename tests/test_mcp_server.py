@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -823,3 +823,20 @@ async def test_http_a_chroma_server_stopped_mid_session_gives_each_tool_call_an_
                 # add it got no answer to may have landed: the server reads the request once it runs again).
                 recalled = [f["text"] for f in (await call(s, "recall", query="tea"))["facts"]]
                 assert "User likes tea." in recalled and set(recalled) <= {"User likes tea.", "User likes cake."}
+
+
+async def test_add_dates_the_facts_by_said_at_and_refuses_a_time_without_its_offset() -> None:
+    # An imported chat's facts were stated when the user said them, as capture dates a turn's facts; the tool sees
+    # no turn, so the client says when (a time to come is now).
+    engine = ungated_engine()
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        dated = await call(s, "add", facts=["User likes tea."], said_at="2026-03-01T18:30:00+01:00")
+        moved = await call(s, "add", facts=["User lives in Porto."], said_at="2026-03-02T09:00:00Z")
+        ahead = await call(s, "add", facts=["User likes jazz."], said_at="2999-01-01T00:00:00+00:00")
+        naive = await s.call_tool("add", {"facts": ["User likes chess."], "said_at": "2026-03-01T18:30:00"})
+    (tea,) = engine.get("ann", dated["ids"])
+    assert tea.created_at == "2026-03-01T17:30:00+00:00"
+    assert engine.get("ann", moved["ids"])[0].created_at == "2026-03-02T09:00:00+00:00"
+    assert engine.get("ann", ahead["ids"])[0].created_at.startswith(str(datetime.now(timezone.utc).year))
+    assert naive.isError and "has no offset" in naive.content[0].text
+    assert "User likes chess." not in stored(engine, "ann")

@@ -47,7 +47,7 @@ def test_nearest_leaves_out_superseded_facts_core_facts_and_other_users(engine: 
     assert len(near) == 3 and "User lives in Leeds." not in contents and "User lives in Leeds too." not in contents
     assert new in [f.id for f in engine.nearest("User lives in York.", "u", 1)]
     # recall appends core facts after its choice; nearest never does
-    assert "User is allergic to peanuts." in [f.content for f in engine.recall("my cello", "u", 1)]
+    assert "User is allergic to peanuts." in [f.content for f in engine.recall("dinner after my cello lesson", "u", 1)]
     assert [f.content for f in engine.nearest("cello", "u", 1)] == ["User plays the cello."]
 
 

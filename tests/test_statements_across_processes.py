@@ -32,10 +32,11 @@ AGENTS = "User's band rehearses every Tuesday at 7pm."
 USERS = "User's band rehearses every tuesday at 7."
 
 WRITER = textwrap.dedent("""
-    import asyncio, sys, time
+    import asyncio, sys
     from pathlib import Path
     sys.path.insert(0, {tests!r})
     from _helpers import HashEmbedder
+    from _holds import once, wait_for
     from memori_core import ChromaStore, RecallConfig, RecallEngine, RuleBasedFactExtractor, capture_facts
     from memori_core.memory_tools import MemoryTools
 
@@ -44,23 +45,6 @@ WRITER = textwrap.dedent("""
     store = ChromaStore.http(host="127.0.0.1", port=port, collection=collection)
     embedder = HashEmbedder()
     engine = RecallEngine(store=store, embedder=embedder, config=RecallConfig(gate="off"))
-
-    def wait_for(done, seconds=60):
-        deadline = time.monotonic() + seconds
-        while not done() and time.monotonic() < deadline:
-            time.sleep(0.01)
-
-    def once(obj, name, then, after=False):  # ``then()`` before (or after) the first call of ``obj.name``
-        call = getattr(obj, name)
-        def first(*args, **kwargs):
-            setattr(obj, name, call)
-            if not after:
-                then()
-            out = call(*args, **kwargs)
-            if after:
-                then()
-            return out
-        setattr(obj, name, first)
 
     def touch(name):
         (gate / name).touch()

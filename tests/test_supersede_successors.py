@@ -50,3 +50,26 @@ def test_on_a_store_only_this_process_writes_a_supersede_of_an_ended_fact_is_ign
     b.add("u", PARIS, supersedes=[oslo])
     a.add("u", ROME, supersedes=[oslo])
     assert _homes(a) == sorted([PARIS, ROME])
+
+
+def test_of_two_supersedes_dated_alike_the_first_written_stays_and_the_ended_fact_points_to_it(hash_embedder) -> None:
+    a, b = _engines(hash_embedder, shared=True)
+    oslo = derived_fact_id(OSLO)
+    a.add("u", OSLO, created_at="2026-01-01T09:00:00+00:00")
+    said = "2026-03-01T10:00:00+00:00"  # one turn's time: both writers date their facts by it
+    b.add("u", PARIS, supersedes=[oslo], created_at=said)
+    a.add("u", ROME, supersedes=[oslo], created_at=said)  # looks after both landed: its own fact is the later
+    assert _homes(a) == _homes(b) == [PARIS]
+    rome = a.get("u", [derived_fact_id(ROME)])[0]
+    assert rome.superseded_by == derived_fact_id(PARIS) and rome.valid_to is not None
+    assert a.get("u", [oslo])[0].superseded_by == derived_fact_id(PARIS)
+
+
+def test_a_later_dated_supersede_written_second_ends_the_first_and_the_ended_fact_points_to_it(hash_embedder) -> None:
+    a, b = _engines(hash_embedder, shared=True)
+    oslo = derived_fact_id(OSLO)
+    a.add("u", OSLO, created_at="2026-01-01T09:00:00+00:00")
+    b.add("u", PARIS, supersedes=[oslo], created_at="2026-03-01T10:00:00+00:00")
+    a.add("u", ROME, supersedes=[oslo], created_at="2026-03-01T10:05:00+00:00")
+    assert _homes(b) == [ROME]
+    assert a.get("u", [oslo])[0].superseded_by == derived_fact_id(ROME)

@@ -1,5 +1,6 @@
 """When a framework message says it was said: :data:`SAID_AT_KEY` in its metadata, read by :func:`said_at_in`; the
-zone it was said in, which the ``<memori_context>`` block writes its times in (:func:`said_zone`)."""
+zone it was said in, which the ``<memori_context>`` block writes its times in (:func:`said_zone`); the time a
+recall for it reads memory at (:func:`said_as_of`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Mapping
 from datetime import datetime, tzinfo
 from typing import Any
 
-from ..validate import check_said_at
+from ..validate import check_said_at, turn_as_of
 
 SAID_AT_KEY = "created_at"
 """The key of a framework message's own metadata that says when it was said, read by the adapters' capture:
@@ -25,16 +26,29 @@ def said_at_in(metadata: Any, where: str, *, warns: bool = True) -> datetime | N
     return check_said_at(metadata[SAID_AT_KEY], f'{where}["{SAID_AT_KEY}"]', warns=warns)
 
 
-def said_zone(*metadata: Any) -> tzinfo | None:
-    """The zone of the first readable time under :data:`SAID_AT_KEY` in these metadata mappings (a message's, in the
-    order its adapter reads them): the ``tzinfo`` the block's "Stated at" times are written in
-    (:func:`~memori_core.context.format_context`); ``None`` when none holds one. A time capture refuses is passed
-    over here (the block is then in UTC), and one without a zone is UTC: capture reports either."""
+def _first_said(metadata: tuple[Any, ...]) -> datetime | None:
+    """The first readable time under :data:`SAID_AT_KEY` in these metadata mappings; a time capture refuses is
+    passed over, and one without a zone is UTC (capture reports either)."""
     for mapping in metadata:
         try:
             said_at = said_at_in(mapping, "a message's metadata", warns=False)  # capture warns of it
         except (TypeError, ValueError):
             continue
         if said_at is not None:
-            return said_at.tzinfo
+            return said_at
     return None
+
+
+def said_zone(*metadata: Any) -> tzinfo | None:
+    """The zone of the first readable time under :data:`SAID_AT_KEY` in these metadata mappings (a message's, in the
+    order its adapter reads them): the ``tzinfo`` the block's "Stated at" times are written in
+    (:func:`~memori_core.context.format_context`); ``None`` when none holds one (the block is then in UTC)."""
+    said_at = _first_said(metadata)
+    return None if said_at is None else said_at.tzinfo
+
+
+def said_as_of(*metadata: Any) -> datetime | None:
+    """When to read memory for the turn whose message holds these metadata mappings (:func:`said_zone`'s):
+    :func:`~memori_core.validate.turn_as_of` of its time (that time for a turn said over a minute ago, a replayed
+    chat; ``None``, now, for a live turn or one that says no time)."""
+    return turn_as_of(_first_said(metadata))

@@ -4,7 +4,9 @@ A turn is a run of the user's messages, with the assistant message right before 
 answers: "Rex" after "What's your dog called?"). A provider-SDK app's ``messages`` hold the whole conversation, so
 capture after each call reads only its newest turn (:func:`newest_turn`); a list of several turns given to
 :func:`~memori_core.capture.capture_facts` at once (an imported chat) is captured turn by turn, in order
-(:func:`turn_spans`), so "I just moved to Porto." ends the "I live in Lisbon." of an earlier turn.
+(:func:`turn_spans`), so "I just moved to Porto." ends the "I live in Lisbon." of an earlier turn. A user-role
+message holding only tool results (an Anthropic tool loop's) reads as the tool's
+(:func:`~memori_core.extraction.as_messages`), so a tool loop stays in the turn of the question that began it.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import numpy as np
 from ..cache import EntityCache
 from ..explain import CandidateScore
 from ..facts import RecalledFact
+from ..ranking.concerns import fact_concerns
 from ..ranking.core import CORE, core_picks, core_touched
 from ..ranking.dense import cosine_scores
 from ..ranking.judged import JUDGED_RELEVANT
@@ -62,7 +63,11 @@ def _core_added(scored: _Scored, chosen: np.ndarray, core_limit: int) -> list[tu
         pos[hit] = order[at[hit]]
     is_chosen = np.zeros(pool_rows.shape[0] + 1, dtype=bool)  # the last slot (pos -1): not in the pool
     is_chosen[np.asarray(chosen, dtype=np.int64)] = True
-    picks = core_picks(core.cosine, core.recency, is_chosen[pos], core_limit)
+    taken = is_chosen[pos]
+    if scored.core_concerns is not None:  # only those whose concerns the turn or a chosen fact touches
+        touched = scored.core_concerns.union(*(fact_concerns(scored.facts[i].content) for i in chosen.tolist()))
+        taken = taken | ~core_touched([f.content for f in core.facts], touched)
+    picks = core_picks(core.cosine, core.recency, taken, core_limit)
     return [(p, int(pos[p])) for p in picks.tolist()]
 
 

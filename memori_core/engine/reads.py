@@ -40,6 +40,7 @@ from ..ranking.conversation import (
 )
 from ..ranking.asking import query_terms
 from ..ranking.concerns import question_concerns
+from ..ranking.core import core_turn_concerns
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights
 from ..ranking.implications import asked_about, asks_about_named, gift_for, not_about_them
@@ -373,8 +374,15 @@ class ReadPath(Answers, GateSignals, Judging):
                     and not (read and asks_something(read[-1]) and is_personal(read[-1]))):
                 own_core = _core_for_concerns(own_core, question_concerns(query))
 
+        # Under core_when="touched", another turn about the asker keeps core facts only when it is about the body,
+        # food, health or travel, or asks whether to do something, else those its words or a chosen fact touch.
+        core_concerns = None
+        if cfg.core_when == "touched" and relevance and own_core is not None and own_core is gathered.core:
+            core_concerns = core_turn_concerns(query, read)
+
         def done(scores: PoolScores, core: _CoreRows | None = own_core) -> _Scored:
-            return _Scored(scores, facts, gathered.found.scorable, core, read_alone)
+            return _Scored(scores, facts, gathered.found.scorable, core, read_alone,
+                           core_concerns if core is own_core else None)
 
         if relevance:
             nothing, unread = self._unasked(query, q_tokens, read)
@@ -384,6 +392,7 @@ class ReadPath(Answers, GateSignals, Judging):
                             None if nothing is not None else own_core)
             if asks_what_memory_holds(query):
                 # "What do you know about me?" is near no fact in meaning, yet asks for them all
+                core_concerns = None
                 return done(replace(scores, everything_asked=True))
         if turn.general:
             # With only the core facts whose concerns its words touch (a food, a drink, a medicine, a trip...): "What's

@@ -47,6 +47,7 @@ class _Scored:
     rows_scored: int
     core: _CoreRows | None = None  # the core facts recall may append (None: none, or core_limit 0)
     read_alone: bool = False  # with a conversation, the gate read the query's own cosines (general, or news)
+    core_concerns: frozenset[str] | None = None  # core facts appended only when these or a chosen fact's meet theirs
 
 
 def _fact(scored: _Scored, i: int) -> RecalledFact:

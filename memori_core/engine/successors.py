@@ -1,10 +1,18 @@
 """Two supersedes of one fact racing in two processes (``add(..., supersedes=[old])`` by both, each having read
 ``old`` as valid): both new facts are valid afterwards. Each writer looks again after its write
 (:meth:`Successors._settle_successors`, on a shared store only) and one rule that every process applies alike
-settles it: of the valid facts that supersede one fact, those of the newest add (``created_at``, then ``seq``,
-then id) stay valid and the others are marked superseded by its first fact, kept as history. A writer's look comes after its own new fact
-landed, and a read sees every row written before it began, so of two racing writers the one that looks second
-sees both; if both do, both write the same.
+settles it: of the valid facts that supersede one fact, those of the newest add (its ``created_at``; of adds dated
+alike, the first written: the smaller ``seq``, then id) stay valid and the others are marked superseded by its
+first fact, kept as history, and the ended fact points to that fact.
+
+Why every process ends with the same one, and a writer knows when its own fact lost: a write's ``seq`` is taken
+under its write lock after its intent is on the user's revision record
+(:func:`~memori_core.engine.supersede.numbered`), and a writer's look begins by waiting until the writes other
+processes have under way have ended (:meth:`~memori_core.RecallEngine.wait_for_writes`), so of two writers the
+later written sees the earlier one's facts. Of adds dated alike the earlier written stays: the writer that can
+miss the other keeps its own, and the one whose fact loses is the one that sees it lose (its caller reads it:
+:meth:`~memori_core.RecallEngine.get` shows ``superseded_by``). A fact dated later than a kept one ends it as any
+later statement would. If both see both, both write the same.
 """
 
 from __future__ import annotations
@@ -26,27 +34,48 @@ def outlived(facts: Sequence[StoredFact], ended: Sequence[str], mine: Sequence[s
     """The facts to rewrite so that each fact of ``ended`` has the successors of one add only among ``facts`` (an
     entity's facts with history links, and the facts of the add that asked to end them, ``mine``, which count as
     their successors even when another add ended them first). An add's facts share their ``created_at``: the
-    valid successors of a fact are grouped by it, the newest group (``created_at``, then ``seq``, then id) stays
-    valid, every fact of the others is marked superseded by the newest group's first fact (its ``valid_to`` the
-    earlier of now and that fact's ``created_at``), and that fact is linked to them and to the ended fact."""
+    valid successors of a fact are grouped by add (:func:`_adds`), the newest add's (``created_at``; dated alike, the
+    first written) stay valid, every fact of the others is marked superseded by the newest add's first fact (its
+    ``valid_to`` the earlier of now and that fact's ``created_at``), and that fact is linked to them and to the
+    ended fact, which points to it."""
     now = datetime.now(timezone.utc).isoformat()
+    by_id = {f.id: f for f in facts}
     out: dict[str, StoredFact] = {}
     for old in dict.fromkeys(ended):
         rivals = [f for f in facts if f.valid_to is None and f.id not in out and (old in f.supersedes or f.id in mine)]
-        groups: dict[str | None, list[StoredFact]] = {}
-        for f in rivals:
-            groups.setdefault(f.created_at, []).append(f)
+        groups = _adds(rivals)
         if len(groups) < 2:
             continue
-        newest = max(groups.values(), key=lambda g: max((iso_to_ts(f.created_at), f.seq, f.id) for f in g))
-        first = min(newest, key=lambda f: (f.seq, f.id))
+        newest = min(groups, key=lambda g: (-iso_to_ts(g[0].created_at), g[0].seq, g[0].id))
+        first = newest[0]
         end = min((now, first.created_at or now), key=iso_to_ts)
-        losers = [f for f in rivals if all(f is not n for n in newest)]
+        losers = [f for g in groups if g is not newest for f in g]
         for f in losers:
             out[f.id] = replace(f, valid_to=end, superseded_by=first.id)
         links = tuple(dict.fromkeys((*out.get(first.id, first).supersedes, old, *(f.id for f in losers))))
         out[first.id] = replace(out.get(first.id, first), supersedes=links)
+        ended_fact = out.get(old, by_id.get(old))
+        if ended_fact is not None and ended_fact.superseded_by in out and ended_fact.superseded_by != first.id:
+            out[old] = replace(ended_fact, superseded_by=first.id)  # it ended by the add that stays
     return list(out.values())
+
+
+ONE_ADD_NS = 1_000
+"""An add numbers its facts one nanosecond apart (:func:`~memori_core.engine.supersede.numbered`); facts dated alike
+whose ``seq`` lie closer than this are taken as one add's (two adds numbered within it stay both valid: rare)."""
+
+
+def _adds(rivals: Sequence[StoredFact]) -> list[list[StoredFact]]:
+    """``rivals`` grouped by the add that wrote them (one ``created_at``, ``seq`` numbered in a run), each group in
+    the order written."""
+    groups: list[list[StoredFact]] = []
+    for f in sorted(rivals, key=lambda f: (iso_to_ts(f.created_at), f.created_at or "", f.seq, f.id)):
+        last = groups[-1][-1] if groups else None
+        if last is not None and last.created_at == f.created_at and f.seq - last.seq < ONE_ADD_NS:
+            groups[-1].append(f)
+        else:
+            groups.append([f])
+    return groups
 
 
 class Successors(Storing):
@@ -60,6 +89,7 @@ class Successors(Storing):
         if not ended or not self.store.shared:
             return
         try:
+            self._coord.wait_for_writes(entity_id)  # a racing write begun before ours is seen (module docstring)
             with self._coord.reading(entity_id):
                 cache = self._coord.cache_for(entity_id)
                 rows = {*cache.history_rows().tolist(), *(cache.pos[i] for i in mine if i in cache.pos)}

@@ -125,8 +125,9 @@ class WritePath(Versions, ImportPath, Successors):
         fact's versions and :meth:`restore` undoes a supersede. Ids of the
         facts being added and facts already superseded are ignored, except on a shared store (a server), where
         another process may have superseded the fact a moment before: there the add looks again once it has
-        landed, and of the valid facts that supersede one fact (its own counted) the newest add's stay valid,
-        the others marked superseded by its first fact (:mod:`.successors`). An id
+        landed, and of the valid facts that supersede one fact (its own counted) the newest add's stay valid
+        (dated alike, the first written's), the others marked superseded by its first fact (:mod:`.successors`):
+        the ids returned may then name facts already history (:meth:`get` shows their ``superseded_by``). An id
         the entity has no fact with (a typo, another entity's id, or a fact
         another writer deleted after you read it) raises ``KeyError`` naming
         ``supersedes`` and the id, and nothing is written: the caller decides

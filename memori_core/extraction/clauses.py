@@ -218,7 +218,8 @@ _LIFE_PAST = frozenset("grew was studied trained worked lived".split())
 
 # "My daughter Chloe is 16 and she just went vegan": the second clause picks the subject up with "she" / "he".
 _RESUMED_SUBJECT = rx(
-    rf"^(?P<subject>{_MY_PERSON}(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?P<first>.+?)"
+    # not the owner of whom the clause is about: "my partner" in "My partner Mikko's mother Sirpa ...; she's diabetic"
+    rf"^(?P<subject>{_MY_PERSON}(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?!(?-i:[A-Z])[\w-]+'s\s)(?P<first>.+?)"
     r"(?:,?\s+(?:and|but)\s+|\s*;\s+)(?:(?:she|he)(?P<be>'s|\s+is)?\s+|"
     # "My mum is 68 and just had a hip replacement": news of the same person, told without "she"
     r"(?=(?:just|recently)\s+(?:had|got|went|started|moved|lost|broke|finished|joined|left|retired)\b))"

@@ -67,13 +67,21 @@ def dose_of(fact: str) -> str | None:
     return re.sub(r"\s+", "", m.group("dose")).lower() if m is not None else None
 
 
-_TAKES = rx(r"^User\s+(?:takes|is\s+on|uses|injects)\s+(?P<drug>[a-z][^,\d]*?)\s*(?:,|\d|\.?$)")
+# "User takes sertraline, 50mg.", and the start of it told: "User's rheumatologist started the user on allopurinol
+# 100mg.", "User was put on metformin 500mg.", "User started taking sertraline 50mg."
+_TAKES = rx(
+    rf"^User(?:'s\s+(?:new\s+)?(?:{CLINICIAN}|\w+ologist)\s+(?:has\s+)?(?:started|put)\s+the\s+user\s+on|"
+    r"\s+(?:takes|is\s+on|uses|injects|(?:has\s+)?started(?:\s+taking)?|(?:was|has\s+been)\s+(?:put|started)\s+on))"
+    r"\s+(?P<drug>[a-z][^,\d]*?)\s*(?:,|\d|\.?$)"
+)
 
 
 def redoses(new: str, old: str) -> bool:
     """Whether ``new``, the user's dose of a medicine, replaces ``old``, the user's other dose of the same medicine.
 
     >>> redoses("User takes sertraline, 100mg.", "User takes sertraline, 50mg.")
+    True
+    >>> redoses("User takes allopurinol, 200mg.", "User's rheumatologist started the user on allopurinol 100mg.")
     True
     >>> redoses("User takes metformin, 500mg.", "User takes sertraline, 50mg.")
     False

@@ -11,7 +11,7 @@ import re
 
 from .passing_remarks import is_passing_remark
 from ..ranking.care import is_care_fact
-from ..slots import PERSON
+from ..slots import PERSON, placed
 from .dates import DATED
 from .grammar import is_past
 from .patterns import rx
@@ -209,7 +209,7 @@ _OUTING = rx(
 # "User's boyfriend Tom would just order pizza.", "User's girlfriend Ana says hi.": a passing remark about someone
 # named, which says who they are and nothing memory keeps; kept as who they are ("User's boyfriend is Tom.").
 _REMARK_OF_NAMED = re.compile(
-    rf"^User's\s+(?P<role>(?:(?:best|older|younger|little|big|eldest|youngest)\s+)?(?:{PERSON}))\s+"
+    rf"^User's\s+(?P<role>{placed('best')}(?:{PERSON}))\s+"
     r"(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\s+(?P<rest>(?:would|'d|could|might|says|said|sends|sent|texted|messaged|"
     r"called|wants|thinks|reckons|got\s+the\s+user|gave\s+the\s+user|bought\s+the\s+user|made\s+the\s+user|"
     r"is\s+being|was\s+being|laughed|loved|hated)\b.*)\.$"

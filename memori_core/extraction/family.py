@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..slots import PERSON, holder
+from ..slots import PERSON, holder, placed
 from .children import as_children_named
 from .diagnoses import LASTING_CONDITION
 from .genders import may_be
@@ -48,7 +48,7 @@ _BEFORE_VERB = frozenset("always never still just finally recently now really al
 # "Mum always says I work too hard", "dad wants me to call": their words or wishes, no fact of theirs or the user's.
 _SAYS = rx(r"^\s+(?:(?:always|still|just|really|never|also|actually)\s+)*"
            r"(?:says|said|thinks|thought|reckons|tells|told|keeps\s+saying|asks|asked|wants|wanted)\b")
-_MY_ONE = rf"(?:my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin|best|late)\s+)?(?:{PERSON})"
+_MY_ONE = rf"(?:my|our)\s+{placed('best', 'late')}(?:{PERSON})"
 # "'s" after someone of the user's: "has" before what has been done, "is" before a place, a state or a doing.
 _HAS_NEXT = frozenset(
     "got been gone had done moved settled started finished left retired decided booked passed taken become broken "

@@ -1,6 +1,7 @@
 """A fact with no verb of its own: "User's two grandchildren.", "Their wife and their two grandchildren, who User
 adores.", "User's two lovely boys, who keep the user busy." A noun phrase, at most with a clause about it, tells
-nothing memory can hold (:func:`is_fragment`); the rules drop it. Pure: patterns, English only.
+nothing memory can hold (:func:`is_fragment`); the rules drop it. So does what someone said of a bare "it" ("User's
+doctor said it was triggering flares."): on its own, the fact never says what "it" is. Pure: patterns, English only.
 """
 
 from __future__ import annotations
@@ -25,6 +26,13 @@ _COUNTED = rx(
 # A preposition and a noun phrase of the user's, nothing else: "For User's engagement.", "With User's sister."
 _ONLY_A_PREPOSITION = rx(r"^(?:for|to|with|about|from|after|before)\s+User's\s+(?:[\w'-]+\s+){0,2}[\w'-]+\s*[.!]*$")
 
+# What someone said of "it", "that" or "this", with no more of what it is: "User's doctor said it was triggering
+# flares." (not "User's doctor said it is asthma.", which the rules read as the diagnosis before this).
+_SAID_OF_IT = rx(
+    r"^User's\s+(?:[\w'-]+\s+){1,2}?(?:said|says|thinks|thought|reckons|told\s+the\s+user)\s+(?:that\s+)?"
+    r"(?:it|that|this)\s+(?:was|is|were|had|has|might|could|would|will|may|'s)\b"
+)
+
 
 def _has_verb(phrase: str) -> bool:
     """Whether a word of ``phrase`` (its holder left out) is a verb form the rules know, or reads as one ("-ing")."""
@@ -43,6 +51,8 @@ def is_fragment(fact: str) -> bool:
     (False, True)
     """
     said = fact.strip()
+    if _SAID_OF_IT.match(said):  # "User's doctor said it was triggering flares.": what "it" is, never said
+        return True
     if _ONLY_A_PREPOSITION.match(said):  # "For User's engagement.": what a sentence was for, with no sentence
         return True
     m = _ABOUT_IT.match(said) or _COUNTED.match(said)

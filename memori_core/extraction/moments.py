@@ -485,7 +485,21 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
     if month is not None and (_PLANNED.match(body) or _THEIR_VISIT.match(body) and _PLAN_MONTH.search(body)):
         plan = without_request(body)  # "... next month and would love some tips"
         return as_fact(plan), KEPT_EXPIRING, _until_month_end(month.group("month"), now)
+    if _UNDATED_VISIT.match(body) and not (_RECURRING.search(body) or _CALENDAR_DAY.search(body)):
+        return as_fact(body), KEPT_EXPIRING, UNDATED_VISIT_LIFETIME
     return None
+
+
+# "My mum is coming to stay", "my partner Mikko's mother Sirpa is coming to stay; she's diabetic": a visit told with
+# no day, begun or about to begin (not "... for good", a move; not "my sister is coming to the wedding", an event).
+_UNDATED_VISIT = rx(
+    r"^(?:my|our)\s+(?:[\w'-]+\s+){0,4}?(?:is|are|'s|'re)\s+(?:coming\s+(?:to\s+(?:stay|visit)|over\b|to\s+see\s+"
+    r"(?:us|me))|visiting(?:\s+(?:us|me))?\s*(?:[,;.!]|$)|staying\s+with\s+(?:us|me))"
+    r"(?!.*\b(?:for\s+good|permanently|indefinitely|moving\s+in|every|each)\b)"
+)
+UNDATED_VISIT_LIFETIME = timedelta(days=21)
+"""How long a visit told with no day is kept: about to begin, and over within weeks (three: longer than most
+stays), so it is not shown months later as if the visitor were still there."""
 
 
 # "My chest feels tight after my run", "My truck is making a grinding noise": something wrong right now, told to

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..slots import PARTNERS, holder
+from ..slots import PARTNERS, holder, placed
 from .genders import gendered_words, may_be
 from .leads import strip_lead
 from .named import partner_of
@@ -23,7 +23,7 @@ from .named import partner_of
 __all__ = ["newest_told", "opens_with_pronoun", "referent", "with_opening_pronoun_resolved"]
 
 # Someone of the user's a stored fact names: "User's mum", "User's older sister Ana", "their husband Emeka".
-_KIN = r"(?:user's|their)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin|late|baby)\s+)?"
+_KIN = rf"(?:user's|their)\s+{placed('late', 'baby')}"
 _NAME = r"(?:\s+(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+))?"
 _GENDERED = gendered_words()
 _PEOPLE = re.compile(rf"\b{_KIN}(?P<kin>{_GENDERED})\b(?!'s\s+(?:{_GENDERED})\b){_NAME}", re.IGNORECASE)

@@ -13,7 +13,7 @@ import re
 from typing import Any, Literal, get_args
 
 from ..ranking.care import is_care_fact
-from ..slots import PERSON
+from ..slots import PERSON, placed
 from .slots import slots_of
 from .types import ExtractedFact
 
@@ -85,7 +85,7 @@ sister Dana's over in Regina."), an aside kept with the fact."""
 STRICT_TOPICS: frozenset[FactTopic] = frozenset({"name", "care", "slot", "person"})
 """The topics a fact of a :data:`GENERIC_PATHS` path must speak of for ``"strict"`` to keep it."""
 
-_ROLE = rf"(?:(?:older|younger|little|big|best|late|twin|eldest|youngest)\s+)?{PERSON}"
+_ROLE = rf"{placed('best', 'late')}{PERSON}"
 # "User's sister is Eva.", "User's husband is called Rui.": who someone in the user's life is.
 _WHO_IS = re.compile(rf"^User's\s+{_ROLE}\s+(?:is|'s)\s+(?:called\s+|named\s+)?[A-Z][\w'-]*\.?$")
 # "User's sister Eva is over in Regina.", "User's mum drops them at the station.": someone else's doings.

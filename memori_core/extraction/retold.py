@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..ranking.care import is_care_fact
-from ..slots import PERSON
+from ..slots import PERSON, placed
 from .cues import is_change
 from .counts import as_count_now
 from .diagnoses import as_diagnosis
@@ -33,7 +33,7 @@ from .staples import as_staple
 __all__ = ["as_plain_statements", "is_joke_marker"]
 
 _I = re.IGNORECASE
-_MY_ONE = rf"(?:my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin|best)\s+)?(?:{PERSON})"
+_MY_ONE = rf"(?:my|our)\s+{placed('best')}(?:{PERSON})"
 # "my brother", "my sister Ana": one of the user's, with their name when it follows.
 _MY_ONE_NAMED = rf"{_MY_ONE}(?:\s+(?-i:[A-Z])[\w-]+)?"
 # "that's", "it was", "that would be": what points back at a fact just said, before whose it is.

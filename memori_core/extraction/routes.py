@@ -1,7 +1,8 @@
 """The run or route the user works, one at a time: "I'm on the Thunder Bay run now" after "User drives long-haul for
 Prairie Freight out of Winnipeg, mostly the Winnipeg to Calgary run." ends the Calgary run (:func:`changes_route`),
-and the new fact keeps what still holds of the old one, the route in its place (:func:`with_route`). "Prairie
-Freight moved me to the Thunder Bay run" is read as "I'm on the Thunder Bay run now" (:func:`as_route_moved`).
+and the new fact keeps what still holds of the old one, the route in its place (:func:`with_route`); so does a
+change of the kind of driving work ("switched to a regional route" after "drives long-haul": :func:`haul_of`).
+"Prairie Freight moved me to the Thunder Bay run" is read as "I'm on the Thunder Bay run now" (:func:`as_route_moved`).
 Pure: patterns, English only.
 """
 
@@ -14,7 +15,7 @@ from .leads import strip_lead
 from .patterns import rx
 from .shifts import one_at_a_time
 
-__all__ = ["as_route_moved", "changes_route", "route_of", "with_route"]
+__all__ = ["as_route_moved", "changes_route", "haul_of", "route_of", "with_route"]
 
 # A route named by its places ("the Thunder Bay run", "the Winnipeg to Calgary run", "the Leeds-York route"); not
 # "the school run" nor "the morning run" (no name: an errand, a jog).
@@ -45,17 +46,43 @@ def route_of(fact: str) -> str | None:
     return None if m is None else f"{m.group('route')} {m.group('kind')}".casefold()
 
 
+# The kind of driving work: "drives long-haul", "a regional route", "local runs" (not "drives to the local gym", not
+# "a long-haul trucker's wife").
+_KIND = r"long[- ]haul|short[- ]haul|regional|local|otr|over[- ]the[- ]road|cross[- ]country"
+_HAUL = rx(
+    rf"\b(?:drives?|driving|trucking|hauling)\s+(?P<driven>{_KIND})\b"
+    rf"|\b(?P<kind>{_KIND})\s+(?:routes?|runs?|lanes?|driving|trucking|hauls?|loads|driver|trucker)\b(?!'s)"
+)
+_SAME_KIND = {"otr": "long haul", "over the road": "long haul", "cross country": "long haul"}
+
+
+def haul_of(fact: str) -> str | None:
+    """The kind of driving work ``fact`` tells ("long haul", "regional", "local"; OTR is long haul), or ``None``.
+
+    >>> haul_of("User drives long-haul for a freight company."), haul_of("User drives to the local gym.")
+    ('long haul', None)
+    """
+    m = _HAUL.search(fact)
+    if m is None:
+        return None
+    kind = re.sub(r"[- ]+", " ", (m.group("driven") or m.group("kind")).lower())
+    return _SAME_KIND.get(kind, kind)
+
+
 def changes_route(new: str, old: str) -> bool:
     """Whether the new fact ``new`` tells the user's run or route now, another than the stored fact ``old`` names
-    ("User is on the Thunder Bay run." after "User drives ... mostly the Winnipeg to Calgary run."): one at a
-    time, so it ends the old one.
+    ("User is on the Thunder Bay run." after "User drives ... mostly the Winnipeg to Calgary run."), or another kind
+    of driving work (:func:`haul_of`: "User switched to a regional route." after "User drives long-haul ..."): one
+    at a time, so it ends the old one.
 
     >>> changes_route("User is on the Thunder Bay run.", "User drives long-haul, mostly the Winnipeg to Calgary run.")
+    True
+    >>> changes_route("User switched to a regional route.", "User drives long-haul for a freight company.")
     True
     >>> changes_route("User's brother is on the Thunder Bay run.", "User does the Winnipeg to Calgary run.")
     False
     """
-    return one_at_a_time(new, old, route_of, _ONCE)
+    return any(one_at_a_time(new, old, value_of, _ONCE) for value_of in (route_of, haul_of))
 
 
 def with_route(fact: str, ended: Sequence[str]) -> str:

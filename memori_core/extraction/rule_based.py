@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone, tzinfo
 from typing import Any
@@ -46,6 +46,7 @@ from .played import split_played
 from .pronoun_referents import newest_told, with_opening_pronoun_resolved
 from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_policy, policy_keeps
 from .routes import as_route_moved, with_route
+from .still_holds import still_holds, with_role_named
 from .restated import as_denial, as_own_treatment, meant, respelt
 from .reminders import restates_stored
 from .remonthed import month_end, remonthed
@@ -437,8 +438,8 @@ class RuleBasedFactExtractor:
                 if expires is None and path == "correction":  # "sorry, 7am" of a plan: over when the plan is
                     expires = next((e for e in (_expiry(shown[fid]) for fid, _ in ended) if e is not None), None)
                 replaced = tuple(fid for fid, _ in ended)
-                text = with_route(with_offered_role(with_partner(with_employer(verdict.fact, ended_texts), ended_texts),
-                                                    ended_texts), ended_texts)
+                text = with_role_named(with_route(with_offered_role(with_partner(with_employer(
+                    verdict.fact, ended_texts), ended_texts), ended_texts), ended_texts), ended_texts)
                 said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires, path=path),
                              verdict))
             said = handed_over(said)  # "Sold the Ninja. Got a used Skoda instead": the Skoda fact ends the Ninja one
@@ -447,10 +448,25 @@ class RuleBasedFactExtractor:
                 said = [(fact, how) for fact, how in said if not plain_pregnancy(fact.text)]
             # "I quit the café, I'm going to teach guitar full time": the ending's stored facts handed to the new job
             texts = [fact.text for fact, _ in said]
-            facts += [fact for fact, verdict in told_with_what_holds_now(said)
-                      if not story_of_a_change(fact, verdict, said) and not placeless_move_beside(fact.text, texts)
-                      and policy_keeps(self.policy, fact)]
+            told = [fact for fact, verdict in told_with_what_holds_now(said)
+                    if not story_of_a_change(fact, verdict, said) and not placeless_move_beside(fact.text, texts)
+                    and policy_keeps(self.policy, fact)]
+            facts += told + self._still_held(told, shown, seen)
         return facts
+
+    def _still_held(self, told: Sequence[ExtractedFact], shown: Mapping[str, KnownFact],
+                    seen: set[str]) -> list[ExtractedFact]:
+        """What of the stored facts ``told`` ends still holds (:func:`~.still_holds.still_holds`: "User is an
+        architect." of "User is an architect in Helsinki." after a move), as facts of their own, each once."""
+        kept = []
+        for fact in told:
+            for text in (t for fid in fact.supersedes for t in still_holds(fact.text, shown[fid].content)):
+                key = normalize_fact_text(text)
+                if key not in seen:
+                    seen.add(key)
+                    core = self.core_rule is not None and bool(self.core_rule(text))
+                    kept.append(ExtractedFact(text, core=core, path=fact.path))
+        return kept
 
     def _said_at(self, when: datetime | None) -> datetime | None:
         """A message's ``created_at`` in ``time_zone`` (as given when the zone is not known)."""

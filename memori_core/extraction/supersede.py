@@ -46,6 +46,7 @@ from .relationships import is_relationship_status, relationship_stage
 from .side_jobs import beside_the_job
 from .slots import JOB_OFFER, is_job_offer, is_job_to_come, only_looks_for_work, slots_of
 from .state_enders import ends_state
+from .still_holds import left_the_place
 from .subjects import names_in
 from .speech_acts import own_part
 from .trips import ends_planned_trip
@@ -57,7 +58,7 @@ __all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a
            "with_offered_role", "with_partner"]
 
 _ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job,
-             rerates, redoses, operation_done, ends_state, changes_commute, lives_elsewhere)
+             rerates, redoses, operation_done, ends_state, changes_commute, lives_elsewhere, left_the_place)
 """The rules that read one thing told ended or changed (``(new fact, stored fact) -> bool``), in the order tried."""
 
 _RETIRED = rx(r"\bretired\b")

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ..query import check_message_content, content_text
 from ..validate import check_said_at, clip_turn
+from .sdk_messages import sdk_role_and_text
 
 if TYPE_CHECKING:  # the rules' paths; importing them here would load the rules with every extractor
     from .provenance import FactPath
@@ -49,18 +49,10 @@ class Message:
             object.__setattr__(self, "created_at", check_said_at(self.created_at, "Message created_at"))
 
 
-MessageLike = Message | tuple[str, str] | Mapping[str, Any]
-"""A :class:`Message`, a ``(role, text)`` pair, or a provider SDK's message mapping: ``{"role": ..., "content": ...}``
-as the OpenAI, Anthropic and Bedrock Converse SDKs write it."""
-
-
-def _provider_message(item: Mapping[str, Any]) -> tuple[Any, str]:
-    """Role and text of a provider SDK's message: content is a string, ``None`` (an assistant's tool call) or a list
-    of parts, whose text parts are kept (joined by newlines) and whose images, tool calls and results are not."""
-    content = check_message_content(item["content"])  # the check MemoriRecall makes of the same messages
-    if content is None or isinstance(content, str):
-        return item["role"], content or ""
-    return item["role"], content_text(content)
+MessageLike = Message | tuple[str, str] | Mapping[str, Any] | Any
+"""A :class:`Message`, a ``(role, text)`` pair, or a provider SDK's message: ``{"role": ..., "content": ...}`` as the
+OpenAI, Anthropic and Bedrock Converse SDKs write it, the SDK's own message object, or a Google ``Content``
+(:mod:`~memori_core.extraction.sdk_messages`)."""
 
 
 USER_ROLES = ("user", "human")
@@ -84,12 +76,13 @@ def as_messages(items: Iterable[MessageLike], name: str = "messages") -> list[Me
             role, text, said_at = item.role, item.text, item.created_at
         elif isinstance(item, tuple) and len(item) == 2:
             role, text = item
-        elif isinstance(item, Mapping) and "role" in item and "content" in item:
-            role, text = _provider_message(item)
+        elif (read := sdk_role_and_text(item, f"{name}[{i}]")) is not None:
+            role, text = read
         else:
+            keys = f" with keys {', '.join(map(repr, item))}" if isinstance(item, Mapping) else ""
             raise TypeError(
-                f"{name}[{i}]: expected a Message, a (role, text) pair or a {{'role': ..., 'content': ...}} mapping, "
-                f"got {type(item).__name__}"
+                f"{name}[{i}]: expected a Message, a (role, text) pair or a provider SDK message (a mapping or an "
+                f"object with a 'role' and its 'content'), got {type(item).__name__}{keys}"
             )
         if not isinstance(role, str) or not isinstance(text, str):
             raise TypeError(f"{name}[{i}]: a message's role and text must be str")

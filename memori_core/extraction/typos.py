@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ..slots import placed
+
 __all__ = ["CARE_WORDS", "as_seen", "calm_shouting", "capitalise_names", "expand_shorthand", "read_as_meant", "restore_apostrophes",
            "respell_care_words"]
 
@@ -176,7 +178,7 @@ _VERB_AFTER = (
     r"took|went|came|left|proposed|passed|died|turned|turns|starts|quit|joined"
 )
 _LOWER_NAME = re.compile(
-    rf"\b(?P<role>(?:my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin|best)\s+)?(?:{_ROLES}))"
+    rf"\b(?P<role>(?:my|our)\s+{placed('best')}(?:{_ROLES}))"
     rf"\s+(?P<name>[a-z][a-z'-]{{1,14}})(?=\s+(?:(?P<verb>{_VERB_AFTER})|[a-z]+ed|[a-z]+s)\b)",
     re.IGNORECASE,
 )

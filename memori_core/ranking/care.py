@@ -119,6 +119,22 @@ _ADVICE = re.compile(
 # run a 10k here in Tampere" (not "Here's my code", "What does 'here' mean here?")
 _HERE = re.compile(r"\b(?:from|round|around|near|out|up|down|over)\s+here\b|\bhere\s+in\s+(?-i:[A-Z])",
                    re.IGNORECASE)
+# the sky over the asker, asked for a time or for "here" with no place named: "What's the weather like for netball
+# tonight?", "What time does the sun set here?" ("the weather in Oslo tomorrow" names one; "How does a forecast work?"
+# asks for no time)
+_SKY = re.compile(r"\b(?:weather|forecast|temperature|sunset|sunrise|sun\s+(?:sets?|rises?|goes\s+down|comes\s+up)|"
+                  r"(?:gets?|getting)\s+dark|(?:will|is|gonna|going\s+to)\s+(?:it\s+)?(?:be\s+)?(?:rain|snow)(?:ing)?)\b",
+                  re.IGNORECASE)
+_SKY_WHEN = re.compile(r"\b(?:here|today|tonight|tomorrow|this\s+(?:week|weekend|morning|afternoon|evening)|"
+                       r"on\s+(?-i:[A-Z])[a-z]+day|at\s+the\s+weekend|later)\b", re.IGNORECASE)
+_PLACE_NAMED = re.compile(r"\b(?:in|at|for|over|near|around)\s+(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b)"
+                          r"(?-i:[A-Z])[a-z]")
+
+
+def asks_the_sky_here(text: str) -> bool:
+    """Whether the question asks the weather or the daylight where the asker is (:data:`_SKY`)."""
+    return (_SKY.search(text) is not None and _SKY_WHEN.search(text) is not None
+            and _PLACE_NAMED.search(text) is None)
 
 
 def _words(*items: str) -> str:
@@ -252,7 +268,7 @@ def is_personal(question: str) -> bool:
     if not question.isupper():
         text = _THE_US.sub(" ", text)
     return (FIRST_PERSON.search(text) is not None or _ADVICE.search(text) is not None
-            or _DROPPED_I.search(text) is not None or _HERE.search(text) is not None
+            or _DROPPED_I.search(text) is not None or _HERE.search(text) is not None or asks_the_sky_here(text)
             or _DROPPED_I_AFTER.search(text) is not None or _DIALECT_I.search(text) is not None)
 
 

@@ -474,6 +474,9 @@ SITUATION_CONCERNS: dict[str, str] = {
     "shelter": r"\b(?:wooden|timber|thatched|tin[\s-]roof\w*|mobile\s+home|caravan|trailer|houseboat|flat\s+roof|"
                r"floods?|flooding|flood[\s-]?prone|tin\s+roof|no\s+air\s+conditioning|air[\s-]conditioning\s+bills?|"
                r"(?:semi[\s-])?basement\s+(?:flat|room|one[\s-]room|apartment)|water\s+came\s+in)\b",
+    # a move of home to come or under way: packing up, the boxes, a change of address
+    "moving": r"\b(?:moving|relocating)\s+(?:house|home|flats?|out|in\s+with|abroad|(?:back\s+)?(?:to|from)\s+(?-i:[A-Z]))|"
+              r"\b(?:the|our|my)\s+(?:house\s+)?move\s+(?:to|on|in|next|this|at)\b|\bexchang\w+\s+contracts\b",
     # a wedding in the family to come
     "wedding": r"\b(?:wedding|getting\s+married|(?:will|to)\s+marry|engaged\s+to|fianc[eé]e?)\b",
     # a commitment on a date to come or a season of the year: "... starting in September", "visa expires next March",
@@ -883,11 +886,16 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "shelter": ("cyclone", "hurricane", "typhoon", "storm", "flood*", "tornado", "high winds", "gale", "wildfire",
                 "bushfire", "earthquake", "heavy rain", "rainy season", "monsoon", "heatwave", "heat wave",
                 "get the house ready", "prepare the house", "storm proof"),
+    "moving": ("packing up", "pack up", "moving boxes", "removal van", "removals", "removal firm", "movers",
+               "moving day", "moving company", "change of address", "change my address", "redirect my post",
+               "forward my mail", "house move", "moving checklist", "moving house", "declutter*"),
     "wedding": ("wedding", "bride", "groom", "best man", "bridesmaid", "maid of honour", "engagement party",
                 "honeymoon", "the reception", "marry", "married"),
     "calendar": ("this summer", "next summer", "in summer", "this winter", "next winter",
                  "this autumn", "this spring", "next spring", "next autumn", "this fall", "next fall", "in the spring", "pick a date", "choose a date", "set a date", "a date for", "this year", "next year", "best time to go", "when to go", "which month", "what month", "that date",
-                 "those dates", "the dates", "months"),
+                 "those dates", "the dates", "months",
+                 # an away message gives the dates the asker is away: "write my out-of-office"
+                 "out of office", "out-of-office", "auto-reply", "autoreply", "away message"),
     "legume": ("hummus", "houmous", "falafel", "chickpea*", "lentil*", "dal", "dhal", "daal", "chana", "pea", "split pea",
                "mezze", "meze", "middle eastern", "lebanese", "pea protein"),
     "sun": ("beach", "beach day", "sand", "desert", "dune*", "sun", "sunny", "sunshine", "sunbath*", "sunbed", "tanning",

@@ -10,6 +10,10 @@ like for breakfast?": :func:`~memori_core.ranking.implications.asked_about`; "A 
 tells rather than asks ("Big news, I got the job!"; not one qualifying the asker's request just made) only those
 whose concerns its words touch (:func:`core_touched`: "What's in a Caesar salad?" keeps the egg allergy, "How many
 grams of sugar are in a can of cola?" metformin and not the peanut allergy, "What's the capital of Peru?" nothing).
+On the other turns about the asker, with ``RecallConfig.core_when="touched"``, only a turn about the body,
+food, health or travel, or one asking whether the asker should do something, gets every core fact; any other gets
+those whose concerns its words or a fact recall chose touch (:func:`core_turn_concerns`): "Can you help me with this
+spreadsheet formula?" none. ``core_when="always"`` (the default) appends them on every turn about the asker.
 
 Pure functions over numpy arrays: the engine gathers the core rows that may be recalled (live, not
 expired, matching ``where``) with their cosines to the query and their recency.
@@ -17,25 +21,19 @@ expired, matching ``where``) with their cosines to the query and their recency.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
-from .concerns import fact_concerns
+from ..facts import CORE_KEY, is_core
+from .concerns import FACT_CONCERNS, fact_concerns, question_concerns
 
-__all__ = ["CORE", "CORE_KEY", "core_picks", "core_touched", "is_core"]
+__all__ = ["CORE", "CORE_KEY", "core_picks", "core_touched", "core_turn_concerns", "is_core"]
 
 CORE = "core (injected)"
 """Fate (``explain``) of a core fact appended after the recalled ones (``kept`` is true)."""
 
-CORE_KEY = "core"
-"""The user metadata key that marks a core fact (its value must be ``True``)."""
-
-
-def is_core(metadata: Any) -> bool:
-    """Whether a fact's user metadata marks it core (``{"core": True}``; ``1`` or ``"yes"`` do not)."""
-    return isinstance(metadata, dict) and metadata.get(CORE_KEY) is True
 
 
 def core_picks(cosine: np.ndarray, recency: np.ndarray, chosen: np.ndarray, limit: int) -> np.ndarray:
@@ -53,6 +51,37 @@ def core_picks(cosine: np.ndarray, recency: np.ndarray, chosen: np.ndarray, limi
     # lexsort: last key first; stable, so equal keys keep position order.
     order = np.lexsort((-np.asarray(recency, dtype=np.float64)[free], -np.asarray(cosine, dtype=np.float64)[free]))
     return free[order[:limit]].astype(np.int64)
+
+
+# The concerns of the body, food, health and travel: a personal turn touching one keeps every core fact.
+_CARE_TURN = frozenset(FACT_CONCERNS) | frozenset({
+    "clinic", "dosing", "fitness", "sleep", "cold", "sun", "fluids", "travel", "flying", "packing", "long journey",
+    "motion", "walking", "mobility"})
+# The body said in words no concern table holds: "Head's starting to pound", "my back hurts".
+_BODY = re.compile(r"\b(?:head\w*|stomach|tummy|belly|chest|throat|skin|pain\w*|ache\w*|sore|sick|ill|unwell|"
+                   r"fever\w*|dizzy|nause\w*|pound\w*|itch\w*|rash\w*|cough\w*|bleed\w*|breath\w*|tired|"
+                   r"exhausted|migraine\w*|cramp\w*|swollen|hurts?|injur\w*)\b", re.IGNORECASE)
+# Whether the asker should do something: "My boss wants me to do night inspections. Should I say yes?".
+_DECIDING = re.compile(r"\b(?:should|shall)\s+i\b|\bis\s+it\s+(?:ok|okay|safe|wise|a\s+good\s+idea)\b|"
+                       r"\b(?:ok|okay|safe|fine)\s+for\s+me\b", re.IGNORECASE)
+
+
+def core_turn_concerns(query: str, read: Sequence[str] = ()) -> frozenset[str] | None:
+    """Which core facts a turn about the asker keeps under ``RecallConfig.core_when="touched"``: ``None`` (every
+    one) when it touches the body, food, health or travel (its words or those of the turns ``read`` with it) or
+    asks whether the asker should do something; else the concerns of those words, which a core fact's own
+    concerns, or those of a fact recall chose, must meet (:func:`core_touched`).
+
+    >>> core_turn_concerns("Any ideas for dinner tonight?") is None
+    True
+    >>> sorted(core_turn_concerns("Help me write a message to my colleague about the deadline."))
+    ['work']
+    """
+    said = (query, *read)
+    concerns = frozenset().union(*(question_concerns(t) for t in said))
+    if concerns & _CARE_TURN or any(_BODY.search(t) for t in said) or _DECIDING.search(query):
+        return None
+    return concerns
 
 
 def core_touched(texts: Sequence[str], concerns: frozenset[str]) -> np.ndarray:

@@ -19,8 +19,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..slots import PERSON, slot_keys
-from .care import FROM_HOME, for_the_asker, named_by
+from ..slots import PERSON, placed, slot_keys
+from .care import FROM_HOME, asks_the_sky_here, for_the_asker, named_by
 from .concerns import ADDED_CONCERNS, fact_concerns, question_concerns
 from .conversation import asks_something, goes_on_from_the_conversation, leans_on_the_conversation, points_back
 from .kin import kin_named, kin_rows
@@ -322,7 +322,7 @@ _ASKED_ABOUT = re.compile(
     r"\s+(?:does|did|is|was|has|had|can|should|will|do|are|were|have)\s+|"
     r"(?:does|did|is|was|has|can|should|will|do|are|were|have)\s+)"
     # "my brother", "my brothers", "the grandsons": one of the asker's people or several
-    rf"(?:(?:my|our|the)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin)\s+)?(?P<who>{PERSON}s?)\b(?!')"
+    rf"(?:(?:my|our|the)\s+{placed()}(?P<who>{PERSON}s?)\b(?!')"
     r"|(?P<name>(?-i:[A-Z][a-z]+))\s+(?=(?:allergic|intolerant|take|takes|taking|live|lives|living|work|works|"
     r"working|eat|eats|drink|drinks|like|likes|love|loves|hate|hates|study|studies|do|play|plays|need|needs)\b))",
     re.IGNORECASE,
@@ -421,7 +421,7 @@ def asked_slots(question: str) -> frozenset[str]:
         # "Any tips for my job?", "My car makes a weird noise, what should I do?": the user's own one, named
         keys = frozenset(k for m in _MY_THING.finditer(text) for k in slot_keys(m.group()) if k.startswith("user:"))
     # "What's the weather like in my city today?", "How far is the airport from my place?": where the user lives
-    return keys | {"user:residence"} if _MY_PLACE.search(text) else keys
+    return keys | {"user:residence"} if _MY_PLACE.search(text) or asks_the_sky_here(text) else keys
 
 
 def slot_rows(keys: frozenset[str], facts: Sequence[str],

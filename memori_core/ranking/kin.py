@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..slots import placed
 from .care import KIN
 
 __all__ = ["MOST_OF_KIN", "kin_named", "kin_rows"]
@@ -22,7 +23,7 @@ _RELATIVES = ("mother", "father", "wife", "husband", "partner", "son", "daughter
               "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law")
 _PARENT_WORDS = tuple(w for w, kin in KIN.items() if kin in ("mother", "father", "grandmother", "grandfather"))
 _ANY_KIN = "|".join(sorted({*_RELATIVES, *_PARENT_WORDS}, key=len, reverse=True))
-_AGE = r"(?:(?:older|younger|little|big|eldest|oldest|youngest|twin|elder)\s+)?"  # "my eldest son"
+_AGE = placed()  # "my eldest son"
 # "my mum", "our eldest son", "my husband's"; or a parent word on its own, which in a chat is the asker's ("Dad turns
 # 82 next Saturday", "what date does mama arrive?"), unless someone else's ("at their dad's", "her mum")
 _IN_QUESTION = re.compile(

@@ -17,7 +17,7 @@ from ..facts import RecalledFact
 from ..failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, check_timeout, within
 from ..placement import SYSTEM, check_placement
 from ..query import context_turns, extract_query_and_context, field_of
-from ..validate import check_context, check_query, check_said_at, repair_text, repair_turns
+from ..validate import check_context, check_query, check_said_at, repair_text, repair_turns, turn_as_of
 from .system_prompt import check_injectable, inject_context, normalize_provider
 
 __all__ = ["MemoriRecall"]
@@ -37,10 +37,12 @@ def _per_call(value: str | None, default: str | None, check: Callable[[str], str
     return default
 
 
-def _zone_of(said_at: datetime | str | None) -> tzinfo | None:
-    """The zone of a call's ``said_at`` (checked as capture checks a turn's time), ``None`` when not given."""
+def _turn_of(said_at: datetime | str | None) -> tuple[tzinfo | None, dict[str, Any]]:
+    """A call's ``said_at`` (checked as capture checks a turn's time): its zone (``None`` when not given) and the
+    recall's ``as_of`` for it (:func:`~memori_core.validate.turn_as_of`), as keyword arguments."""
     when = check_said_at(said_at, "said_at")
-    return when.tzinfo if when is not None else None
+    as_of = turn_as_of(when)
+    return (when.tzinfo if when is not None else None), ({"as_of": as_of} if as_of is not None else {})
 
 
 CONVERSATIONS_KEPT = 1024
@@ -226,13 +228,17 @@ class MemoriRecall:
         return self.engine.recall(request.query, request.entity_id, self.k, **request.extra)
 
     def _begin(
-        self, kwargs: Mapping[str, Any], entity_id: str | None, query: str | None, context: Sequence[str] | None
+        self, kwargs: Mapping[str, Any], entity_id: str | None, query: str | None, context: Sequence[str] | None,
+        read_at: Mapping[str, Any] | None = None,
     ) -> tuple[_Request, FailOpenCall] | None:
-        """The call's recall (:meth:`_request`) and its pass through the engine's outage breaker; ``None`` when
-        there is nothing to recall (no user question) or the breaker skips it (an outage is waited out)."""
+        """The call's recall (:meth:`_request`, with ``read_at``: its ``as_of``, from :func:`_turn_of`) and its pass
+        through the engine's outage breaker; ``None`` when there is nothing to recall (no user question) or the
+        breaker skips it (an outage is waited out)."""
         request = self._request(kwargs, entity_id, query, context)
         if request is None:
             return None
+        if read_at:
+            request = _Request(request.entity_id, request.query, {**request.extra, **read_at})
         call = FailOpenCall(self.engine, strict=self.strict, owner="MemoriRecall", logger=logger, what="recall",
                             entity_id=request.entity_id)
         return None if call.skipped else (request, call)
@@ -251,6 +257,7 @@ class MemoriRecall:
         entity_id: str | None = None,
         query: str | None = None,
         context: Sequence[str] | None = None,
+        said_at: datetime | str | None = None,
     ) -> list[RecalledFact]:
         """The facts recalled for the call's last user turn, read with the user turns before it
         (``[]`` when there is no query or recall fails). A malformed message (no ``role``, a user message
@@ -258,9 +265,10 @@ class MemoriRecall:
 
         ``query`` (a str; blank recalls nothing) replaces the question read from ``kwargs``, ``context``
         (the earlier user turns, oldest first: a list of str, ``[]`` for none) the turns read before it; what
-        is not given is read from ``kwargs``. Another type raises ``TypeError`` naming the argument.
+        is not given is read from ``kwargs``. Another type raises ``TypeError`` naming the argument. ``said_at``
+        (when the turn was said, as in :meth:`apply`): a turn said over a minute ago reads memory as of then.
         """
-        begun = self._begin(kwargs, entity_id, query, context)
+        begun = self._begin(kwargs, entity_id, query, context, _turn_of(said_at)[1])
         if begun is None:
             return []
         request, call = begun
@@ -287,13 +295,14 @@ class MemoriRecall:
         (:meth:`recall_for`). ``said_at`` is when the user's turn was said (a timezone-aware ``datetime`` or an
         ISO 8601 string with a UTC offset, what ``capture_facts(created_at=...)`` takes; provider messages carry
         no time): the block's "Stated at" times are written in its zone (``2026-11-09 21:00 -05:00``), the
-        calendar capture wrote the facts' days in; without it they are UTC. One without a zone is UTC (with a
-        :class:`~memori_core.NaiveTimeWarning`); an unreadable one raises ``ValueError`` (another type
-        ``TypeError``) naming ``said_at``.
+        calendar capture wrote the facts' days in, and a turn said over a minute ago (a replayed chat) reads
+        memory as of then (:func:`~memori_core.validate.turn_as_of`); without it they are UTC, and memory is read
+        now. One without a zone is UTC (with a :class:`~memori_core.NaiveTimeWarning`); an unreadable one raises
+        ``ValueError`` (another type ``TypeError``) naming ``said_at``.
         """
-        tz = _zone_of(said_at)
+        tz = _turn_of(said_at)[0]
         name = check_injectable(kwargs, self._provider(provider), self.placement)
-        facts = self.recall_for(kwargs, entity_id=entity_id, query=query, context=context)
+        facts = self.recall_for(kwargs, entity_id=entity_id, query=query, context=context, said_at=said_at)
         return self._inject(kwargs, facts, name, tz)
 
     # -- async --------------------------------------------------------------
@@ -305,9 +314,10 @@ class MemoriRecall:
         entity_id: str | None = None,
         query: str | None = None,
         context: Sequence[str] | None = None,
+        said_at: datetime | str | None = None,
     ) -> list[RecalledFact]:
         """Async :meth:`recall_for`."""
-        begun = self._begin(kwargs, entity_id, query, context)
+        begun = self._begin(kwargs, entity_id, query, context, _turn_of(said_at)[1])
         if begun is None:
             return []
         request, call = begun
@@ -326,7 +336,7 @@ class MemoriRecall:
         said_at: datetime | str | None = None,
     ) -> dict[str, Any]:
         """Async :meth:`apply` (the recall runs in a worker thread)."""
-        tz = _zone_of(said_at)
+        tz = _turn_of(said_at)[0]
         name = check_injectable(kwargs, self._provider(provider), self.placement)
-        facts = await self.arecall_for(kwargs, entity_id=entity_id, query=query, context=context)
+        facts = await self.arecall_for(kwargs, entity_id=entity_id, query=query, context=context, said_at=said_at)
         return self._inject(kwargs, facts, name, tz)

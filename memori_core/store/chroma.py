@@ -294,8 +294,10 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
         4): a server that stops answering makes the call raise
         ``httpx.TimeoutException`` instead of blocking forever, so adapters fail
         open in about that time. ``None`` waits without limit (chromadb's own
-        default). Clients of one host and port in a process share chromadb's
-        connection, so they share the last timeout set.
+        default). Each store opens a client of its own, with its own connection
+        pool (chromadb 1.5 shares none between clients), so two stores of one
+        server in a process keep their own time limits, and closing one leaves
+        the other's connections open.
 
         ``host`` is a host name or IP address (a URL, or one with a port, is a ``ValueError`` saying what to
         pass), ``port`` an int from 1 to 65535, or a string of its digits as an environment variable holds it

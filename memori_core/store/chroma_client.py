@@ -263,8 +263,8 @@ _REOPEN_LOCK = threading.Lock()
 
 
 def serve_in_this_process(client: Any) -> None:
-    """Route every request of chromadb HTTP ``client`` through a wrapper (once per connection; clients of one
-    server in a process share it) that bounds it by a write's deadline (:mod:`.deadline`) and, in a process
+    """Route every request of chromadb HTTP ``client`` through a wrapper (once per connection: each client
+    has its own) that bounds it by a write's deadline (:mod:`.deadline`) and, in a process
     forked after the connection was made, sends it over a new connection pool of that process.
 
     A forked child inherits the parent's pool with its open sockets: requests of both processes on one socket

@@ -1,0 +1,125 @@
+"""What of a stored fact a change ends still holds: kept as a fact of its own, so a supersede drops only the part
+that changed.
+
+- A move ends a fact that holds the city the user left as where they work or who they are ("User is an architect
+  in Helsinki." after "User has moved into their flat in Tampere.": :func:`left_the_place`); the rest of it holds
+  ("User is an architect."). The old fact stays as history, superseded.
+- A change of the kind of driving work ("User switched to a regional route.") keeps whom the user drives for
+  ("User drives for a freight company out of San Antonio.").
+- A reason told with a relative ("... for their husband Kwame's new job.") keeps the relative's part ("User's
+  husband Kwame has a new job.").
+
+:func:`with_role_named` gives a new fact the role an ended fact gave the person it names ("User and Marisol are
+getting back together." after "User and their wife Marisol separated ..."). Pure: patterns, English only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..slots import holder
+from .cues import is_negated
+from .patterns import rx
+from .routes import changes_route, haul_of
+
+__all__ = ["left_the_place", "still_holds", "with_role_named"]
+
+_CITY = r"(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"
+# Where the user lives now, told as a present state ("User lives in Leicester.", "User has moved into their flat in
+# Tampere."), not a plan ("User is moving to Tampere in November.").
+_NOW_LIVES = rx(
+    r"^User\s+(?:now\s+)?(?:lives|is\s+living|is\s+based|(?:has\s+)?(?:just\s+|finally\s+)?moved)\b"
+    rf"[^.]*?\b(?:in|to)\s+(?P<place>{_CITY})\s*(?:now\s*)?\.?$"
+)
+# Who the user is, placed in a city: "User is an architect in Helsinki.", "User is Ama, a pharmacist in Birmingham,
+# originally from Kumasi." (not "User is in Rome this week.", "User is on a trip in Rome.").
+_PLACED = re.compile(
+    rf"^User\s+is\s+(?P<who>(?:[A-Z][\w'-]+,\s+)?an?\s+[\w'-]+(?:\s+[\w'-]+){{0,3}}?)\s+in\s+(?P<place>{_CITY})"
+    r"(?P<rest>\s*(?:,[^.]*)?\.?)$"
+)
+_PASSING = rx(r"\b(?:trip|holiday|vacation|visit\w*|conference|staying|visitor|tourist|guest)\b")
+
+
+def _placed(old: str) -> re.Match[str] | None:
+    m = _PLACED.match(old.strip())
+    return None if m is None or _PASSING.search(m.group("who")) or is_negated(old) else m
+
+
+def left_the_place(new: str, old: str) -> bool:
+    """Whether ``new`` tells the user lives in another city now than the one ``old`` places who they are in.
+
+    >>> left_the_place("User has moved into their flat in Tampere.", "User is an architect in Helsinki.")
+    True
+    >>> left_the_place("User lives in Helsinki.", "User is an architect in Helsinki.")
+    False
+    """
+    now, before = _NOW_LIVES.match(new.strip()), _placed(old)
+    if now is None or before is None or is_negated(new):
+        return False
+    if now.group("place").casefold() == before.group("place").casefold():
+        return False
+    return holder(new) == holder(old) == "user"
+
+
+# "User drives long-haul for ...": the kind of driving; ", mostly Texas to Chicago runs": the runs of that kind.
+_HAUL_WORD = rx(r"\s+(?:long[- ]haul|short[- ]haul|regional|local|otr|over[- ]the[- ]road|cross[- ]country)\b")
+_RUNS = rx(r",\s*(?:mostly|usually|often|mainly|doing)\s+[^,.]*?\b(?:runs?|routes?|lanes?|loads)\b")
+_DRIVES_FOR = rx(r"^User\s+drives\s+(?:for|out\s+of)\s+\S")
+_NAMES_WHOM = re.compile(r"\b(?:for|at|with)\s+(?:a\s+|the\s+)?[A-Z]")
+# "... for their husband Kwame's new job": a reason that tells of a relative.
+_FOR_RELATIVE = re.compile(
+    r"\bfor\s+(?:their|the\s+user's)\s+(?P<role>wife|husband|partner|spouse|mum|mom|mother|dad|father|son|daughter|"
+    r"brother|sister)\s+(?P<name>[A-Z][\w'-]+)'s\s+(?P<what>new\s+job|job|new\s+role|studies|work|new\s+post)\b"
+)
+
+
+def still_holds(new: str, old: str) -> list[str]:
+    """What of ``old``, a stored fact ``new`` ends, still holds, as facts to keep (``[]`` when nothing does).
+
+    >>> still_holds("User lives in Leicester.", "User is Ama, a pharmacist in Birmingham, originally from Kumasi.")
+    ['User is Ama, a pharmacist, originally from Kumasi.']
+    >>> still_holds("User lives in Leicester.", "User is moving to Leicester for their husband Kwame's new job.")
+    ["User's husband Kwame has a new job."]
+    """
+    kept = []
+    placed = _placed(old) if left_the_place(new, old) else None
+    if placed is not None:
+        kept.append(f"User is {placed.group('who')}{placed.group('rest').rstrip('.')}.")
+    # not when the new fact names whom the user drives for now ("... local delivery for Red River Grocers")
+    if haul_of(new) is not None and changes_route(new, old) and not _NAMES_WHOM.search(new):
+        rest = _RUNS.sub("", _HAUL_WORD.sub("", old, count=1))
+        if _DRIVES_FOR.match(rest):
+            kept.append(rest)
+    relative = _FOR_RELATIVE.search(old)
+    if relative is not None and relative.group("name") not in new and holder(old) == "user":
+        kept.append(f"User's {relative.group('role')} {relative.group('name')} has {_article(relative.group('what'))}.")
+    return kept
+
+
+def _article(what: str) -> str:
+    return what if what in ("work", "studies") else f"a {what}"
+
+
+# The roles a change of the two's story leaves: a spouse while separated, a relative (not "girlfriend" once engaged).
+_LASTING_ROLE = r"wife|husband|spouse|mum|mom|mother|dad|father|son|daughter|brother|sister"
+_ROLE_NAMED = re.compile(rf"\btheir\s+(?P<role>{_LASTING_ROLE})\s+(?P<name>[A-Z][\w'-]+)\b")
+# A new fact that ends or changes the role itself: "User and Marisol got divorced.", "... split up".
+_ROLE_ENDS = rx(r"\b(?:divorc\w*|split|broke\s+up|separat\w*|engaged|married|widow\w*|died|passed)\b")
+
+
+def with_role_named(fact: str, ended: Sequence[str]) -> str:
+    """``fact`` with the role the ended facts give a person it names bare ("User and Marisol are getting back
+    together." -> "User and their wife Marisol are getting back together."); any other fact as it is.
+
+    >>> with_role_named("User and Marisol are getting back together.", ["User and their wife Marisol separated."])
+    'User and their wife Marisol are getting back together.'
+    """
+    m = re.match(r"^User\s+and\s+(?P<name>[A-Z][\w'-]+)\b", fact)
+    if m is None or _ROLE_ENDS.search(fact):
+        return fact
+    roles = {r.group("role") for text in ended if holder(text) == "user" for r in _ROLE_NAMED.finditer(text)
+             if r.group("name") == m.group("name")}
+    if len(roles) != 1:
+        return fact
+    return f"User and their {roles.pop()} {m.group('name')}{fact[m.end():]}"
