@@ -15,7 +15,7 @@ import re
 
 from .grammar import is_bare_present
 from .patterns import rx
-from .profile_items import profile_statement, titled_name
+from .profile_items import MYSELF_NAMED, NOW_LEAD, REASON_TAIL, profile_statement, titled_name
 
 __all__ = ["AGE_ITEM", "PROFILE_ITEM", "split_list", "verb_item"]
 
@@ -52,11 +52,6 @@ _ABOUT_ME = rx(
     r"^(?:(?:ok|okay|so|right|well|alright)\s*,?\s+)*(?:a\s+bit\s+|quick\s+|some\s+|for\s+)?"
     r"(?:about\s+me|context|background|role|profile)(?:\s+for\s+(?:the|my|a)\s+[\w\s-]{1,30}?)?\s*(?::|\s-|\u2014)\s*"
 )
-# "Myself Priya, from Pune, working as ...": the name the user introduces themselves by (Indian English), then a list.
-_MYSELF = re.compile(r"^(?:(?:hi|hello|hey)\W+)?myself\s+(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){0,2})\s*,\s*",
-                     re.IGNORECASE)
-# "these days I teach ...": an item of the user's after a word of now, read as "now I teach ...".
-_NOW_LEAD = rx(r"^(?:these\s+days|nowadays|currently)\s*,?\s+(?=(?:i|i'm|i've|we|we're|my|our)\b)")
 # The user as subject: the item is a clause of its own.
 _FIRST_PERSON = rx(r"^(?:i|i'm|im|i've|ive|i'd|i\s+am|my|we|we're|we've|our)\b")
 # A list after one "I" starts with "I" and a verb other than "am" (a list after "I'm" is a profile: .clauses).
@@ -74,7 +69,6 @@ _DOING = rx(
     r"^(?:(?:also|now|currently|apparently|still|just)\s+)*(?P<doing>(?:training|doing|studying|working|learning|"
     r"teaching|raising|renting|living)\s+\S.*)$"
 )
-_BECAUSE = rx(r"\s+(?:because|cos|coz|'cause)\s+.*$")
 # "Vegan six years", "gluten-free since my coeliac diagnosis": what the user is, with how long.
 _BEING = rx(r"^(?P<what>vegan|vegetarian|pescatarian|gluten-free|dairy-free|diabetic|sober|teetotal|female|male|"
             r"non-binary)\b(?P<rest>.*)$")
@@ -95,7 +89,7 @@ def _items(text: str) -> list[str]:
     items.append(text[start:])
     items = [_SEPARATOR.sub("", item.lstrip(";"), count=1).strip(" .!") if n else item.strip(" .!")
              for n, item in enumerate(items)]
-    return [_NOW_LEAD.sub("now ", item) for item in items]
+    return [NOW_LEAD.sub("now ", item) for item in items]
 
 
 # "two kids (Elif 9 and Deniz 6)", "3 kids under 10": children or pets counted.
@@ -120,7 +114,7 @@ def _as_statement(item: str, *, after_i: bool) -> str | None:
         return f"I {item}"
     doing = _DOING.match(item)
     if doing is not None:  # "training for the marathon because i lost a bet": the reason is no item
-        return f"I'm {_BECAUSE.sub('', doing.group('doing'))}"
+        return f"I'm {REASON_TAIL.sub('', doing.group('doing'))}"
     bare = _ASIDE.sub("", item)  # "allergic to shellfish (yes i know ...)": the aside in brackets left out
     being = _BEING.match(bare)
     if being is not None:  # "Vegan six years" -> "I'm vegan": how long is left out
@@ -164,7 +158,7 @@ def split_list(sentence: str) -> list[str] | None:
     text = sentence.strip()
     if text.endswith("?"):
         return None
-    myself = _MYSELF.match(text)
+    myself = MYSELF_NAMED.match(text)
     if myself is not None:  # "Myself Rohan Mehta, working as a CA in Ahmedabad"
         rest = text[myself.end():]
         items = _items(rest)

@@ -16,7 +16,7 @@ import re
 from ..slots import OCCUPATIONS
 from .patterns import rx, words
 
-__all__ = ["profile_statement", "titled_name"]
+__all__ = ["MYSELF_NAMED", "NOW_LEAD", "REASON_TAIL", "profile_statement", "titled_name"]
 
 
 def _with_article(phrase: str) -> str:
@@ -46,6 +46,13 @@ _DEGREE = rx(
 )
 # "currently at Arup in Birmingham": where the user works, after "currently".
 _CURRENTLY_AT = rx(r"^currently\s+(?:at|with)\s+(?P<org>(?-i:[A-Z]).*)$")
+MYSELF_NAMED = re.compile(
+    r"^(?:(?:hi|hello|hey)\W+)?myself\s+(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){0,2})\s*,\s*", re.IGNORECASE)
+"""A profile opened by "Myself <Name>," ("Myself Priya, from Pune, working as ...", Indian English): the user's name."""
+NOW_LEAD = rx(r"^(?:these\s+days|nowadays|currently)\s*,?\s+(?=(?:i|i'm|i've|we|we're|my|our)\b)")
+"""A word of now before an item of the user's ("these days I teach ..."), read as "now"."""
+REASON_TAIL = rx(r"\s+(?:because|cos|coz|'cause)\s+.*$")
+"""An item's reason ("training for the marathon because i lost a bet"), no part of the item."""
 # "Dr. Ingrid Solberg": a name told with its title, first in a profile.
 _TITLED = re.compile(r"^(?:Dr|Prof|Mr|Mrs|Ms|Miss|Mx)\.?\s+(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][\w'-]+){1,2})$")
 
