@@ -10,8 +10,8 @@ import functools
 import re
 import unicodedata
 
-__all__ = ["NO_HOME", "PARTNERS", "PERSON", "SEEING_NAME", "SLOTS", "TOOLS", "fold", "holder", "names_no_home",
-           "slot_keys", "slots_of", "speaks_of_a_group"]
+__all__ = ["NO_HOME", "OCCUPATIONS", "PARTNERS", "PERSON", "SEEING_NAME", "SLOTS", "TOOLS", "fold", "holder",
+           "names_no_home", "slot_keys", "slots_of", "speaks_of_a_group"]
 
 # Occupations and workplaces: "User is a paralegal.", "User is a junior designer at an ad agency.".
 _OCCUPATIONS = (
@@ -36,8 +36,10 @@ _OCCUPATIONS = (
     r"financial\s+advisor|insurance\s+broker|broker|real\s+estate\s+agent|supervisor|dispatcher|hygienist|"
     r"foreman|warehouse\s+worker|porter|paralegal|dev|software\s+dev|web\s+dev|cop|"
     r"principal|vice-principal|headteacher|headmaster|headmistress|deputy\s+head|dean|superintendent|coordinator|"
-    r"specialist|(?:shift|team|tech|store)\s+(?:lead|leader)|shift\s+manager"
+    r"specialist|(?:shift|team|tech|store)\s+(?:lead|leader)|shift\s+manager|anaesthetist|anesthetist|examiner"
 )
+OCCUPATIONS = _OCCUPATIONS
+"""A regex alternation of occupation words ("nurse", "paramedic", "data scientist", "shift lead")."""
 _WORKPLACES = (
     # a food bank or a blood bank is no employer
     r"company|firm|agency|startup|start-up|(?<!food\s)(?<!blood\s)bank|hospital|clinic|school|factory|warehouse|"
@@ -245,11 +247,15 @@ def placed(*more: str) -> str:
     return rf"(?:(?:{'|'.join(PLACED + more)})\s+)?"
 
 
+# People of the user's work and days, whose moves and jobs are theirs ("my manager moved to Galway").
+_WORK_AND_DAYS = r"line\s+manager|manager|supervisor|landlord|landlady|teacher|tutor|coach|mentor|therapist|mate|pal|" \
+    r"buddy|classmate|teammate|tenant|client"
 # Someone of the user's a leading possessive names, kept apart from whom the word is built on: an in-law from the
 # parent or sibling ("mother-in-law"), a generation further back from the one before ("great-grandmother"), and an
 # auntie from the user.
 _OTHER_HOLDER = re.compile(rf"^(?:user's|my|our)\s+{placed()}"
-                           rf"(?P<great>(?:great[\s-]+(?=great|gran|nan|aunt|uncle))*)(?P<who>{PERSON}|aunt(?:ie|y))"
+                           rf"(?P<great>(?:great[\s-]+(?=great|gran|nan|aunt|uncle))*)"
+                           rf"(?P<who>{PERSON}|aunt(?:ie|y)|{_WORK_AND_DAYS})"
                            rf"(?P<law>-in-law)?\b")
 PARTNERS: frozenset[str] = frozenset(
     "wife husband partner girlfriend boyfriend fiance fiancé fiancee fiancée spouse ex".split())

@@ -59,7 +59,7 @@ _IMPLIED_I = rx(
     r"^(?:just\s+|finally\s+|recently\s+|officially\s+)?(?:moved|relocated|switched|upgraded|swapped|quit|retired|"
     r"started|joined|"
     r"graduated|adopted|bought|sold|got|became|went|gave\s+up|stopped|broke\s+up|split\s+up|left|lost|turned|"
-    r"(?:handed|gave|put)\s+in)\b"
+    r"(?:handed|gave|put)\s+in|picked\s+up|leased)\b"
 )
 
 
@@ -76,8 +76,9 @@ def is_verb_form(word: str) -> bool:
     return "'" in w or any(w == third_person(v).lower() or w == v for v in PRESENT_VERBS)
 
 
-# "got a Tesla", "bought an iPhone": a thing got (not "got my car back", "got the car fixed").
-_GOT_ONE = rx(r"^(?:just\s+|finally\s+)?(?:got|bought|leased)\s+(?:a|an)\s")
+# "got a Tesla", "bought an iPhone", "picked up a used Corolla": a thing got (not "got my car back", "got the car
+# fixed").
+_GOT_ONE = rx(r"^(?:just\s+|finally\s+)?(?:got|bought|leased|picked\s+up)\s+(?:a|an)\s")
 
 
 def is_subjectless_change(text: str) -> bool:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .cues import MONTH_NAMES
+from .dates import WEEKDAYS
 from .leads import strip_lead
 from .moments import NOW_WORDS, SOON
 from .patterns import rx
@@ -58,6 +60,27 @@ def _home_said(clause: str) -> list[str] | None:
     return [f"I live in {place}{now}"] + ([after] if after else [])
 
 
+_HERE_IN = rx(rf"\b(?:here|over\s+here|down\s+here|up\s+here|out\s+here)\s+in\s+{_PLACE}")
+# A message of a trip or a stay, or of a user from elsewhere: "here in <place>" may be where they are for now.
+_AWAY = rx(r"\b(?:holidays?|vacation|trip|visit|visiting|conference|honeymoon|touring|tourists?|layover|stopover|"
+           r"hotel|airbnb|(?:i'm|im|i\s+am|we're|we\s+are)\s+(?:originally\s+)?from|originally\s+from|for\s+the\s+"
+           r"(?:week|weekend|summer|month)|this\s+week|got\s+here|arrived|landed)\b")
+_NOT_HERE_PLACES = frozenset((*MONTH_NAMES, *WEEKDAYS, "the", "my", "our", "this", "town", "winter", "summer",
+                              "spring", "autumn", "fall", "person", "real", "general"))
+
+
+def _here_in(clause: str) -> str | None:
+    """The place of "here in <place>" in ``clause``, when it names one (not "here in October", "here in town")."""
+    m = _HERE_IN.search(clause)
+    if m is None:
+        return None
+    place = m.group("place")
+    if place.split()[0].lower() in _NOT_HERE_PLACES | _NOT_PLACES or place.isupper() \
+            or (place.islower() and not clause.islower()):
+        return None
+    return place
+
+
 def as_home_said(clauses: Sequence[str]) -> list[str]:
     """``clauses`` (one user message, split) with a home told as where the user is as "I live in <place>" (see the
     module's doc); any other clause as it is.
@@ -67,4 +90,10 @@ def as_home_said(clauses: Sequence[str]) -> list[str]:
     >>> as_home_said(["I'm in London for a conference"])
     ["I'm in London for a conference"]
     """
-    return [said for clause in clauses for said in (_home_said(clause) or [clause])]
+    said = [said for clause in clauses for said in (_home_said(clause) or [clause])]
+    if any(_AWAY.search(clause) for clause in said):
+        return said
+    here = [(n, place) for n, clause in enumerate(said) if (place := _here_in(clause)) is not None]
+    for n, place in reversed(here[:1]):  # one home a message
+        said.insert(n, f"I live in {place}")
+    return said

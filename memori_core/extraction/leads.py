@@ -31,6 +31,8 @@ _SOCIAL = words(
     "absolutely", "definitely", "indeed", "agreed", "congrats", "congratulations", "welcome", "sorry", "please",
     "hello again", "hi again", "hey again", "not anymore", "not any more",
     "ugh", "argh", "meh", "phew", "yay", "woohoo", "yikes", "damn", "dang", "gosh", "oops", "whoa", "hooray",
+    # regional and borrowed ones: "aye, I'm in Dundee", "G'day.", "Asante."
+    "aye", "och", "g'day", "howdy", "kia ora", "asante", "namaste", "salaam", "ay", "ayy",
     # whom a greeting is for: "Hello there, I'm a nurse" ("there" is no part of what the user says)
     *(f"{greeting} {whom}" for greeting in ("hi", "hello", "hey", "heya", "hiya", "good morning", "good afternoon",
                                             "good evening")

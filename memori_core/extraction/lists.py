@@ -15,6 +15,7 @@ import re
 
 from .grammar import is_bare_present
 from .patterns import rx
+from .profile_items import MYSELF_NAMED, NOW_LEAD, REASON_TAIL, profile_statement, titled_name
 
 __all__ = ["AGE_ITEM", "PROFILE_ITEM", "split_list", "verb_item"]
 
@@ -49,7 +50,7 @@ def verb_item(item: str) -> bool:
 # "so about me:", "ok, some context -": what says a list of the user's follows.
 _ABOUT_ME = rx(
     r"^(?:(?:ok|okay|so|right|well|alright)\s*,?\s+)*(?:a\s+bit\s+|quick\s+|some\s+|for\s+)?"
-    r"(?:about\s+me|context|background)\s*(?::|\s-|\u2014)\s*"
+    r"(?:about\s+me|context|background|role|profile)(?:\s+for\s+(?:the|my|a)\s+[\w\s-]{1,30}?)?\s*(?::|\s-|\u2014)\s*"
 )
 # The user as subject: the item is a clause of its own.
 _FIRST_PERSON = rx(r"^(?:i|i'm|im|i've|ive|i'd|i\s+am|my|we|we're|we've|our)\b")
@@ -76,15 +77,19 @@ _SEPARATOR = re.compile(r",\s*(?:and\s+)?")
 
 
 def _items(text: str) -> list[str]:
-    """``text`` cut at its commas outside brackets, each item stripped of the punctuation around it."""
+    """``text`` cut at its commas outside brackets, each item stripped of the punctuation around it; at its
+    semicolons alone when it has any ("Born and raised in Birmingham, Alabama; eight years in the Army")."""
+    cut = ";" if ";" in text else ","
     items, depth, start = [], 0, 0
     for i, ch in enumerate(text):
         depth += {"(": 1, ")": -1}.get(ch, 0)
-        if depth == 0 and ch == ",":
+        if depth == 0 and ch == cut:
             items.append(text[start:i])
             start = i
     items.append(text[start:])
-    return [_SEPARATOR.sub("", item, count=1).strip(" .!") if n else item.strip(" .!") for n, item in enumerate(items)]
+    items = [_SEPARATOR.sub("", item.lstrip(";"), count=1).strip(" .!") if n else item.strip(" .!")
+             for n, item in enumerate(items)]
+    return [NOW_LEAD.sub("now ", item) for item in items]
 
 
 # "two kids (Elif 9 and Deniz 6)", "3 kids under 10": children or pets counted.
@@ -108,15 +113,16 @@ def _as_statement(item: str, *, after_i: bool) -> str | None:
     if _lifelong(item, after_i=after_i) or (not after_i and verb_item(item)):
         return f"I {item}"
     doing = _DOING.match(item)
-    if doing is not None:
-        return f"I'm {doing.group('doing')}"
+    if doing is not None:  # "training for the marathon because i lost a bet": the reason is no item
+        return f"I'm {REASON_TAIL.sub('', doing.group('doing'))}"
     bare = _ASIDE.sub("", item)  # "allergic to shellfish (yes i know ...)": the aside in brackets left out
     being = _BEING.match(bare)
     if being is not None:  # "Vegan six years" -> "I'm vegan": how long is left out
         return f"I'm {being.group('what').lower()}"
-    if PROFILE_ITEM.match(bare):
-        return f"I'm {bare}"
-    return None
+    if PROFILE_ITEM.match(bare):  # "Single, no kids": "single" is no name
+        return f"I'm {bare[:1].lower()}{bare[1:]}" if not AGE_ITEM.match(bare) else f"I'm {bare}"
+    # after "I got a new job," a bare role names what was just said ("..., nursing assistant"), no item of its own
+    return profile_statement(item) if not after_i else None
 
 
 _ASIDE = re.compile(r"\s*\([^)]*\)$")
@@ -152,10 +158,22 @@ def split_list(sentence: str) -> list[str] | None:
     text = sentence.strip()
     if text.endswith("?"):
         return None
+    myself = MYSELF_NAMED.match(text)
+    if myself is not None:  # "Myself Rohan Mehta, working as a CA in Ahmedabad"
+        rest = text[myself.end():]
+        items = _items(rest)
+        said = [_as_statement(item, after_i=False) for item in items]
+        return [f"My name is {myself.group('name')}", *(s if s is not None else item for s, item in zip(said, items))]
     lead = _ABOUT_ME.match(text)
     body = text[lead.end():] if lead is not None else text
     items = _items(body)
     if len(items) < 2 or not all(items):
+        return None
+    name = titled_name(items[0]) if lead is None else None
+    if name is not None:  # "Dr. Ingrid Solberg, consultant anaesthetist, Haukeland."
+        said = [_as_statement(item, after_i=False) for item in items[1:]]
+        if said[0] is not None and not _FIRST_PERSON.match(items[1]):  # "Dr. Anita Patel, my GP, ...": not the user
+            return [f"My name is {name}", *(s if s is not None else item for s, item in zip(said, items[1:]))]
         return None
     after_i = bool(_I_VERB.match(items[0]))
     if after_i and any(_ARTICLE.match(item) for item in items[1:]):

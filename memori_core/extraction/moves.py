@@ -66,6 +66,12 @@ _POSTED = rx(
 _TOOK_HOME = rx(r"^(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:(?:just|finally|now)\s+)?(?:took|taken|rented|leased)\s+(?:a|an)\s+"
                 r"(?:[\w-]+\s+){0,2}?(?:[1-5]\s?bhk|flat|apartment|studio|house|bedsit|maisonette|condo)\s+in\s+"
                 rf"{_CAPITALS}(?P<alone>\s*,?\s+(?:alone|on\s+my\s+own|by\s+myself))?\s*[.!]*$")
+# "got the keys to a wee place in Inverness on Friday", "got the keys to a flat on Huntly Street": a home moved into,
+# named in capitals, whatever follows it.
+_KEYS_TO_NAMED = rx(r"\bgot\s+(?:the\s+)?keys\s+(?:to|for)\s+(?:a|an|my|our|the)\s+(?:[\w-]+\s+){0,2}?"
+                    rf"{_HOME}\s+(?P<prep>in|on)\s+{_CAPITALS}")
+# What may stand before the user's own act: a lead, "I", "we" ("my sister got the keys ..." is hers).
+_USERS_OWN = rx(_LEAD + r"(?:(?:i|we)(?:'ve|\u2019ve|\s+have)?\s+)?(?:(?:just|finally|officially)\s+)*$")
 _THOUGHT_OF = rx(r"\b(?:if|would|might|could|may|wants?\s+to|going\s+to|planning|thinking|next|soon|will)\b")
 # "We closed on a house in Orléans last month": a home bought, told as its sale closed.
 _CLOSED_ON = rx(r"^(?P<who>(?:i|we)\s+)?(?:(?:just|finally|officially)\s+)*closed\s+on\s+(?P<home>(?:a|an|our|my|the)\s+"
@@ -100,6 +106,9 @@ def _home_told_inside(clause: str) -> str | None:
     posted = _POSTED.search(clause)
     if posted is not None and not _THOUGHT_OF.search(clause):
         return f"I live in {posted.group('place')} now"
+    keys = _KEYS_TO_NAMED.search(clause)
+    if keys is not None and _USERS_OWN.match(clause[: keys.start()]) and not _THOUGHT_OF.search(clause):
+        return f"I live {keys.group('prep').lower()} {keys.group('place')} now"
     took = _TOOK_HOME.match(clause.strip())
     if took is not None:
         return f"I live {'alone ' if took.group('alone') else ''}in {took.group('place')} now"

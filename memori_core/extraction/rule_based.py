@@ -31,6 +31,7 @@ from .in_passing import as_told_in_passing
 from .asked_to import as_asked_to
 from .days_moved import as_days_moved
 from .homes import as_home_said
+from .household import as_household_told
 from .shifts import as_shift_now
 from .injuries import as_out_of_cast, as_own_injury
 from .medicine_switches import as_medicine_switched
@@ -520,7 +521,8 @@ class RuleBasedFactExtractor:
         split = [c for s in own for c in split_clauses(with_question_marked(s))]
         stages: list[tuple[FactPath | None, list[str]]] = [(None, split)]
         # a lasting fact told in passing ("my hypothyroidism is acting up, what can I eat?": .in_passing)
-        stages.append(("retold", as_told_in_passing(split)))
+        # "the kids are taking it hard": the user's household, told with "the" (.household)
+        stages.append(("retold", as_household_told(as_told_in_passing(split))))
         # an ending told the chat way ("Arjun passed in March", "hung up my apron", "keto's over for me": .told_endings)
         stages.append(("life_event", as_told_endings(stages[-1][1], known)))
         stages.append(("family", as_family_said(stages[-1][1], known)))
