@@ -19,7 +19,7 @@ from .leads import strip_lead
 from .lists import AGE_ITEM as _AGE_ITEM, PROFILE_ITEM as _PROFILE_ITEM, split_list, verb_item as _verb_item
 from .moments import NOW_WORDS, SOON
 from .pasted import split_pasted
-from .patterns import rx
+from .patterns import I_AM, rx
 from .played import split_played
 from .rewrite import article
 from .restated import corrected_in_message
@@ -91,7 +91,7 @@ def _bare_object(text: str) -> bool:
 # "I'm Lars, from Oslo", "Hello, I am Yuki from Osaka": a name, then where the user is from (without the comma, a
 # capitalised name and place, and no word of a people: "I'm Irish from Cork" says no name).
 _NAME_THEN_FROM = rx(
-    r"^(?:(?:hi|hey|hello|hiya)\W+)?(?P<intro>(?:i'm|i\s+am|im)\s+(?P<name>[A-Z]\w+))"
+    r"^(?:(?:hi|hey|hello|hiya)\W+)?(?P<intro>" + I_AM + r"\s+(?P<name>[A-Z]\w+))"
     r"(?:,\s+|(?P<bare>\s+)(?=from\s+(?-i:[A-Z])))(?P<rest>from\s+.+)$"
 )
 _PEOPLE_WORD = rx(
@@ -398,7 +398,7 @@ def _as_verb(item: str) -> str:
 # "I'm a data analyst living in Graz", "I'm in Rotterdam, working as a planner", "I'm a nurse and still studying part
 # time": what the user is, then a participle of a verb of their life, each a fact of its own.
 _PARTICIPLE = rx(
-    r"^(?P<head>(?:i'm|i\s+am|im)\s+(?:a|an|in)\s+.+?)(?:\s*,\s*|\s+)(?:and\s+)?(?:(?:still|also)\s+)?"
+    r"^(?P<head>" + I_AM + r"\s+(?:a|an|in)\s+.+?)(?:\s*,\s*|\s+)(?:and\s+)?(?:(?:still|also)\s+)?"
     # a lower-case verb: "the University of Nigeria Teaching Hospital" is a name
     r"(?P<verb>(?-i:living|working|renting|studying|"
     r"teaching|raising|running\s+(?:a|an|my|our)|based))\s+(?P<rest>\S.*)$"
@@ -406,7 +406,7 @@ _PARTICIPLE = rx(
 _BASE = {"living": "live", "working": "work", "renting": "rent", "studying": "study", "teaching": "teach",
          "raising": "raise", "running": "run", "staying": "live"}
 # "I'm in Denver" before a participle of the user's life ("..., renting a condo") is where they live.
-_IN_PLACE = rx(r"^(?:i'm|i\s+am|im)\s+in\s+(?P<place>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)$")
+_IN_PLACE = rx(r"^" + I_AM + r"\s+in\s+(?P<place>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)$")
 
 
 def _participle(clause: str) -> list[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..ranking.care import is_care_fact
 from .cues import is_change
-from .patterns import rx
+from .patterns import I_OR_WE_ARE, rx
 from .slots import slots_of
 
 __all__ = ["is_consequence"]
@@ -21,7 +21,7 @@ __all__ = ["is_consequence"]
 _SO = rx(r"^,?\s*so$")
 _NOW = rx(r"\b(?:now|these\s+days|nowadays|from\s+now\s+on|from\s+here\s+on|anymore|any\s+more|no\s+longer)\b")
 # "so I'm gonna start my own business", "so I'm planning to move": a plan the fact leads to, a fact of its own.
-_PLAN = rx(r"^(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:gonna|going\s+to|planning|about\s+to)\b|^(?:i|we)(?:'ll|\s+will)\b")
+_PLAN = rx(r"^" + I_OR_WE_ARE + r"\s+(?:gonna|going\s+to|planning|about\s+to)\b|^(?:i|we)(?:'ll|\s+will)\b")
 
 
 def is_consequence(said: str, joined_by: str) -> bool:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from .grammar import third_person
-from .patterns import rx
+from .patterns import I_OR_WE_ARE, rx
 
 __all__ = ["as_count_now", "count_held", "count_left", "recounts", "singular"]
 
@@ -41,7 +41,7 @@ _HELD = re.compile(
 )
 # "I'm down to one hive (now)", "we're down to 2 chickens": the count a loss left.
 _DOWN_TO = rx(
-    rf"^(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:now\s+)?down\s+to\s+(?:just\s+|only\s+)?(?P<left>{_NUMBER})\s+{_THING}"
+    rf"^{I_OR_WE_ARE}\s+(?:now\s+)?down\s+to\s+(?:just\s+|only\s+)?(?P<left>{_NUMBER})\s+{_THING}"
     r"(?:\s+(?:left|now))*\s*[.!]*$"
 )
 # "Lost two hives over winter, down to one now", "I lost two of my three hives", "we lost 3 chickens to a fox": a loss
@@ -49,7 +49,7 @@ _DOWN_TO = rx(
 _LOST = rx(
     rf"^(?P<i>(?:i|we)\s+)?(?:(?:just|recently|sadly)\s+)?lost\s+(?P<lost>{_NUMBER})\s+"
     rf"(?:of\s+(?:my|our|the)\s+(?P<had>{_NUMBER})\s+)?{_THING}(?:\s+[^,]*?)?"
-    rf"(?:\s*,\s*(?:so\s+)?(?:(?:i'm|im|i\s+am|we're|we\s+are)\s+)?(?:now\s+)?down\s+to\s+(?:just\s+|only\s+)?"
+    rf"(?:\s*,\s*(?:so\s+)?(?:{I_OR_WE_ARE}\s+)?(?:now\s+)?down\s+to\s+(?:just\s+|only\s+)?"
     rf"(?P<left>{_NUMBER})(?:\s+(?P=thing)|\s+[a-z'-]+)?(?:\s+(?:left|now))*)?\s*[.!]*$"
 )
 # "User lost two hives over winter.": a loss the stored count is read with.

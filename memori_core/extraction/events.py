@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from ..slots import PERSON, holder, names_no_home
 from .leads import CLINICIAN, strip_lead
 from .named import OWN_PREGNANCY, partner_of
-from .patterns import rx
+from .patterns import I_OR_WE_ARE, rx
 from .activities import PETS
 from .relationships import relationship_stage
 from .cues import is_negated
@@ -32,7 +32,7 @@ from .slots import is_job_offer, slots_of
 
 __all__ = ["as_life_events", "restate_event"]
 
-_IM = r"(?:i'm|i\s+am|im|we're|we\s+are)"
+_IM = I_OR_WE_ARE
 _NUMBER = (r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|a\s+couple\s+of|"
            r"several)")
 _MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"

@@ -17,7 +17,7 @@ from .cues import MONTH_NAMES
 from .dates import WEEKDAYS
 from .leads import strip_lead
 from .moments import NOW_WORDS, SOON
-from .patterns import rx
+from .patterns import I_OR_WE_ARE, rx
 
 __all__ = ["as_home_said"]
 
@@ -25,7 +25,7 @@ _WORD = r"[\w\u00c0-\u017f'-]+"
 # "Winnipeg", "Puerto Montt", "Gachibowli"; typed in lower case when the whole clause is ("i'm in austin").
 _PLACE = rf"(?P<place>(?-i:[A-Z]){_WORD}(?:\s+(?-i:[A-Z]){_WORD}){{0,2}}|(?-i:[a-z]){_WORD})"
 _IN_PLACE = rx(
-    rf"^(?P<as_of>as\s+of\s+(?:last\s+)?\w+\s*,?\s+)?(?:i'm|im|i\s+am|we're|we\s+are)\s+in\s+{_PLACE}"
+    rf"^(?P<as_of>as\s+of\s+(?:last\s+)?\w+\s*,?\s+)?{I_OR_WE_ARE}\s+in\s+{_PLACE}"
     r"(?P<these_days>\s+(?:these\s+days|nowadays))?\s*"
     r"(?P<rest>(?:,\s*|\s+(?:so|and|but)\s+)(?P<after>.+?)|\s+if\s+that\s+(?:matters|helps)\b.*)?[.!]*$"
 )
@@ -63,7 +63,7 @@ def _home_said(clause: str) -> list[str] | None:
 _HERE_IN = rx(rf"\b(?:here|over\s+here|down\s+here|up\s+here|out\s+here)\s+in\s+{_PLACE}")
 # A message of a trip or a stay, or of a user from elsewhere: "here in <place>" may be where they are for now.
 _AWAY = rx(r"\b(?:holidays?|vacation|trip|visit|visiting|conference|honeymoon|touring|tourists?|layover|stopover|"
-           r"hotel|airbnb|(?:i'm|im|i\s+am|we're|we\s+are)\s+(?:originally\s+)?from|originally\s+from|for\s+the\s+"
+           r"hotel|airbnb|" + I_OR_WE_ARE + r"\s+(?:originally\s+)?from|originally\s+from|for\s+the\s+"
            r"(?:week|weekend|summer|month)|this\s+week|got\s+here|arrived|landed)\b")
 _NOT_HERE_PLACES = frozenset((*MONTH_NAMES, *WEEKDAYS, "the", "my", "our", "this", "town", "winter", "summer",
                               "spring", "autumn", "fall", "person", "real", "general"))

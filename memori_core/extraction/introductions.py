@@ -10,7 +10,7 @@ import re
 
 from ..ranking.care import is_care_fact
 from .dates import WEEKDAYS
-from .patterns import rx
+from .patterns import I_AM, rx
 from .rewrite import OTHER_FIRST_PERSON, article, end_sentence
 from .cues import MONTH_NAMES
 from .slots import slots_of
@@ -63,7 +63,7 @@ _NOT_NAMES_HERE = frozenset(
 _ROLE_HERE = rx(r"^(?P<what>(?:[\w-]+\s+){1,2}[\w-]+)\s+here[.!]*$")
 # "I'm the one with the parrot", "I'm the guy who keeps bees": how the user tells who they are.
 _THE_ONE = rx(
-    r"^(?:i'm|i\s+am|im)\s+the\s+(?:one|guy|girl|woman|man|lady|person|mum|mom|dad)\s+"
+    r"^" + I_AM + r"\s+the\s+(?:one|guy|girl|woman|man|lady|person|mum|mom|dad)\s+"
     r"(?:(?:with|who\s+has|who's\s+got|that\s+has)\s+(?P<thing>(?!(?:me|you|him|her|them|us|it)\b).+)"
     r"|(?:who|that)\s+(?P<verb>(?:is|was|has|had|does|did|[a-z]+s|[a-z]+ed))\b(?P<rest>.*))$"
 )
@@ -161,7 +161,7 @@ _COUNTS = frozenset("two three four five six seven eight nine ten twin twins".sp
 # "I'm an ICU nurse at Manchester Royal, mostly on nights at the moment, three 12-hour shifts a week": what the user
 # works as, then how they work it, each a fact of its own.
 _JOB_THEN_PATTERN = rx(
-    r"^(?P<job>(?:i'm|i\s+am|im)\s+(?:a|an)\s+[^,]+?|i\s+work\s+(?:as|at|for|in)\s+[^,]+?)\s*,\s*(?P<items>[^,].*?)[.!]*$"
+    r"^(?P<job>" + I_AM + r"\s+(?:a|an)\s+[^,]+?|i\s+work\s+(?:as|at|for|in)\s+[^,]+?)\s*,\s*(?P<items>[^,].*?)[.!]*$"
 )
 _SHIFT_ITEM = rx(
     r"^(?P<how>(?:(?:mostly|mainly|usually|currently|now|still|often|always|only)\s+)?)(?:on|doing|working)\s+"
@@ -183,7 +183,7 @@ def work_pattern(clause: str) -> list[str] | None:
     m = _JOB_THEN_PATTERN.match(clause.strip())
     if m is None:
         return None
-    told = re.sub(r"^i\s+work\b", "User works", re.sub(r"^(?:i'm|i\s+am|im)\b", "User is", m.group("job"), flags=re.I),
+    told = re.sub(r"^i\s+work\b", "User works", re.sub(r"^" + I_AM + r"\b", "User is", m.group("job"), flags=re.I),
                   flags=re.I)
     if "job" not in slots_of(end_sentence(told)):  # "I'm a mum, on nights with the baby": no job
         return None

@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .leads import strip_lead
-from .patterns import rx
+from .patterns import I_AM, rx
 from .slots import slots_of
 
 __all__ = ["as_job_and_home", "holds_a_home_beside"]
 
 _PLACE = r"(?-i:[A-Z])[\w\u00c0-\u017f'-]+(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f'-]+){0,2}"
 _JOB_FROM = rx(
-    r"^(?:(?:i'm|im|i\s+am)\s+)?(?:(?:a|an)\s+)?(?P<job>(?:(?:retired|former|semi-retired)\s+)?[a-z][\w-]*"
+    r"^(?:" + I_AM + r"\s+)?(?:(?:a|an)\s+)?(?P<job>(?:(?:retired|former|semi-retired)\s+)?[a-z][\w-]*"
     rf"(?:\s+[a-z][\w-]*){{0,2}}?)\s+from\s+(?P<place>{_PLACE})"
     r"(?:\s*,\s*(?P<age>\d{1,3})(?:\s+(?:years?\s+(?:old|young)|y/?o))?)?(?:\s+here)?\s*[.!]*$"
 )

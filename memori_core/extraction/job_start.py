@@ -13,7 +13,7 @@ from ..slots import slots_of
 from .cues import MONTH_NAMES
 from .dates import WEEKDAYS, anchor_plan
 from .leads import strip_lead
-from .patterns import rx
+from .patterns import I_AM, rx
 from .rewrite import article
 
 __all__ = ["as_job_started"]
@@ -35,7 +35,7 @@ _STARTING = rx(
 # "starting as sous chef in a hotel kitchen on the 3rd", "I'm starting as a dispatcher at DHL on Monday": a role taken
 # from a day to come, where it is said or not (an occupation the slots know: not "starting as a volunteer").
 _STARTING_AS = rx(
-    r"^(?:(?:i'm|i\s+am|im)\s+)?(?:starting|beginning)\s+as\s+(?:(?:a|an)\s+)?(?P<role>[\w-]+(?:\s+[\w-]+){0,2}?)"
+    r"^(?:" + I_AM + r"\s+)?(?:starting|beginning)\s+as\s+(?:(?:a|an)\s+)?(?P<role>[\w-]+(?:\s+[\w-]+){0,2}?)"
     r"(?P<where>\s+(?:at|in|with|for)\s+[^,.!]+?)?\s+(?:on|from)\s+"
     rf"(?P<when>the\s+\d{{1,2}}(?:st|nd|rd|th)|{_DAY}|(?:{'|'.join(MONTH_NAMES)})\s+\d{{1,2}}(?:st|nd|rd|th)?)[\s.!]*$"
 )

@@ -17,7 +17,7 @@ from datetime import date, datetime, timedelta, timezone
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .dates import IN_SPAN, WEEKDAY, span_days
-from .patterns import rx
+from .patterns import I_OR_WE_ARE, rx
 from .rewrite import article, as_fact
 from .activities import PETS
 from .asides import lost_track, passing_aside
@@ -80,7 +80,7 @@ _STATE = (
 # a wedding": where the user is for the moment, a stop or a visit, not where they live or work ("I'm in Lisbon now
 # for good" is a move, "I'm at Meta" may be a job: neither says it is passing).
 _PASSING_WHEREABOUTS = rx(
-    r"^(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:currently\s+|just\s+|still\s+)?(?P<prep>at|in)\s+(?:the\s+)?"
+    r"^" + I_OR_WE_ARE + r"\s+(?:currently\s+|just\s+|still\s+)?(?P<prep>at|in)\s+(?:the\s+)?"
     r"(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*(?P<rest>.*)$"
 )
 _NOW_ONLY_AT = rx(r"^\W*(?:now|right\s+now|at\s+the\s+moment|currently)\W*$")  # "at Starbucks now" (not "in Exeter now")
@@ -277,7 +277,7 @@ _THEIR_MOMENT = rx(
 # day said with it makes a plan (not "I'm working night shifts", a pattern: no event word in the singular; not
 # "I'm on the early shift from Monday", a change).
 _DOING_AN_EVENT = rx(
-    r"^(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:(?:also|just|still)\s+)?(?:[a-z]+ing\s+(?:up\s+)?|on\s+)"
+    r"^" + I_OR_WE_ARE + r"\s+(?:(?:also|just|still)\s+)?(?:[a-z]+ing\s+(?:up\s+)?|on\s+)"
     rf"(?:a|an|the|one|my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EVENT_WORDS})\b(?!s\b)"
     r"(?!.*\b(?:from|starting|as\s+of|onwards|permanently|for\s+good)\b)"  # a change from that day on
 )
@@ -354,7 +354,7 @@ _APPOINTMENT = rx(
 _THIS_SPAN = rx(r"\bthis\s+(?P<span>week|month)\b(?!end)")
 _ABOUT = rx(r"\b(?:with|because\s+of|due\s+to|studying\s+for|revising\s+for|preparing\s+for|working\s+on)\s+\w")
 _BUSY = rx(
-    r"^(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:so\s+|really\s+|very\s+|super\s+|pretty\s+|a\s+bit\s+)?"
+    r"^" + I_OR_WE_ARE + r"\s+(?:so\s+|really\s+|very\s+|super\s+|pretty\s+|a\s+bit\s+)?"
     r"(?:busy|swamped|slammed|snowed\s+under|flat\s+out|buried|stressed|overwhelmed|tied\s+up)\b"
 )
 # A day of the calendar: "May 15", "15 May", "May 15-17", "the 18th".
@@ -383,7 +383,7 @@ _OUTING = rx(
 
 # "I'm 20 weeks along today", "I'm 30 weeks now": how far along a pregnancy is (read with the stored facts, which
 # say whether the user is expecting: .updates), not a passing moment.
-_WEEKS_ALONG = rx(r"^(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:now\s+)?\d{1,2}\s+weeks\b(?:\s+(?:pregnant|along))?"
+_WEEKS_ALONG = rx(r"^" + I_OR_WE_ARE + r"\s+(?:now\s+)?\d{1,2}\s+weeks\b(?:\s+(?:pregnant|along))?"
                   r"(?:\s+(?:now|today|already|this\s+week))*\W*$")
 
 

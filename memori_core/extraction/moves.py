@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..slots import holder, names_no_home, slots_of
-from .patterns import rx
+from .patterns import I_OR_WE_ARE, rx
 
 __all__ = ["as_new_home", "placeless_move_beside", "sells_the_home"]
 
@@ -124,11 +124,11 @@ _MOVE_WITHOUT_PLACE = rx(
     r"(?:\s+(?:house|home|flats?|apartments?|places?|out))?(?:\s+(?:last\s+\w+|yesterday|today|this\s+\w+|at\s+last))?"
 )
 # ", now I'm in Verdun": the move's new home told in the same sentence, split off
-_NOW_IN_AFTER = rx(r",\s*(?:and\s+)?(?=now\s+(?:i'm|im|i\s+am|we're|we\s+are)\s+in\s)")
+_NOW_IN_AFTER = rx(r",\s*(?:and\s+)?(?=now\s+" + I_OR_WE_ARE + r"\s+in\s)")
 _CAPS_PLACE = r"(?P<place>(?-i:[A-Z])[\w\u00c0-\u017f'-]+(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f'-]+){0,2})"
 # "Now I'm in Verdun, just me and my cat", "we're in Leeds now": where the user is, read as the home after a move.
 _IN_NOW = rx(
-    r"^\W*(?:(?:and|so)\s+)?(?:now\s+)?(?:i'm|im|i\s+am|we're|we\s+are)\s+(?:now\s+)?in\s+"
+    r"^\W*(?:(?:and|so)\s+)?(?:now\s+)?" + I_OR_WE_ARE + r"\s+(?:now\s+)?in\s+"
     rf"(?:{_CAPS_PLACE}|(?P<lower>[a-z][\w'-]+))(?:\s+now)?\s*(?:,\s*(?P<rest>.+?))?[.!]*$"
 )
 

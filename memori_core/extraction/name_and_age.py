@@ -11,13 +11,13 @@ from collections.abc import Sequence
 
 from ..ranking.care import is_care_fact
 from .leads import strip_lead
-from .patterns import rx
+from .patterns import I_AM, rx
 from .slots import slots_of
 
 __all__ = ["as_name_and_age"]
 
 _NAME_AGE = rx(
-    r"^(?:(?:hi|hey|hello|hiii*|ok|okay|so|well)\W+)*(?:i'm|im|i\s+am)\s+"
+    r"^(?:(?:hi|hey|hello|hiii*|ok|okay|so|well)\W+)*" + I_AM + r"\s+"
     r"(?P<name>[a-z\u00c0-\u017f][\w\u00c0-\u017f'-]{1,20}),?"
     r"\s+(?P<age>\d{1,2})(?:\s*(?:years?\s+old|yrs?\s+old|yo|y/o|years?\s+young))?\s*[.!]*$"
 )
@@ -43,7 +43,7 @@ def _name_and_age(clause: str) -> list[str] | None:
 # name (a greeting opens an introduction); a word of how the user is ("hi im tired", "hey im back", "hi im lost")
 # is none: :data:`_NOT_A_NAME`, :data:`_STATE_WORDS`, :data:`_STATE_ENDING`, or a word of a slot or of care.
 _GREETED_NAME = rx(
-    r"^(?:hi|hey|hello|hiya|heya|hii+)\W+(?:i'm|im|i\s+am)\s+(?P<name>(?-i:[a-z])[a-z\u00e0-\u00ff]{1,14})\s*[.!]*$"
+    r"^(?:hi|hey|hello|hiya|heya|hii+)\W+" + I_AM + r"\s+(?P<name>(?-i:[a-z])[a-z\u00e0-\u00ff]{1,14})\s*[.!]*$"
 )
 _STATE_ENDING = rx(r"^(?:a\w+e|\w+(?:ed|ing|ful|ous|ive|ble|less|ish|y|ic|al|ent|ant|ry|st|ow))$")
 _STATE_WORDS = frozenset("""

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["PLACE_NAME", "rx", "words"]
+__all__ = ["I_AM", "I_OR_WE_ARE", "PLACE_NAME", "rx", "words"]
 
 PLACE_NAME = r"(?-i:[A-Z])[\w'\u00c0-\u00ff-]+(?:\s+(?-i:[A-Z])[\w'\u00c0-\u00ff-]+){0,2}"
 """A place as a sentence names it, capitalised whatever the case of the rest: "Lisbon", "New York", "São Paulo"."""
+I_AM = r"(?:i'm|i\s+am|im)"
+"""The user saying "I am" as chat types it: "I'm", "I am", "im"."""
+I_OR_WE_ARE = r"(?:i'm|i\s+am|im|we're|we\s+are)"
+""":data:`I_AM`, or the household's "we're" / "we are"."""
 
 
 def rx(pattern: str) -> re.Pattern[str]:

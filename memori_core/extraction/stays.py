@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from .cues import MONTH_NAMES
 from .dates import WEEKDAY, AnchoredPlan, anchor_plan, said_time_end
 from .grammar import is_past_statement
-from .patterns import rx
+from .patterns import I_OR_WE_ARE, rx
 
 __all__ = ["away_until", "held_until"]
 
@@ -50,7 +50,7 @@ _WAS = rx(r"^User(?:'s\s+[\w' -]+?)?\s+(?:was|were|had)\b")
 # Where the user is, or a time off, said for now: "I'm in Rome", "we're at my mum's", "I'm away", "I'm on holiday",
 # "I'm off work", "I'm working from home", "I'm staying with my sister" (not a mood: "I'm stressed until Friday").
 _AWAY = rx(
-    r"^(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:currently\s+|still\s+|just\s+)?"
+    r"^" + I_OR_WE_ARE + r"\s+(?:currently\s+|still\s+|just\s+)?"
     r"(?:in\s+(?-i:[A-Z])|at\s+(?:my|our)\s+(?:[\w-]+\s+)?[\w-]+(?:'s|s')(?:\s|$)|away|abroad|"
     r"out\s+of\s+(?:town|the\s+country|the\s+office|office)|home\b|back\s+home|"
     r"on\s+(?:vacation|holiday|holidays|leave|annual\s+leave|sick\s+leave|a\s+(?:work\s+|business\s+)?trip|"

@@ -34,7 +34,7 @@ from .cues import MONTH_NAMES
 from .dates import WEEKDAY
 from .job_change import is_first_shift
 from .leads import strip_lead
-from .patterns import rx
+from .patterns import I_AM, rx
 
 __all__ = ["as_told_plans"]
 
@@ -110,7 +110,7 @@ _HOME_TO_COME = re.compile(
     r"(?P<place>(?-i:[A-Z])[\w'\u00c0-\u017f-]+(?:\s+(?-i:[A-Z])[\w'\u00c0-\u017f-]+)?)\b"
 )
 # "I'm nervous", "so proud": a mood after news, a clause of its own.
-_MOOD = rx(r"^(?:(?:i'm|i\s+am|im)\s+)?(?:so\s+|really\s+|a\s+bit\s+|kinda\s+|super\s+)?(?:nervous|excited|proud|"
+_MOOD = rx(r"^(?:" + I_AM + r"\s+)?(?:so\s+|really\s+|a\s+bit\s+|kinda\s+|super\s+)?(?:nervous|excited|proud|"
            r"scared|worried|thrilled|stoked|terrified|anxious|relieved|emotional|gutted|chuffed)\s*[.!]*$")
 _FIRST_PERSON = rx(r"^(?:i|i'm|i've|i'd|i'll|im|my|we|we're|we've|our|me)\b")
 _TIME_WORD = rx(r"^(?:tomorrow|tonight|today|this|next)\b")
