@@ -37,12 +37,11 @@ def _per_call(value: str | None, default: str | None, check: Callable[[str], str
     return default
 
 
-def _turn_of(said_at: datetime | str | None) -> tuple[tzinfo | None, dict[str, Any]]:
-    """A call's ``said_at`` (checked as capture checks a turn's time): its zone (``None`` when not given) and the
-    recall's ``as_of`` for it (:func:`~memori_core.validate.turn_as_of`), as keyword arguments."""
-    when = check_said_at(said_at, "said_at")
-    as_of = turn_as_of(when)
-    return (when.tzinfo if when is not None else None), ({"as_of": as_of} if as_of is not None else {})
+def _read_at(said_at: datetime | str | None) -> dict[str, Any]:
+    """The recall's ``as_of`` for a call's ``said_at`` (checked as capture checks a turn's time;
+    :func:`~memori_core.validate.turn_as_of`), as keyword arguments (none for a live turn or no time)."""
+    as_of = turn_as_of(check_said_at(said_at, "said_at"))
+    return {"as_of": as_of} if as_of is not None else {}
 
 
 CONVERSATIONS_KEPT = 1024
@@ -268,7 +267,7 @@ class MemoriRecall:
         is not given is read from ``kwargs``. Another type raises ``TypeError`` naming the argument. ``said_at``
         (when the turn was said, as in :meth:`apply`): a turn said over a minute ago reads memory as of then.
         """
-        begun = self._begin(kwargs, entity_id, query, context, _turn_of(said_at)[1])
+        begun = self._begin(kwargs, entity_id, query, context, _read_at(said_at))
         if begun is None:
             return []
         request, call = begun
@@ -300,10 +299,10 @@ class MemoriRecall:
         now. One without a zone is UTC (with a :class:`~memori_core.NaiveTimeWarning`); an unreadable one raises
         ``ValueError`` (another type ``TypeError``) naming ``said_at``.
         """
-        tz = _turn_of(said_at)[0]
+        when = check_said_at(said_at, "said_at")  # checked once: recall_for reads the aware time it gives
         name = check_injectable(kwargs, self._provider(provider), self.placement)
-        facts = self.recall_for(kwargs, entity_id=entity_id, query=query, context=context, said_at=said_at)
-        return self._inject(kwargs, facts, name, tz)
+        facts = self.recall_for(kwargs, entity_id=entity_id, query=query, context=context, said_at=when)
+        return self._inject(kwargs, facts, name, None if when is None else when.tzinfo)
 
     # -- async --------------------------------------------------------------
 
@@ -317,7 +316,7 @@ class MemoriRecall:
         said_at: datetime | str | None = None,
     ) -> list[RecalledFact]:
         """Async :meth:`recall_for`."""
-        begun = self._begin(kwargs, entity_id, query, context, _turn_of(said_at)[1])
+        begun = self._begin(kwargs, entity_id, query, context, _read_at(said_at))
         if begun is None:
             return []
         request, call = begun
@@ -336,7 +335,7 @@ class MemoriRecall:
         said_at: datetime | str | None = None,
     ) -> dict[str, Any]:
         """Async :meth:`apply` (the recall runs in a worker thread)."""
-        tz = _turn_of(said_at)[0]
+        when = check_said_at(said_at, "said_at")
         name = check_injectable(kwargs, self._provider(provider), self.placement)
-        facts = await self.arecall_for(kwargs, entity_id=entity_id, query=query, context=context, said_at=said_at)
-        return self._inject(kwargs, facts, name, tz)
+        facts = await self.arecall_for(kwargs, entity_id=entity_id, query=query, context=context, said_at=when)
+        return self._inject(kwargs, facts, name, None if when is None else when.tzinfo)
