@@ -58,6 +58,8 @@ def test_a_medicine_the_user_calls_theirs_inside_a_question_is_kept(said: str, k
     "Can my mum take ibuprofen with her warfarin?",
     "Can I take my tablets with food?",
     "Is warfarin safe with ibuprofen?",
+    "Is the pad thai safe with my allergy?",
+    "Can I eat this with my diabetes?",
 ])
 def test_a_medicine_stopped_someone_elses_or_unnamed_in_a_question_keeps_no_fact(said: str) -> None:
     assert facts_of(said, SAID_AT) == []

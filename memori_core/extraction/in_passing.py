@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from ..slots import PERSON
 from .activities import PETS
-from .diagnoses import LASTING_CONDITION, is_medicine
+from .diagnoses import LASTING_CONDITION, is_lasting_condition, is_medicine
 from .patterns import rx
 
 __all__ = ["as_told_in_passing"]
@@ -63,7 +63,9 @@ _MY_MEDICINE = rx(r"(?<![\w'])my\s+(?:daily\s+|usual\s+|morning\s+|evening\s+|ni
                   r"(?P<drug>[a-z][a-z-]{3,})\b(?!\s*'s)")
 _GENERIC_MEDICINE = rx(r"^(?:tablets?|pills?|capsules?|injections?|jabs?|inhalers?|puffers?|patch(?:es)?|meds|"
                        r"medicines?|medications?|prescriptions?|vitamins?|supplements?|antibiotics?|steroids?|"
-                       r"painkillers?|iron|sodium|potassium)$")
+                       r"painkillers?|iron|sodium|potassium|"
+                       # what the care rule knows beside drugs: "my allergy", "my pregnancy" name no medicine
+                       r"allerg(?:y|ies)|intolerances?|pregnancy|condition|symptoms?|diagnosis)$")
 _STOP_OR_SWAP = rx(r"\b(?:stop|stopped|stopping|quit|off|come\s+off|coming\s+off|switch\w*|swap\w*|change\w*|"
                    r"instead|replace\w*|no\s+longer|without)\b")
 
@@ -73,7 +75,8 @@ def _medicine_asked_about(clause: str) -> str | None:
     if "?" not in clause or _STOP_OR_SWAP.search(clause):
         return None
     m = _MY_MEDICINE.search(clause)
-    if m is None or _GENERIC_MEDICINE.match(m.group("drug")) or not is_medicine(m.group("drug")):
+    if m is None or _GENERIC_MEDICINE.match(m.group("drug")) or is_lasting_condition(m.group("drug")) \
+            or not is_medicine(m.group("drug")):
         return None
     return m.group("drug").lower()
 
