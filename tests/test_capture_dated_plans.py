@@ -116,7 +116,8 @@ def test_news_of_a_named_child_is_the_users_and_a_start_says_its_week() -> None:
     assert extracted("Also Eli starts daycare at Little Acorns next week, I'm nervous.", [eli]) == [
         ("User's son Eli starts daycare at Little Acorns in the week of Monday 2026-09-14.", (), None)]
     assert extracted("Brooke made a cake!", [girls]) == []
-    assert extracted("Brooke made the volleyball team!") == []  # no one stored is called Brooke
+    # no one stored is called Brooke: kept as said, as a birthday is (a tester's finding, cap40: it stored nothing)
+    assert extracted("Brooke made the volleyball team!") == [("Brooke made the volleyball team.", (), None)]
 
 
 def test_them_is_the_children_named_before_in_the_message() -> None:

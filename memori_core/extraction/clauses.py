@@ -129,8 +129,12 @@ _NAME_SHORT_FOR = rx(
 _MY_PERSON = rf"(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})"
 """Someone of the user's, as a sentence names them: "my husband", "our eldest daughter"."""
 # "Tom, my husband, has type 1 diabetes": a name, then who the person is to the user, then what is said of them.
+# Set off by dashes or brackets as well ("Sofia - my daughter - just got into Trinity", "Sofia (my daughter) is 15"),
+# and the user's child by their place among the children ("Sofia, our youngest, starts school").
+_BY_PLACE = r"(?:my|our)\s+(?P<place>eldest|oldest|youngest|middle\s+one|little\s+one)"
 _NAME_THEN_ROLE = rx(
-    rf"^(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff]+),\s+(?P<role>{_MY_PERSON}),\s+"
+    rf"^(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff]+)(?:(?P<open>\s+\()|,\s+|\s+[-\u2013\u2014]+\s+)"
+    rf"(?P<role>{_MY_PERSON}|{_BY_PLACE})(?(open)\)\s+|(?:,\s+|\s+[-\u2013\u2014]+\s+))"
     r"(?P<rest>(?-i:[a-z]).+)$"
 )
 
@@ -167,7 +171,9 @@ def split_clauses(sentence: str) -> list[str]:
         return [m.group("intro"), "I'm " + m.group("rest")]
     m = _NAME_THEN_ROLE.match(sentence.strip())
     if m is not None:  # "Tom, my husband, has type 1 diabetes" -> "My husband Tom has type 1 diabetes"
-        return split_clauses(f"{m.group('role')} {m.group('name')} {m.group('rest')}")
+        role = m.group("role") if m.group("place") is None else \
+            f"{m.group('role').split()[0]} {m.group('place')} child"  # "our youngest" -> "our youngest child"
+        return split_clauses(f"{role} {m.group('name')} {m.group('rest')}")
     m = _NAME_SHORT_FOR.match(sentence.strip())
     if m is not None:  # "I go by Alex, short for Alexandra" -> "I go by Alex" and "My full name is Alexandra"
         return [*split_clauses(m.group("intro")), "My full name is " + m.group("full")]

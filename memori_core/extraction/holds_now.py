@@ -26,8 +26,11 @@ __all__ = ["as_holds_now", "holds_now"]
 # (capitalised: "moved to the night shift" is a job, not a home; nor is a tool, "moved to Slack", or a team's
 # move) or a home in one ("a house in York"); a holder is kept ("User's sister lives in Dublin.").
 # Who changed ("User", "User's sister", "User's sister Ana") and a word of news before the verb ("just").
-_CHANGED = (r"^(?P<who>User(?:'s(?:\s+[a-z][\w-]*){1,2}(?:\s+[A-Z][\w-]*)?)?)\s+"
-            r"(?:just\s+|recently\s+|finally\s+|officially\s+)?")
+# The word of news is not the holder's: "User's manager just moved to Galway." is the manager's home, not "User's
+# manager just lives in Galway." (a tester's finding).
+_NEWS_WORD = r"(?:just|recently|finally|officially)"
+_CHANGED = (rf"^(?P<who>User(?:'s(?:\s+(?!{_NEWS_WORD}\b)[a-z][\w-]*){{1,2}}(?:\s+[A-Z][\w-]*)?)?)\s+"
+            rf"(?:{_NEWS_WORD}\s+)?")
 _MOVED_TO = re.compile(
     _CHANGED + r"(?:has\s+|have\s+)?(?:moved|relocated)(?:\s+back)?\s+to\s+"
     r"(?P<place>(?:(?:a|an|the|their)\s+(?:new\s+|small\s+|big\s+|little\s+)?[a-z]+\s+(?:in|near)\s+)?"

@@ -24,10 +24,22 @@ __all__ = ["as_home_said"]
 _WORD = r"[\w\u00c0-\u017f'-]+"
 # "Winnipeg", "Puerto Montt", "Gachibowli"; typed in lower case when the whole clause is ("i'm in austin").
 _PLACE = rf"(?P<place>(?-i:[A-Z]){_WORD}(?:\s+(?-i:[A-Z]){_WORD}){{0,2}}|(?-i:[a-z]){_WORD})"
+# "we're in Limoilou in Québec City": a district, then the city it is in.
+_IN_CITY = rf"(?:\s+in\s+(?-i:[A-Z]){_WORD}(?:\s+(?-i:[A-Z]){_WORD}){{0,2}})?"
 _IN_PLACE = rx(
-    rf"^(?P<as_of>as\s+of\s+(?:last\s+)?\w+\s*,?\s+)?{I_OR_WE_ARE}\s+in\s+{_PLACE}"
+    rf"^(?P<as_of>as\s+of\s+(?:last\s+)?\w+\s*,?\s+)?{I_OR_WE_ARE}\s+in\s+(?P<where>{_PLACE}{_IN_CITY})"
     r"(?P<these_days>\s+(?:these\s+days|nowadays))?\s*"
     r"(?P<rest>(?:,\s*|\s+(?:so|and|but)\s+)(?P<after>.+?)|\s+if\s+that\s+(?:matters|helps)\b.*)?[.!]*$"
+)
+# "I stay at Ashaiman", "we stay in Kumasi" (the home, in Indian and West African English): the whole clause, a
+# named place and nothing after it ("I stay at Mum's on weekends", "I stay in Leeds when I visit" are stays).
+_STAY_IN = rx(rf"^(?:i|we)\s+(?:currently\s+|still\s+|now\s+)?stay\s+(?:in|at)\s+(?P<where>{_PLACE}{_IN_CITY})[.!]*$")
+# "we've been in Zapopan since the 2nd", "I've been in Dublin since 2019": a home since a day, a month or a year (not
+# "since Monday", "since this morning": a stay of the moment).
+_BEEN_IN_SINCE = rx(
+    rf"^(?:i've|i\s+have|we've|we\s+have)\s+been\s+(?:living\s+)?in\s+(?P<where>{_PLACE}{_IN_CITY})\s+since\s+"
+    r"(?P<since>(?:the\s+)?\d{1,2}(?:st|nd|rd|th)|(?:19|20)\d\d|(?:last\s+)?(?:january|february|march|april|may|june|"
+    r"july|august|september|october|november|december|year|spring|summer|autumn|fall|winter))\b[^,;]*?[.!]*$"
 )
 # What follows "in" and is no place (checked in lower case, the first word).
 _NOT_PLACES = frozenset(
@@ -46,10 +58,17 @@ def _home_said(clause: str) -> list[str] | None:
     """``clause`` as "I live in <place>" and what followed it, or ``None`` when it is no home told as where the
     user is."""
     text = strip_lead(clause).strip()
+    settled = _STAY_IN.match(text) or _BEEN_IN_SINCE.match(text)
+    if settled is not None:
+        place = settled.group("where")
+        if place.split()[0].lower() in _NOT_PLACES or place.isupper() or place[0].islower() or "'" in place:
+            return None
+        # a home since a day or a month is a home moved to then: it ends the one stored ("I stay at" tells no change)
+        return [f"I live in {place}" + (" now" if settled.re is _BEEN_IN_SINCE else "")]
     m = _IN_PLACE.match(text)
     if m is None:
         return None
-    place = m.group("place")
+    place = m.group("where")
     if place.split()[0].lower() in _NOT_PLACES or place.isupper() or (place.islower() and not text.islower()):
         return None  # "I'm in IT", "I'm in pain"; a lower-case word counts only in a clause typed all in lower case
     after = m.group("after")

@@ -3,7 +3,7 @@
 People tell what lasts on the way to asking something: "my hypothyroidism is acting up, what can I eat?" (the
 user has hypothyroidism, besides the flare-up of the moment), "i refuse to fly, planes terrify me" (afraid of planes), "lol my cat Biscuit just ate my
 halloumi, is cheese bad for cats?" (a cat named Biscuit), "my mum lives in Leicester and wants us up for her
-birthday" (where mum lives), "signed up for the half marathon in april, am I mad?" (told without its "I"), "can you plan meals for my dad, he's
+birthday" (where mum lives), "Can I take ibuprofen with my warfarin?" (the user takes warfarin), "signed up for the half marathon in april, am I mad?" (told without its "I"), "can you plan meals for my dad, he's
 diabetic now" (the dad's condition, after the request), "My
 name's Priya btw, you always call me 'you'" (the name, then a remark to the assistant). Each clause keeps the
 lasting part only; the request and the moment are left to the rules, which drop them. Pure: patterns, English only.
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from ..slots import PERSON
 from .activities import PETS
-from .diagnoses import LASTING_CONDITION
+from .diagnoses import LASTING_CONDITION, is_lasting_condition, is_medicine
 from .patterns import rx
 
 __all__ = ["as_told_in_passing"]
@@ -56,6 +56,30 @@ _AFTER_REQUEST = rx(
     r"(?P<rest>\s.+)$"
 )
 _SOMEONE = rx(rf"\b(?:{PERSON})\b")
+# "Can I take ibuprofen with my warfarin?", "does grapefruit clash with my sertraline?": a medicine the user calls
+# theirs inside a question is one they take (a tester's finding). One word, a drug's name (not "my tablets", "my
+# jab"), after "my" alone ("my mum's warfarin" is hers); not in a question about stopping or switching it.
+_MY_MEDICINE = rx(r"(?<![\w'])my\s+(?:daily\s+|usual\s+|morning\s+|evening\s+|night(?:ly)?\s+)?"
+                  r"(?P<drug>[a-z][a-z-]{3,})\b(?!\s*'s)")
+_GENERIC_MEDICINE = rx(r"^(?:tablets?|pills?|capsules?|injections?|jabs?|inhalers?|puffers?|patch(?:es)?|meds|"
+                       r"medicines?|medications?|prescriptions?|vitamins?|supplements?|antibiotics?|steroids?|"
+                       r"painkillers?|iron|sodium|potassium|"
+                       # what the care rule knows beside drugs: "my allergy", "my pregnancy" name no medicine
+                       r"allerg(?:y|ies)|intolerances?|pregnancy|condition|symptoms?|diagnosis)$")
+_STOP_OR_SWAP = rx(r"\b(?:stop|stopped|stopping|quit|off|come\s+off|coming\s+off|switch\w*|swap\w*|change\w*|"
+                   r"instead|replace\w*|no\s+longer|without)\b")
+
+
+def _medicine_asked_about(clause: str) -> str | None:
+    """The drug ``clause``, a question, names as the user's ("... with my warfarin?" -> "warfarin"), or ``None``."""
+    if "?" not in clause or _STOP_OR_SWAP.search(clause):
+        return None
+    m = _MY_MEDICINE.search(clause)
+    if m is None or _GENERIC_MEDICINE.match(m.group("drug")) or is_lasting_condition(m.group("drug")) \
+            or not is_medicine(m.group("drug")):
+        return None
+    return m.group("drug").lower()
+
 
 def _told_in_passing(clause: str) -> list[str]:
     """The plain statements ``clause`` tells in passing (see the module's doc), or ``[clause]``."""
@@ -82,6 +106,9 @@ def _told_in_passing(clause: str) -> list[str]:
     remark = _REMARK_TO_YOU.match(clause)
     if remark is not None:
         return [remark.group("head"), remark.group("remark")]
+    drug = _medicine_asked_about(clause)
+    if drug is not None:
+        return [f"I take {drug}", clause]
     return [clause]
 
 

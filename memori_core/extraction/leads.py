@@ -60,6 +60,11 @@ _NEWS = words(
     "update", "quick update", "small update", "little update", "big update", "life update", "an update",
     "news", "big news", "good news", "bad news", "sad news", "great news", "exciting news", "some news",
     "news flash", "newsflash", "guess what", "heads up", "side note", "on a side note", "plot twist",
+    # a round of news since the last chat: "Quick catch up - we got a puppy, ..."
+    "catch up", "catch-up", "quick catch up", "quick catch-up", "a quick catch up", "a quick catch-up",
+    "catching you up", "to catch you up", "recap", "quick recap", "lots of news", "lots of updates",
+    "big few weeks", "busy few weeks", "big week", "busy week", "big month", "busy month", "what a week",
+    "what a month", "news from here", "a few updates", "some updates", "updates",
     # a correction of what was said before: "Just kidding, I don't live in Lisbon", "Scratch that: ..."
     "just kidding", "kidding", "jk", "just joking", "only joking", "scratch that", "my bad", "my mistake",
     "correction", "wait", "oh wait", "typo",

@@ -52,6 +52,37 @@ _ABOUT_ME = rx(
     r"^(?:(?:ok|okay|so|right|well|alright)\s*,?\s+)*(?:a\s+bit\s+|quick\s+|some\s+|for\s+)?"
     r"(?:about\s+me|context|background|role|profile)(?:\s+for\s+(?:the|my|a)\s+[\w\s-]{1,30}?)?\s*(?::|\s-|\u2014)\s*"
 )
+# "Quick catch-up:", "Big few weeks -", "news from here:": a round of news follows, an item each (a tester's finding:
+# "Quick catch-up: got a puppy, started pilates, and my sister moved to Cork" stored one fact of three).
+_NEWS_ROUND = rx(
+    r"^(?:(?:ok|okay|so|right|well)\s*,?\s+)*(?:a\s+)?(?:(?:quick|little|small|big|life|some|lots\s+of|a\s+few)\s+)?"
+    r"(?:catch[\s-]?up|catching\s+you\s+up|updates?|news|recap|(?:few\s+)?weeks?|months?)(?:\s+from\s+here)?"
+    r"\s*(?::|\s-|\u2014|\u2013)\s*"
+)
+# A piece of news told without its "I": a change just made ("got a puppy", "started pilates", "took up the cello").
+_NEWS_PAST = rx(r"^(?:just\s+|finally\s+|also\s+)?(?:got|started|adopted|joined|moved|bought|took\s+up|quit|"
+                r"signed\s+up|passed|finished|switched|sold|retired|changed)\s+\S")
+# "sister moved to Cork", "new puppy": the user's own people and things, told without "my".
+_KIN_NEWS = rx(r"^(?:(?:big|little|older|younger|baby|eldest|youngest)\s+)?(?:sister|brother|mum|mom|mother|dad|"
+               r"father|parents|son|daughter|kids|wife|husband|partner|girlfriend|boyfriend|gran|grandma|grandpa|"
+               r"nan|cousin|niece|nephew|in-laws)\s+(?:just\s+)?[a-z]+(?:ed|ot|ew|ent|ade|ook|old|ought)\b")
+_NEW_THING = rx(r"^(?:a\s+)?new\s+(?P<thing>puppy|kitten|dog|cat|car|job|flat|house|home|bike|baby|boyfriend|"
+                r"girlfriend|partner)\b")
+
+
+def _news_statement(item: str) -> str | None:
+    """A ``item`` of a round of news as the user's statement ("got a puppy" -> "I got a puppy", "sister moved to
+    Cork" -> "my sister moved to Cork", "new puppy" -> "I have a new puppy"); ``None`` when it is no such piece."""
+    if _FIRST_PERSON.match(item):
+        return item
+    if _NEWS_PAST.match(item):
+        return f"I {item}"
+    if _KIN_NEWS.match(item):
+        return f"my {item}"
+    thing = _NEW_THING.match(item)
+    return f"I have a new {thing.group('thing')}" if thing is not None and thing.end() == len(item) else None
+
+
 # The user as subject: the item is a clause of its own.
 _FIRST_PERSON = rx(r"^(?:i|i'm|im|i've|ive|i'd|i\s+am|my|we|we're|we've|our)\b")
 # A list after one "I" starts with "I" and a verb other than "am" (a list after "I'm" is a profile: .clauses).
@@ -164,6 +195,14 @@ def split_list(sentence: str) -> list[str] | None:
         items = _items(rest)
         said = [_as_statement(item, after_i=False) for item in items]
         return [f"My name is {myself.group('name')}", *(s if s is not None else item for s, item in zip(said, items))]
+    news = _NEWS_ROUND.match(text)
+    if news is not None:
+        items = _items(text[news.end():])
+        told = [_news_statement(item) for item in items]
+        # two pieces at least, each the user's news, one told without its "I" ("we got a puppy, I started pilates"
+        # is split by .clauses already)
+        if len(items) >= 2 and all(told) and any(t != item for t, item in zip(told, items)):
+            return [t for t in told if t]
     lead = _ABOUT_ME.match(text)
     body = text[lead.end():] if lead is not None else text
     items = _items(body)

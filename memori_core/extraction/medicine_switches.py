@@ -28,9 +28,12 @@ _DRUG = r"[a-z][\w-]*"
 # the clause or of a part of it ("the ramipril gave me a cough so the GP swapped it for losartan").
 _WHO = rf"(?:i|we|they|she|he|(?:my|the|our)\s+(?:new\s+)?(?:{CLINICIAN}))"
 _SWAP = rx(
-    rf"(?:^|[,;:]\s*|\s-\s*|\b(?:so|and|but|then)\s+)(?:{_WHO}(?:'re|'ve|'s|\s+are|\s+is|\s+has|\s+have)?\s+)?"
+    rf"(?:^|[,;:]\s*|\s-\s*|\b(?:so|and|but|then)\s+|\b(?:{CLINICIAN})\s+(?=change\s+me\b))"
+    rf"(?:{_WHO}(?:'re|'ve|'s|\s+are|\s+is|\s+has|\s+have)?\s+)?"
     r"(?:(?:just|finally|now|also)\s+)?"
-    r"(?:swapped|swapping|switched|switching|changed|changing|moved|moving|replaced|replacing)\s+"
+    # "doctor change me to Januvia": the past typed as the bare verb, after a clinician (a non-native writer's)
+    r"(?:swapped|swapping|switched|switching|changed|changing|moved|moving|replaced|replacing|"
+    r"change(?=\s+me\s+(?:over\s+)?to\b))\s+"
     rf"(?P<what>it|them|me|(?:my|the)\s+(?P<old>{_DRUG}))\s+(?:over\s+)?(?:for|to|onto|with)\s+"
     rf"(?:(?:a|an|the)\s+)?(?P<drug>{_DRUG})(?:\s*,?\s*(?P<dose>{_DOSE}))?(?P<rest>.*)$"
 )

@@ -130,6 +130,9 @@ def _named_health(clause: str) -> tuple[str, str] | None:
     return said
 
 
+# One of the user's people named among several ("User has two kids, Sofia and Leo."): the word for one of them.
+_ONE_OF_MANY = {"kids": "child", "children": "child", "girls": "daughter", "daughters": "daughter", "boys": "son",
+                "sons": "son", "twins": "child", "grandkids": "grandchild", "grandchildren": "grandchild"}
 # What a care fact of a named someone says of them: "is coeliac", "takes warfarin", "can't eat nuts".
 _CARE_VERB = re.compile(r"(?:is|has|takes|can't|cannot|doesn't|eats|follows|keeps|avoids|was\s+diagnosed)\b")
 
@@ -252,6 +255,8 @@ def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str
         # the user's own (a dog of the user's, their girlfriend Ana), not a sister's dog called Max
         if role is not None and holder(text) in ("user", holder(f"User's {role.group('role')}")):
             whose = role.group("role").lower()
+            # "User has two kids, Sofia and Leo.": Sofia is one of them, the user's child
+            whose = _ONE_OF_MANY.get(whose, whose)
         elif holder(text) == "user" and re.search(partner, text, re.IGNORECASE):
             whose = "partner"
         if whose is not None:

@@ -5,6 +5,9 @@
   own ("My daughter Brooke made the volleyball team") when a stored fact says who they are.
 - Who is named in a stored fact that lists the user's children by an everyday word ("User's two girls Kayla and
   Brooke are 16 and 14."): :func:`listed_child` says "daughter" for "Kayla".
+- A milestone of someone named that no stored fact places ("Sofia made the volleyball team!" in a first message) is
+  kept as said (:func:`milestone_of_named`): the user tells it because the person is theirs, and who they are may
+  come later (a tester's finding: it stored nothing).
 - A named someone's birthday said before a question ("Kayla's birthday is September 19th, what's a good gift?") is
   kept as said when no stored fact says who they are (:func:`birthday_of_named`): a date that comes back every year.
 
@@ -19,7 +22,7 @@ from collections.abc import Sequence
 from .patterns import rx
 from .subjects import named_subject
 
-__all__ = ["birthday_of_named", "listed_child", "named_news"]
+__all__ = ["birthday_of_named", "listed_child", "milestone_of_named", "named_news"]
 
 _SCHOOL = (r"school|daycare|day\s+care|nursery|preschool|pre-school|kindergarten|reception|college|uni|university|"
            r"secondary(?:\s+school)?|high\s+school|middle\s+school|sixth\s+form|year\s+\d{1,2}|grade\s+\d{1,2}")
@@ -89,3 +92,20 @@ def birthday_of_named(said: str) -> str | None:
     """
     m = _BIRTHDAY.match(said.strip())
     return None if m is None else f"{m.group('name')}'s birthday is {m.group('day')}."
+
+
+def milestone_of_named(said: str) -> str | None:
+    """The fact of a named someone's milestone ``said`` tells, as said ("Sofia made the volleyball team!" -> "Sofia
+    made the volleyball team."), or ``None`` (:func:`named_news`). Only a statement: not a question, not a wish.
+
+    >>> milestone_of_named("Sofia made the volleyball team!"), milestone_of_named("Did Sofia make the team?")
+    ('Sofia made the volleyball team.', None)
+    """
+    text = said.strip()
+    if "?" in text:
+        return None
+    news = named_news(text)
+    if news is None:
+        return None
+    name, rest = news
+    return f"{name} {rest.strip().rstrip('.!')}."

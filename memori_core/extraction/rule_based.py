@@ -38,7 +38,7 @@ from .medicine_switches import as_medicine_switched
 from .moves import as_new_home, placeless_move_beside
 from .name_and_age import as_name_and_age
 from .new_jobs import as_new_jobs
-from .named_news import birthday_of_named
+from .named_news import birthday_of_named, milestone_of_named
 from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
 from .people_pronouns import as_people_named
@@ -575,6 +575,9 @@ class RuleBasedFactExtractor:
             birthday = birthday_of_named(said) if verdict.fact is None and said is not None else None
             if birthday is not None:  # "Kayla's birthday is September 19th, what's a good gift?" of no one stored
                 verdict, path = SentenceVerdict(clause, birthday, KEPT_AS_SAID), "named"
+            milestone = milestone_of_named(said) if verdict.fact is None and said is not None else None
+            if milestone is not None:  # "Sofia made the volleyball team!" of no one stored: kept as said
+                verdict, path = SentenceVerdict(clause, milestone, KEPT_AS_SAID), "named"
             if verdict.fact is not None and ((n == 0 and object_is_a_pointer(verdict.fact))
                                              or moves_to_no_place(verdict.fact)):
                 # "I turned it down." with nothing before it in the message: "it" points to nothing stored; "moving
