@@ -739,7 +739,20 @@ def test_a_request_whose_only_me_is_the_one_it_is_addressed_to_gets_no_core_fact
     assert appended(engine, "Tell me a joke.") == []
     assert appended(engine, "Write me a limerick about snow.") == []
     assert {ALLERGY, MEDICATION} <= set(contents(engine.recall("Tell me what I can eat tonight.", "u")))
-    assert {ALLERGY, MEDICATION} <= set(contents(engine.recall("Any good podcasts?", "u")))
+    assert {ALLERGY, MEDICATION} <= set(contents(engine.recall("Any good ideas for Saturday?", "u")))
+
+
+def test_a_request_only_for_something_to_read_watch_or_hear_gets_only_the_core_facts_it_touches(
+        engine: RecallEngine) -> None:
+    # tester j19: "Can you recommend a good sci-fi novel?" got the allergy, the diet and the statin; no care fact
+    # bears on a book, a film, a song or a podcast
+    seed(engine, "u")
+    for request in ("Can you recommend a good sci-fi novel?", "Recommend me a good sci-fi novel.",
+                    "Any good podcasts?", "What should I watch on Netflix tonight?"):
+        assert appended(engine, request) == [], request
+    # one that meets the body, a trip or the asker's decision is no mere request for media
+    assert {ALLERGY, MEDICATION} <= set(contents(engine.recall("Any audiobooks for my flight to Rome?", "u")))
+    assert {ALLERGY, MEDICATION} <= set(contents(engine.recall("A good novel for when my migraine lifts?", "u")))
 
 
 def test_stored_and_recalled_facts_say_whether_they_are_core_and_follow_an_update(hash_embedder) -> None:

@@ -640,3 +640,36 @@ def test_a_relative_named_by_the_asker_recalls_the_facts_about_them_by_name_with
     question = "What should I get my mum for her birthday?"
     assert needed in [f.content for f in engines[0].recall(question, "u")]
     assert needed not in [f.content for f in engines[1].recall(question, "u")]  # "mum" is no word of the fact
+
+
+# A tester's two users over six weeks (j19): implicit needs outside food and health, and the asker's new job.
+J19_OTHERS = ["User lives in Toronto.", "User is lactose intolerant.", "User loves Thai food.",
+              "User's sister lives in Cardiff.", "User is saving for a new bike.", "User drinks two coffees a day.",
+              "User is flying to Morocco for a cousin's wedding on 2027-01-10."]
+
+
+@pytest.mark.parametrize(("question", "needed"), [
+    ("Is it safe to bring lilies into the house?", "User has a cat named Pixel."),  # lilies poison cats
+    ("Which houseplants are safe to keep at home?", "User has a cat named Pixel."),
+    ("Suggest a weekend activity for the family.", "User has two sons, Karim and Yusuf."),
+    ("What shoes should I buy?", "User took up rock climbing in November 2026."),  # a pastime's gear
+    ("What's a good Christmas present for myself?", "User started learning pottery."),  # a gift to oneself
+    ("Help me plan my Monday.", "User is a high school math teacher."),  # a weekday is mostly the job's hours
+])
+def test_j19_implicit_needs_outside_food_and_health_recall_the_fact_minilm_scores_low(minilm, question, needed):
+    facts = [needed, *J19_OTHERS]
+    eng, off = with_and_without_implications(minilm, facts)
+    assert needed in [f.content for f in eng.recall(question, "ann")]
+    assert needed not in [f.content for f in off.recall(question, "ann")]  # the cosine alone does not keep it
+
+
+@pytest.mark.parametrize(("question", "job"), [
+    ("What should I learn first in my new role?", "User is now a software engineer at Shopify."),
+    ("Any tips for my first week at the new job?", "User works as a clinical data analyst at Novartis."),
+])
+def test_a_question_about_the_askers_new_role_or_job_recalls_the_job_whatever_its_wording(minilm, question, job):
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
+    eng.add("ann", [job, *J19_OTHERS])
+    assert job in [f.content for f in eng.recall(question, "ann")]
+    # a team the asker supports and a role model are no job
+    assert job not in [f.content for f in eng.recall("Who is my role model?", "ann")]

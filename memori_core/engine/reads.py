@@ -40,7 +40,7 @@ from ..ranking.conversation import (
 )
 from ..ranking.asking import query_terms
 from ..ranking.concerns import question_concerns
-from ..ranking.core import core_turn_concerns
+from ..ranking.core import asks_only_for_media, core_turn_concerns
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights
 from ..ranking.implications import asked_about, asks_about_named, gift_for, not_about_them
@@ -363,14 +363,16 @@ class ReadPath(Answers, GateSignals, Judging):
         # fact holds) and a turn that tells rather than asks ("Big news, I got the job!") only those whose concerns
         # its words touch, unless the turn qualifies the asker's own request just made ("Something cheap though,
         # payday is next week."); so does a request whose only "me" is the one it is addressed to, when it does not
-        # go on from the conversation ("Tell me a joke.", "Write me a limerick about snow.").
+        # go on from the conversation ("Tell me a joke.", "Write me a limerick about snow."), and a request only for
+        # something to read, watch or listen to ("Can you recommend a good sci-fi novel?").
         own_core = gathered.core if scores.asked_about is None else None
         if own_core is not None and relevance:
             if gift_for(query) is not None:
                 own_core = None
             elif general_shape or (
                     (tells_something(query)
-                     or (is_personal(query) and not speaks_of_the_asker(query) and not turn.leans))
+                     or ((asks_only_for_media(query) or (is_personal(query) and not speaks_of_the_asker(query)))
+                         and not turn.leans))
                     and not (read and asks_something(read[-1]) and is_personal(read[-1]))):
                 own_core = _core_for_concerns(own_core, question_concerns(query))
 

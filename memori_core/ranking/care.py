@@ -110,7 +110,9 @@ _ADVICE = re.compile(
     r"\b(?:is|are|would|will)\s+(?:it|that|this|they|[\w-]+)\s+(?:be\s+)?(?:still\s+)?"
     r"(?:ok|okay|safe|fine|alright|all\s+right|wise|sensible|healthy|bad|normal|serious|"
     r"a\s+(?:good|bad)\s+(?:idea|fit|choice|option|plan))\b"
-    r"|\b(?:a\s+)?(?:good|bad)\s+idea\b",
+    r"|\b(?:a\s+)?(?:good|bad)\s+idea\b"
+    # which things are safe for the asker's home or table: "Which houseplants are safe to keep at home?"
+    r"|\b(?:which|what)\s+(?:\w+\s+){1,3}?(?:is|are)\s+(?:still\s+)?safe\s+(?:to|for|around|with)\b",
     re.IGNORECASE,
 )
 

@@ -360,7 +360,8 @@ SITUATION_CONCERNS: dict[str, str] = {
             r"practice|nursery|bakery|caf[eé]|restaurant|studio)|"
             r"owns?\s+(?:a|an)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|nursery|bakery)|"
             r"I'm\s+a\s+\w+\s+(?:at|for)|co-?founder|(?:has|have|employs?)\s+(?:[\w-]+\s+){0,3}?(?:staff|employees)|founder\s+of|start-?ups?|\d+\s+(?:employees|staff)|"
-            r"(?:the\s+)?(?:ceo|cto|coo|cfo|managing\s+director)\s+(?:of|at)|drives?\s+(?:a|an)\s+(?:\w+\s+){0,2}(?:bus|taxi|cab|truck|lorry|van|tram)|(?:is|am)\s+a\s+(?:\w+\s+){0,2}(?:nurse|teacher|developer|engineer|lawyer|"
+            r"(?:the\s+)?(?:ceo|cto|coo|cfo|managing\s+director)\s+(?:of|at)|drives?\s+(?:a|an)\s+(?:\w+\s+){0,2}(?:bus|taxi|cab|truck|lorry|van|tram)|"
+            r"(?:is|am)\s+(?:now\s+|currently\s+|still\s+)?an?\s+(?:(?:\w+\s+){0,2}|(?!retired\b|former\b)(?:\w+\s+){3})(?:nurse|teacher|developer|engineer|lawyer|"
             r"accountant|driver|manager|designer|translator|doctor|student|chef|analyst|consultant|tester|courier|"
             r"farmer|attendant|cleaner|carer|electrician|plumber|mechanic|pharmacist|paramedic|officer|writer|teller|cashier|"
             r"clerk|receptionist|secretary|waiter|waitress|bartender|barista|baker|hairdresser|pilot|midwife|lecturer|"
@@ -414,9 +415,12 @@ SITUATION_CONCERNS: dict[str, str] = {
                 r"birdwatching|bird\s+watching)|(?:plays?|playing)\s+(?:\w+\s+)?(?:tennis|football|soccer|golf|chess|"
                 r"badminton|squash|padel|rugby|cricket|basketball|volleyball|hockey|netball|baseball|softball|"
                 r"table\s+tennis|pool|darts|bridge|poker|board\s+games|video\s+games|d&d|dungeons)|"
-                r"(?:does|do|doing|practises|practices|took\s+up|takes?\s+up|into)\s+(?:\w+\s+)?(?:yoga|pilates|karate|judo|"
-                r"jiu[\s-]?jitsu|taekwondo|boxing|kickboxing|crossfit|pottery|photography|woodwork\w*|knitting|"
-                r"crochet|embroidery|calligraphy|baking|gardening|painting|drawing|sketching)|"
+                r"(?:does|do|doing|practises|practices|took\s+up|takes?\s+up|taking\s+up|into|(?:started|starting|began|begun)\s+"
+                r"(?:learning|doing)|learning|learns|learnt|learned|classes\s+in|lessons\s+in)\s+(?:\w+\s+)?"
+                r"(?:yoga|pilates|karate|judo|jiu[\s-]?jitsu|taekwondo|boxing|kickboxing|crossfit|pottery|ceramics|photography|"
+                r"woodwork\w*|knitting|crochet|embroidery|calligraphy|baking|gardening|painting|drawing|sketching|"
+                r"(?:rock\s+|indoor\s+)?climbing|bouldering|running|hiking|surfing|skiing|snowboarding|sailing|fencing|"
+                r"archery|kayaking|skating|dancing|salsa|tango|swimming|cycling|tennis|golf|chess)|"
                 r"(?:boulders|climbs|runs|hikes|swims|cycles|surfs|skis|knits|crochets|paints|sketches|bakes|fishes|"
                 r"sails|rows|dances|gardens)\b(?!\s+(?:a|an|the|his|her|their|to|into|out|over|at)\b)|"
                 r"member\s+of\s+(?:a|an|the)\s+(?:\w+\s+){0,2}(?:club|team|league|society|group)|"
@@ -747,7 +751,10 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "pets": ("pet", "pets", "dog", "dogs", "cat", "cats", "puppy", "kitten", "the vet", "vet", "vets", "walkies",
              "dog food", "cat food", "pet food", "kennel", "cattery", "pet sitter", "dog walker", "pet insurance",
              "flea*", "worming", "litter", "litter box", "dog lead", "on a lead", "off lead", "off the lead", "leash", "groomer", "grooming", "chew toy",
-             "animal", "animals"),
+             "animal", "animals",
+             # plants that poison a cat or a dog: what a pet owner asks before bringing one home
+             "houseplant", "house plant", "lily", "lilies", "poinsettia", "oleander", "sago palm", "aloe vera",
+             "pothos", "monstera", "peace lily", "dieffenbachia"),
     "pastimes": (*_LEISURE, "into these days", "new sport"),
     "schedule": ("my week", "next week is", "this week is", "fit everything in", "fit it all in", "fit it in",
                  "schedule", "calendar", "timetable", "free time", "spare time", "which night", "which day",
@@ -811,6 +818,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "children": ("kid", "children", "child", "toddler", "the baby", "my girls", "my boys", "the girls are", "the boys are",
                  "the little ones", "the little one", "the wee ones", "grandchildren", "grandkid", "family outing",
                  "family day", "family getaway", "family holiday", "family trip", "family friendly", "day out",
+                 "for the family", "with the family", "family activity", "family activities", "family weekend",
                  "school holiday", "half term", "babysitter", "babysitting", "playground", "three of us",
                  "four of us", "five of us", "whole family", "stroller", "pram", "buggy", "pushchair", "car seat",
                  "my son", "my daughter", "my kids", "my children", "our son", "our daughter", "our kids", "booster seat",
@@ -1019,6 +1027,16 @@ _QUESTION_PATTERNS = {
     "schedule": re.compile(rf"\b(?:every|each)\s+{_DAY}\b|\b{_DAY}s\b|\bam\s+i\s+(?:\w+\s+)?free\b|"
                            # a plan on a date: "on Saturday the 6th", "the 14th, a Saturday"
                            r"\bthe\s+\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE),
+    # what a pastime needs bought ("What shoes should I buy?": climbing shoes, running shoes), and a present for
+    # oneself: the asker's hobbies are what it is for; not shoes for a wedding or an interview
+    "pastimes": re.compile(
+        r"\b(?:buy|get|need|choose|pick|recommend)\b[^.?!]{0,30}?\b(?:shoes|boots|trainers|sneakers|gear|kit|equipment)\b"
+        r"(?![^.?!]{0,30}?\b(?:wedding|funeral|interview|office|suit|dress|party|school|uniform|prom)\b)|"
+        r"\b(?:shoes|boots|trainers|sneakers|gear|kit|equipment)\b[^.?!]{0,20}?\b(?:should|do|would)\s+(?:i|you)\s+"
+        r"(?:buy|get|recommend)\b(?![^.?!]{0,30}?\b(?:wedding|funeral|interview|office|suit|dress|party|school|uniform|prom)\b)|"
+        r"\b(?:present|gift|treat)\s+(?:\w+\s+)?for\s+myself\b|\b(?:treat|spoil)\s+myself\b|"
+        r"\bbuy\s+myself\b",
+        re.IGNORECASE),
     "walking": re.compile(r"\b\d[\d,.]*\s*(?:m|km|metres|meters|miles|yards)\b(?!\s*(?:²|2\b))", re.IGNORECASE),
     # more money sent or paid than usual: "Can I send mum something extra?", "pay her more this month"
     "money": re.compile(r"\b(?:send|pay|lend)\s+(?:\w+\s+){0,2}?(?:more|extra|something\s+extra)\b"

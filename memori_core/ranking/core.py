@@ -9,7 +9,9 @@ like for breakfast?": :func:`~memori_core.ranking.implications.asked_about`; "A 
 :func:`~memori_core.ranking.implications.gift_for`); to a question about the world (by its shape) or a turn that
 tells rather than asks ("Big news, I got the job!"; not one qualifying the asker's request just made) only those
 whose concerns its words touch (:func:`core_touched`: "What's in a Caesar salad?" keeps the egg allergy, "How many
-grams of sugar are in a can of cola?" metformin and not the peanut allergy, "What's the capital of Peru?" nothing).
+grams of sugar are in a can of cola?" metformin and not the peanut allergy, "What's the capital of Peru?" nothing),
+and so does a request only for something to read, watch or listen to (:func:`asks_only_for_media`: "Can you
+recommend a good sci-fi novel?").
 On the other turns about the asker, with ``RecallConfig.core_when="touched"``, only a turn about the body,
 food, health or travel, or one asking whether the asker should do something, gets every core fact; any other gets
 those whose concerns its words or a fact recall chose touch (:func:`core_turn_concerns`): "Can you help me with this
@@ -29,7 +31,8 @@ import numpy as np
 from ..facts import CORE_KEY, is_core
 from .concerns import FACT_CONCERNS, fact_concerns, question_concerns
 
-__all__ = ["CORE", "CORE_KEY", "core_picks", "core_touched", "core_turn_concerns", "is_core"]
+__all__ = ["CORE", "CORE_KEY", "MEDIA_CONCERNS", "asks_only_for_media", "core_picks", "core_touched", "core_turn_concerns",
+           "is_core"]
 
 CORE = "core (injected)"
 """Fate (``explain``) of a core fact appended after the recalled ones (``kept`` is true)."""
@@ -64,6 +67,24 @@ _BODY = re.compile(r"\b(?:head\w*|stomach|tummy|belly|chest|throat|skin|pain\w*|
 # Whether the asker should do something: "My boss wants me to do night inspections. Should I say yes?".
 _DECIDING = re.compile(r"\b(?:should|shall)\s+i\b|\bis\s+it\s+(?:ok|okay|safe|wise|a\s+good\s+idea)\b|"
                        r"\b(?:ok|okay|safe|fine)\s+for\s+me\b", re.IGNORECASE)
+
+
+MEDIA_CONCERNS = frozenset({"reading", "listening", "watching"})
+"""The concerns of something to read, watch or listen to: no allergy, diet or medicine bears on a novel."""
+
+
+def asks_only_for_media(query: str) -> bool:
+    """Whether a turn asks only for something to read, watch or listen to ("Can you recommend a good sci-fi
+    novel?", "What should I watch tonight?"): every concern its words touch is one of :data:`MEDIA_CONCERNS` and it
+    says nothing of the body. Such a turn keeps only the
+    core facts its words touch, as a question about the world does; "a film for the kids" (children), "a book for
+    the flight" (flying) or "an audiobook for my migraine" are not only media.
+
+    >>> asks_only_for_media("Can you recommend a good sci-fi novel?"), asks_only_for_media("A film for the kids?")
+    (True, False)
+    """
+    concerns = question_concerns(query)
+    return bool(concerns) and concerns <= MEDIA_CONCERNS and _BODY.search(query) is None
 
 
 def core_turn_concerns(query: str, read: Sequence[str] = ()) -> frozenset[str] | None:

@@ -267,6 +267,17 @@ _ABOUT_ME = re.compile(
 
 
 _MY_THING = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+", re.IGNORECASE)
+# the asker's work named by what it is to them rather than by the word "job": "my new role", "the new job", "my
+# first week at the new position", "my boss"; a team, a company or an office only when new ("my team" is as often
+# the one the asker supports), and no "role model" or "boss fight"
+_MY_WORK = re.compile(
+    r"\b(?:(?:my|our)\s+(?:(?:new|current|first)\s+)?(?:job|role|position|boss|line\s+manager|manager|"
+    r"employer|workplace|colleagues|co-?workers|coworkers)|"
+    r"(?:my|our|the)\s+new\s+(?:job|role|position|team|company|office|boss|manager|employer|workplace))\b"
+    r"(?!\s+(?:model|fight|battle|level)s?\b)"
+    # a working day of the asker's to plan is mostly the job's hours: "Help me plan my Monday", "plan my workday"
+    r"|\bplan\s+(?:out\s+)?(?:my|our)\s+(?:mon|tues|wednes|thurs|fri)day\b|\bplan\s+(?:out\s+)?(?:my|our)\s+work(?:ing\s+)?day\b",
+    re.IGNORECASE)
 # the asker's own place, used rather than named: "the weather in my city", "events in my town", "near me", "Do I need
 # a licence to fish here?"
 _MY_PLACE = re.compile(r"\b(?:my|our)\s+(?:city|town|village|neighbou?rhood|area|local\s+area|place|hometown|home\s+town|"
@@ -425,6 +436,8 @@ def asked_slots(question: str) -> frozenset[str]:
     else:
         # "Any tips for my job?", "My car makes a weird noise, what should I do?": the user's own one, named
         keys = frozenset(k for m in _MY_THING.finditer(text) for k in slot_keys(m.group()) if k.startswith("user:"))
+    if _MY_WORK.search(text):
+        keys |= {"user:job"}
     # "What's the weather like in my city today?", "How far is the airport from my place?": where the user lives
     return keys | {"user:residence"} if _MY_PLACE.search(text) or asks_the_sky_here(text) else keys
 
