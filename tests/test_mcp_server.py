@@ -840,3 +840,21 @@ async def test_add_dates_the_facts_by_said_at_and_refuses_a_time_without_its_off
     assert engine.get("ann", ahead["ids"])[0].created_at.startswith(str(datetime.now(timezone.utc).year))
     assert naive.isError and "has no offset" in naive.content[0].text
     assert "User likes chess." not in stored(engine, "ann")
+
+
+async def test_add_of_a_break_up_ends_the_relationship_and_leaves_the_trip_and_children_that_name_the_partner() -> None:
+    # Tester j19 (finding 1): add ["User and Sam broke up."] replaced "User is planning a trip to Japan ... with
+    # boyfriend Sam.", and a separation the compound fact of the user's sons; only the relationship may end.
+    engine = ungated_engine()
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        await call(s, "add", facts=["User's boyfriend is Sam.",
+                                    "User is planning a trip to Japan in February 2027 with boyfriend Sam."])
+        broke_up = await call(s, "add", facts=["User and Sam broke up."])
+    async with create_connected_server_and_client_session(build_server(engine, entity="omar")) as s:
+        await call(s, "add", facts=["User is married to Aisha.",
+                                    "User and their wife Aisha have two sons, Karim and Yusuf."])
+        separating = await call(s, "add", facts=["User and Aisha are separating."])
+    assert [r["text"] for r in broke_up["replaced"]] == ["User's boyfriend is Sam."]
+    assert [r["text"] for r in separating["replaced"]] == ["User is married to Aisha."]
+    assert "User is planning a trip to Japan in February 2027 with boyfriend Sam." in stored(engine, "ann")
+    assert "User and their wife Aisha have two sons, Karim and Yusuf." in stored(engine, "omar")

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..ranking.care import is_care_fact
-from .break_ups import broken_up_with
+from .break_ups import broken_up_with, outlasts_a_break_up
 from .dates import SAID_TIME
 from .grammar import is_past_statement
 from .named import ENDED_STAGES, OWN_PREGNANCY, partner_of
@@ -571,6 +571,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             now_with, before_with = broken_up_with(verdict.fact), partner_of([text], "")
             if now_with is not None and before_with is not None and now_with != before_with:
                 continue  # "Sam and I broke up" ends what names Sam, not "User is dating Alex."
+            if ends and outlasts_a_break_up(text):
+                continue  # "Aisha and I are separating" leaves "User and their wife Aisha have two sons ..."
             stands = relationship_stage(text) is not None or is_relationship_status(text)
             if (is_loss(said) or (changed and is_relationship_status(said))) and (ends or stands):
                 return True
