@@ -858,3 +858,19 @@ async def test_add_of_a_break_up_ends_the_relationship_and_leaves_the_trip_and_c
     assert [r["text"] for r in separating["replaced"]] == ["User is married to Aisha."]
     assert "User is planning a trip to Japan in February 2027 with boyfriend Sam." in stored(engine, "ann")
     assert "User and their wife Aisha have two sons, Karim and Yusuf." in stored(engine, "omar")
+
+
+async def test_add_of_a_medicine_stopped_by_its_kind_ends_the_medicine_kept_in_its_history_and_restorable() -> None:
+    # Tester j19 (finding 2): add ["User stopped taking statins (atorvastatin)."] replaced nothing, and the core
+    # "User takes atorvastatin every evening ..." was shown beside the stop on every personal question.
+    engine = ungated_engine()
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        taken = await call(s, "add", facts=["User takes atorvastatin every evening for cholesterol."])
+        stopped = await call(s, "add", facts=["User stopped taking statins (atorvastatin)."])
+        after_stop = stored(engine, "ann")
+        history = await call(s, "history", fact_id=taken["ids"][0])
+        await call(s, "restore", fact_id=taken["ids"][0])
+    assert [(r["id"], r["by"]) for r in stopped["replaced"]] == [(taken["ids"][0], stopped["ids"][0])]
+    assert after_stop == ["User stopped taking statins (atorvastatin)."]
+    assert "User takes atorvastatin every evening for cholesterol." in json.dumps(history)
+    assert "User takes atorvastatin every evening for cholesterol." in stored(engine, "ann")
