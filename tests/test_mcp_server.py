@@ -874,3 +874,53 @@ async def test_add_of_a_medicine_stopped_by_its_kind_ends_the_medicine_kept_in_i
     assert after_stop == ["User stopped taking statins (atorvastatin)."]
     assert "User takes atorvastatin every evening for cholesterol." in json.dumps(history)
     assert "User takes atorvastatin every evening for cholesterol." in stored(engine, "ann")
+
+
+async def test_recall_reads_the_earlier_turns_a_follow_up_passes_in_context(hash_embedder) -> None:
+    # Tester j19 (finding 4): "What should I pack?" over MCP missed the Japan trip the LlamaIndex block found, as
+    # `recall` took no earlier turns; the description tells the model to pass them.
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder)
+    engine.add("ann", ["User is planning a trip to Japan in February 2027.", "User works as a nurse."])
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        bare = await call(s, "recall", query="What should I pack?")
+        followed = await call(s, "recall", query="What should I pack?",
+                              context=["I'm going to Japan in February for two weeks."])
+        described = {t.name: t for t in (await s.list_tools()).tools}["recall"]
+        refused = {}
+        for bad in ([""], ["ok"] * 21, [7], ["x" * 2001]):
+            result = await s.call_tool("recall", {"query": "What should I pack?", "context": bad})
+            refused[len(bad)] = result.content[0].text if result.isError else None
+    assert bare["facts"] == [] and bare["message"] == NOTHING_RELEVANT
+    assert [f["text"] for f in followed["facts"]] == ["User is planning a trip to Japan in February 2027."]
+    assert "context" in described.inputSchema["properties"] and "follow-up" in (described.description or "")
+    assert refused[21] == "recall: context must be a list of at most 20 earlier user turns (str), oldest first; " \
+        "pass the newest few"
+    assert all(refused.values())  # a blank, a number and a turn over the limit are refused too
+
+
+async def test_recall_as_of_reads_the_facts_valid_then_checked_like_said_at() -> None:
+    # Tester j19 (finding 11): an MCP client could date its writes but not recall as of a date.
+    engine = ungated_engine()
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        await call(s, "add", facts=["User lives in Berlin."], said_at="2026-10-01T09:00:00+02:00")
+        await call(s, "add", facts=["User moved to Munich."], said_at="2026-11-20T09:00:00+01:00")
+        before = await call(s, "recall", query="Where do I live?", as_of="2026-11-01T12:00:00+01:00")
+        now = await call(s, "recall", query="Where do I live?")
+        naive = await s.call_tool("recall", {"query": "Where do I live?", "as_of": "2026-11-01T12:00:00"})
+        garbled = await s.call_tool("recall", {"query": "Where do I live?", "as_of": "11/01/2026"})
+    assert [f["text"] for f in before["facts"]] == ["User lives in Berlin."]
+    assert [f["text"] for f in now["facts"]] == ["User moved to Munich."]
+    assert naive.isError and naive.content[0].text == \
+        "recall: as_of '2026-11-01T12:00:00' has no offset: add the user's (e.g. +01:00, or Z for UTC)"
+    assert garbled.isError and "as_of '11/01/2026' is not an ISO 8601 time" in garbled.content[0].text
+
+
+async def test_add_with_a_said_at_to_come_dates_the_facts_now_and_its_note_says_so() -> None:
+    # Tester j19 (finding 11): a future said_at was replaced by now with no word in the answer.
+    engine = ungated_engine()
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        ahead = await call(s, "add", facts=["User likes white tea."], said_at="2999-06-01T10:00:00+00:00")
+        past = await call(s, "add", facts=["User likes jazz."], said_at="2026-03-01T18:30:00+01:00")
+    assert ahead["note"] == "said_at 2999-06-01T10:00:00+00:00 is later than now, so the facts are dated now"
+    assert engine.get("ann", ahead["ids"])[0].created_at.startswith(str(datetime.now(timezone.utc).year))
+    assert "note" not in past
