@@ -5,9 +5,10 @@ replaces ended.
 escitalopram 10mg, tapering off the sertraline" -> "I take escitalopram, 10mg now"; "the GP changed my ramipril to
 losartan". The new fact ends the user's stored medicine the clause names ("my ramipril", "off the sertraline"), or,
 told with a pointer ("swapped it", "switching me over"), the stored one of the same use
-(:data:`~.medicine_classes.MEDICINE_USES`: lisinopril and amlodipine both lower blood pressure); a medicine of no known use ends nothing told with a pointer. A second
-medicine added ("the GP added amlodipine") is no swap, and a switch told with "from" ("switched me from warfarin to
-apixaban") is :func:`.restated.as_own_treatment`'s. Pure: patterns, English only.
+(:data:`~.medicine_classes.MEDICINE_USES`: lisinopril and amlodipine both lower blood pressure); a medicine of no
+known use ends nothing told with a pointer. A second medicine added ("the GP added amlodipine") is no swap, and a
+switch told with "from" ("switched me from warfarin to apixaban") is :func:`.restated.as_own_treatment`'s. Pure:
+patterns, English only.
 """
 
 from __future__ import annotations
