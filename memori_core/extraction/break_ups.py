@@ -18,6 +18,7 @@ from .cues import content_words
 from .named import partner_of
 from .patterns import rx, words
 from .relationships import is_relationship_status
+from .slots import slots_of
 from .trips import plan_places
 
 __all__ = ["as_break_up", "broken_up_with", "outlasts_a_break_up"]
@@ -94,8 +95,9 @@ def outlasts_a_break_up(fact: str) -> bool:
     when the relationship ends: the user's children ("User and their wife Aisha have two sons, Karim and Yusuf."), a
     trip the user plans ("User is planning a trip to Japan in February 2027 with boyfriend Sam."). A break-up or a
     separation ends the relationship ("User is married to Aisha.", "User and Sam have been dating 6 months."), what
-    the user told of the partner ("User's boyfriend Tom is a chef.") and a home shared with them; not these. Whether
+    the user told of the partner ("User's boyfriend Tom is a chef.") and what the fact tells of another slot with
+    them ("User and their wife Ingrid live in a house in Uppsala with their two kids."); not these. Whether
     the user still goes on the trip is theirs to say."""
-    if holder(fact) != "user" or is_relationship_status(fact):
-        return False
+    if holder(fact) != "user" or is_relationship_status(fact) or slots_of(fact) - {"relationship"}:
+        return False  # a home shared with the partner ends with the relationship ("... live in Uppsala with ...")
     return bool(content_words(fact) & CHILD_WORDS or plan_places(fact))
