@@ -284,7 +284,7 @@ def _said_at(value: Any, name: str = "said_at") -> datetime | None:
 
 MAX_CONTEXT_TURNS = 20
 """The most earlier turns a ``recall`` takes in ``context``; recall reads the newest
-:attr:`~memori_core.config.RecallConfig.context_turns` of them (3), each as long as a query may be."""
+:attr:`~memori_core.config.RecallConfig.context_turns` of them (3 by default), each as long as a query may be."""
 
 
 def _context(value: Any) -> list[str] | None:
@@ -495,7 +495,7 @@ def build_server(
         `explain=true` adds every candidate's score parts and fate. When no fact passes the relevance gate,
         `facts` is empty and `message` says so. Ask as the user would ("my allergies"; "the user" is read so).
         For a follow-up that leans on earlier turns ("What should I pack?", "And for dinner?"), pass the user's
-        earlier turns in `context` (oldest first, newest last; the newest 3 are read), or make `query`
+        earlier turns in `context` (oldest first, newest last; the newest 3 are read by default), or make `query`
         self-contained ("what to pack for my trip to Japan"). `as_of` (ISO 8601 with its offset): recall the
         facts that were valid then (e.g. a replayed chat), default now."""
         who, query = whose(ctx), as_the_user_asks(check_tool_text(query, "query"))  # "user allergies": "my ..."
