@@ -73,7 +73,7 @@ from .store.chroma_client import NoServerAnswers
 from .store.deadline import NotReached
 from .time_limit import check_timeout
 from .tool_queries import as_the_user_asks
-from .tool_writes import awrite_facts
+from .tool_writes import awrite_facts, said_before_now
 from .validate import check_entity_id
 
 if TYPE_CHECKING:
@@ -266,20 +266,38 @@ def _texts(facts: Any) -> list[str]:
     return [check_fact_text(f, f"facts[{i}]") for i, f in enumerate(facts)]
 
 
-def _said_at(value: Any) -> datetime | None:
-    """An ``add``'s ``said_at``: ``None``, or an ISO 8601 time with its offset (one without is refused: the
-    client should say the zone the user spoke in)."""
+def _said_at(value: Any, name: str = "said_at") -> datetime | None:
+    """An ``add``'s ``said_at`` or a ``recall``'s ``as_of`` (``name``): ``None``, or an ISO 8601 time with its
+    offset (one without is refused: the client should say the zone the user spoke in)."""
     if value is None:
         return None
     if not isinstance(value, str):
-        raise MemoryToolError("said_at must be an ISO 8601 time with its offset, e.g. 2026-03-01T18:30:00+01:00")
+        raise MemoryToolError(f"{name} must be an ISO 8601 time with its offset, e.g. 2026-03-01T18:30:00+01:00")
     try:
         when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:
-        raise MemoryToolError(f"said_at {value!r} is not an ISO 8601 time (e.g. 2026-03-01T18:30:00+01:00)") from None
+        raise MemoryToolError(f"{name} {value!r} is not an ISO 8601 time (e.g. 2026-03-01T18:30:00+01:00)") from None
     if when.tzinfo is None:
-        raise MemoryToolError(f"said_at {value!r} has no offset: add the user's (e.g. +01:00, or Z for UTC)")
+        raise MemoryToolError(f"{name} {value!r} has no offset: add the user's (e.g. +01:00, or Z for UTC)")
     return when
+
+
+MAX_CONTEXT_TURNS = 20
+"""The most earlier turns a ``recall`` takes in ``context``; recall reads the newest
+:attr:`~memori_core.config.RecallConfig.context_turns` of them (3 by default), each as long as a query may be."""
+
+
+def _context(value: Any) -> list[str] | None:
+    """A ``recall``'s ``context``: ``None``, or the user's earlier turns, oldest first (a single ``str`` is one
+    turn), at most :data:`MAX_CONTEXT_TURNS`, each a non-blank text named by its place (``context[1]``)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, Sequence) or len(value) > MAX_CONTEXT_TURNS:
+        raise MemoryToolError(f"context must be a list of at most {MAX_CONTEXT_TURNS} earlier user turns (str), "
+                              "oldest first; pass the newest few")
+    return [check_tool_text(turn, f"context[{i}]") for i, turn in enumerate(value)]
 
 
 def _ids(ids: Any, *, editable: bool = False) -> list[str]:
@@ -471,18 +489,24 @@ def build_server(
         request = getattr(ctx.request_context, "request", None) if ctx is not None else None
         return source.of(request)
 
-    async def recall(query: str, limit: int | None = None, explain: bool = False, ctx: Context = None) -> dict[str, Any]:
+    async def recall(query: str, limit: int | None = None, explain: bool = False, context: list[str] | None = None,
+                     as_of: str | None = None, ctx: Context = None) -> dict[str, Any]:
         """The user's stored facts relevant to `query`, best first (at most `limit`; default the server's).
         `explain=true` adds every candidate's score parts and fate. When no fact passes the relevance gate,
-        `facts` is empty and `message` says so. Ask as the user would ("my allergies"; "the user" is read so)."""
+        `facts` is empty and `message` says so. Ask as the user would ("my allergies"; "the user" is read so).
+        For a follow-up that leans on earlier turns ("What should I pack?", "And for dinner?"), pass the user's
+        earlier turns in `context` (oldest first, newest last; the newest 3 are read by default), or make `query`
+        self-contained ("what to pack for my trip to Japan"). `as_of` (ISO 8601 with its offset): recall the
+        facts that were valid then (e.g. a replayed chat), default now."""
         who, query = whose(ctx), as_the_user_asks(check_tool_text(query, "query"))  # "user allergies": "my ..."
         if limit is not None and not 1 <= limit <= MAX_PAGE:
             raise MemoryToolError(f"limit must be 1..{MAX_PAGE}")
+        earlier, when = _context(context), _said_at(as_of, "as_of")
         if explain:
-            report = await live().aexplain(query, who, limit)
+            report = await live().aexplain(query, who, limit, context=earlier, as_of=when)
             facts, extra = list(report.facts), {"explain": report.to_dict()}
         else:
-            facts, extra = list(await live().arecall(query, who, limit)), {}
+            facts, extra = list(await live().arecall(query, who, limit, context=earlier, as_of=when)), {}
         out: dict[str, Any] = {"facts": [_fact(f) for f in facts]}
         if not facts:
             out["message"] = NOTHING_RELEVANT
@@ -498,24 +522,29 @@ def build_server(
         stayed, the new fact then kept as history); `restore` undoes it. Allergies, medication and diets are core (recalled on every query);
         `core=true` / `false` marks every fact of the call so instead. `said_at` (ISO 8601 with its offset, e.g.
         "2026-03-01T18:30:00+01:00"): when the user said them, when you know it (an imported chat); default, or a
-        time to come: now. A fact that cannot be stored (blank, too long,
+        time to come: now (`note` says so). A fact that cannot be stored (blank, too long,
         a password) is named by its place (`facts[1]`) and nothing of the call is stored: drop or fix it and send
         the facts again."""
         who, texts, when = whose(ctx), _texts(facts), _said_at(said_at)
+        ahead = when is not None and said_before_now(when) is None  # written at now, as the answer's note says
         # Run to its end even when the call is given up on (the tool timeout): the write may have begun, as
         # the client is told; what it read first to plan it is part of it.
         landed: list[str] = []
         try:
-            written = await _to_its_end(awrite_facts(live(), who, texts, core, landed, said_at=when))
+            written = await _to_its_end(awrite_facts(live(), who, texts, core, landed,
+                                                     said_at=None if ahead else when))
         except PartialWriteError:
             raise
         except Exception as exc:
             if not landed and _could_not_connect(exc):
                 raise NothingWritten(str(exc)) from exc
             raise
-        return {"ids": [w.id for w in written], "already": list(dict.fromkeys(w.id for w in written if w.already)),
-                "replaced": [{"id": f.id, "text": f.content, "by": (w.instead or w).id}
-                             for w in written for f in w.ended]}
+        out = {"ids": [w.id for w in written], "already": list(dict.fromkeys(w.id for w in written if w.already)),
+               "replaced": [{"id": f.id, "text": f.content, "by": (w.instead or w).id}
+                            for w in written for f in w.ended]}
+        if ahead:
+            out["note"] = f"said_at {said_at} is later than now, so the facts are dated now"
+        return out
 
     async def list_(limit: int = 20, offset: int = 0, ctx: Context = None) -> dict[str, Any]:
         """A page of the user's stored facts, newest first; `more` says whether another page follows."""

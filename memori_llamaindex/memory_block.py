@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+import warnings
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ from ._common import (
     without_input_echo,
 )
 from ._fields import CountField, RecallFields, checked_flag
+from ._react_check import REACT_DROPS_BLOCK, react_agent_drops_the_block
 
 _OWNER = "MemoriMemoryBlock"
 
@@ -148,6 +150,7 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
 
     _captures: BackgroundCapture = PrivateAttr()
     _core_lines: frozenset[str] = PrivateAttr(default=frozenset())
+    _warned_dropped: bool = PrivateAttr(default=False)
 
     def model_post_init(self, context: Any, /) -> None:
         """Set up the background captures (and the default extractor)."""
@@ -201,6 +204,9 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
             self._capture_latest_turn(messages, block_kwargs.get("session_id"))
         if not rendered:
             return ""
+        if not self._warned_dropped and react_agent_drops_the_block():
+            self._warned_dropped = True
+            warnings.warn(REACT_DROPS_BLOCK.format(owner=_OWNER, name=self.name), UserWarning, stacklevel=2)
         return "\n".join([PREAMBLE, *(line for line, _ in rendered)])
 
     def _capture_latest_turn(self, messages: Sequence[ChatMessage] | None, session_id: Any) -> None:

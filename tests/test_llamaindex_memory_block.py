@@ -8,16 +8,17 @@ from typing import Any
 
 import chromadb
 import pytest
-from llama_index.core.agent.workflow import AgentWorkflow, FunctionAgent
+from llama_index.core.agent.workflow import AgentWorkflow, FunctionAgent, ReActAgent
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
 from llama_index.core.chat_engine import SimpleChatEngine
 from llama_index.core.llms.mock import MockFunctionCallingLLM, MockLLM
-from llama_index.core.memory import BaseMemoryBlock, Memory
+from llama_index.core.memory import BaseMemoryBlock, InsertMethod, Memory
 from llama_index.core.tools import FunctionTool
 from llama_index.core.workflow import Context, HumanResponseEvent, InputRequiredEvent
 
 from _faults import break_store
 from _helpers import seeded_fixtures
+from _llamaindex_fakes import FixedLLM
 from memori_core import RecallEngine
 from memori_llamaindex import MemoriMemoryBlock
 
@@ -88,6 +89,36 @@ async def test_function_agent_llm_sees_the_fact_in_its_system_prompt(filled: Rec
         assert f"- {PEANUTS} Stated at 2026-05-01 09:30 UTC" in system
         assert "shellfish" not in system and "mild" not in system
     assert any(role == "tool" and "peanut sauce" in text for role, text in recorder.prompts[1])
+
+
+REACT_ANSWER = "Thought: I can answer without using any more tools.\nAnswer: Satay has peanuts."
+
+
+async def test_a_react_agent_without_system_prompt_drops_the_block_and_the_block_warns_once_naming_the_fix(
+        filled: RecallEngine) -> None:
+    # Tester j19 (finding 12): ReActAgent drops the first system message, where Memory put the block; the model
+    # never saw the facts and nothing said so.
+    llm = FixedLLM(reply=REACT_ANSWER)
+    memory = memory_for(filled, "alice")
+    with pytest.warns(UserWarning, match=r"ReActAgent without system_prompt.*insert_method=InsertMethod.USER") as seen:
+        await ReActAgent(llm=llm, tools=[]).run("Can I eat satay? Am I allergic to peanuts?", memory=memory)
+        await ReActAgent(llm=llm, tools=[]).run("Am I allergic to peanuts?", memory=memory)
+    assert len([w for w in seen if issubclass(w.category, UserWarning) and "ReActAgent" in str(w.message)]) == 1
+    assert llm.prompts and not any(PEANUTS in prompt for prompt in llm.prompts)  # what the warning is about
+
+
+@pytest.mark.parametrize("fixed", [{"system_prompt": "You are a cooking assistant."},
+                                   {"insert_method": InsertMethod.USER}])
+async def test_a_react_agent_the_block_reaches_gives_no_warning(filled: RecallEngine, recwarn: Any,
+                                                                fixed: dict[str, Any]) -> None:
+    llm = FixedLLM(reply=REACT_ANSWER)
+    block = MemoriMemoryBlock(engine=filled, entity_id="alice")
+    memory = Memory.from_defaults(session_id="s1", memory_blocks=[block],
+                                  insert_method=fixed.get("insert_method", InsertMethod.SYSTEM))
+    await ReActAgent(llm=llm, tools=[], system_prompt=fixed.get("system_prompt")).run(
+        "Can I eat satay? Am I allergic to peanuts?", memory=memory)
+    assert any(PEANUTS in prompt for prompt in llm.prompts)
+    assert not [w for w in recwarn if issubclass(w.category, UserWarning) and "ReActAgent" in str(w.message)]
 
 
 async def test_agent_workflow_llm_sees_the_fact(filled: RecallEngine) -> None:

@@ -840,3 +840,87 @@ async def test_add_dates_the_facts_by_said_at_and_refuses_a_time_without_its_off
     assert engine.get("ann", ahead["ids"])[0].created_at.startswith(str(datetime.now(timezone.utc).year))
     assert naive.isError and "has no offset" in naive.content[0].text
     assert "User likes chess." not in stored(engine, "ann")
+
+
+async def test_add_of_a_break_up_ends_the_relationship_and_leaves_the_trip_and_children_that_name_the_partner() -> None:
+    # Tester j19 (finding 1): add ["User and Sam broke up."] replaced "User is planning a trip to Japan ... with
+    # boyfriend Sam.", and a separation the compound fact of the user's sons; only the relationship may end.
+    engine = ungated_engine()
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        await call(s, "add", facts=["User's boyfriend is Sam.",
+                                    "User is planning a trip to Japan in February 2027 with boyfriend Sam."])
+        broke_up = await call(s, "add", facts=["User and Sam broke up."])
+    async with create_connected_server_and_client_session(build_server(engine, entity="omar")) as s:
+        await call(s, "add", facts=["User is married to Aisha.",
+                                    "User and their wife Aisha have two sons, Karim and Yusuf."])
+        separating = await call(s, "add", facts=["User and Aisha are separating."])
+    assert [r["text"] for r in broke_up["replaced"]] == ["User's boyfriend is Sam."]
+    assert [r["text"] for r in separating["replaced"]] == ["User is married to Aisha."]
+    assert "User is planning a trip to Japan in February 2027 with boyfriend Sam." in stored(engine, "ann")
+    assert "User and their wife Aisha have two sons, Karim and Yusuf." in stored(engine, "omar")
+
+
+async def test_add_of_a_medicine_stopped_by_its_kind_ends_the_medicine_kept_in_its_history_and_restorable() -> None:
+    # Tester j19 (finding 2): add ["User stopped taking statins (atorvastatin)."] replaced nothing, and the core
+    # "User takes atorvastatin every evening ..." was shown beside the stop on every personal question.
+    engine = ungated_engine()
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        taken = await call(s, "add", facts=["User takes atorvastatin every evening for cholesterol."])
+        stopped = await call(s, "add", facts=["User stopped taking statins (atorvastatin)."])
+        after_stop = stored(engine, "ann")
+        history = await call(s, "history", fact_id=taken["ids"][0])
+        await call(s, "restore", fact_id=taken["ids"][0])
+    assert [(r["id"], r["by"]) for r in stopped["replaced"]] == [(taken["ids"][0], stopped["ids"][0])]
+    assert after_stop == ["User stopped taking statins (atorvastatin)."]
+    assert "User takes atorvastatin every evening for cholesterol." in json.dumps(history)
+    assert "User takes atorvastatin every evening for cholesterol." in stored(engine, "ann")
+
+
+async def test_recall_reads_the_earlier_turns_a_follow_up_passes_in_context(hash_embedder) -> None:
+    # Tester j19 (finding 4): "What should I pack?" over MCP missed the Japan trip the LlamaIndex block found, as
+    # `recall` took no earlier turns; the description tells the model to pass them.
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder)
+    engine.add("ann", ["User is planning a trip to Japan in February 2027.", "User works as a nurse."])
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        bare = await call(s, "recall", query="What should I pack?")
+        followed = await call(s, "recall", query="What should I pack?",
+                              context=["I'm going to Japan in February for two weeks."])
+        described = {t.name: t for t in (await s.list_tools()).tools}["recall"]
+        refused = {}
+        for bad in ([""], ["ok"] * 21, [7], ["x" * 2001]):
+            result = await s.call_tool("recall", {"query": "What should I pack?", "context": bad})
+            refused[len(bad)] = result.content[0].text if result.isError else None
+    assert bare["facts"] == [] and bare["message"] == NOTHING_RELEVANT
+    assert [f["text"] for f in followed["facts"]] == ["User is planning a trip to Japan in February 2027."]
+    assert "context" in described.inputSchema["properties"] and "follow-up" in (described.description or "")
+    assert refused[21] == "recall: context must be a list of at most 20 earlier user turns (str), oldest first; " \
+        "pass the newest few"
+    assert all(refused.values())  # a blank, a number and a turn over the limit are refused too
+
+
+async def test_recall_as_of_reads_the_facts_valid_then_checked_like_said_at() -> None:
+    # Tester j19 (finding 11): an MCP client could date its writes but not recall as of a date.
+    engine = ungated_engine()
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        await call(s, "add", facts=["User lives in Berlin."], said_at="2026-10-01T09:00:00+02:00")
+        await call(s, "add", facts=["User moved to Munich."], said_at="2026-11-20T09:00:00+01:00")
+        before = await call(s, "recall", query="Where do I live?", as_of="2026-11-01T12:00:00+01:00")
+        now = await call(s, "recall", query="Where do I live?")
+        naive = await s.call_tool("recall", {"query": "Where do I live?", "as_of": "2026-11-01T12:00:00"})
+        garbled = await s.call_tool("recall", {"query": "Where do I live?", "as_of": "11/01/2026"})
+    assert [f["text"] for f in before["facts"]] == ["User lives in Berlin."]
+    assert [f["text"] for f in now["facts"]] == ["User moved to Munich."]
+    assert naive.isError and naive.content[0].text == \
+        "recall: as_of '2026-11-01T12:00:00' has no offset: add the user's (e.g. +01:00, or Z for UTC)"
+    assert garbled.isError and "as_of '11/01/2026' is not an ISO 8601 time" in garbled.content[0].text
+
+
+async def test_add_with_a_said_at_to_come_dates_the_facts_now_and_its_note_says_so() -> None:
+    # Tester j19 (finding 11): a future said_at was replaced by now with no word in the answer.
+    engine = ungated_engine()
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        ahead = await call(s, "add", facts=["User likes white tea."], said_at="2999-06-01T10:00:00+00:00")
+        past = await call(s, "add", facts=["User likes jazz."], said_at="2026-03-01T18:30:00+01:00")
+    assert ahead["note"] == "said_at 2999-06-01T10:00:00+00:00 is later than now, so the facts are dated now"
+    assert engine.get("ann", ahead["ids"])[0].created_at.startswith(str(datetime.now(timezone.utc).year))
+    assert "note" not in past

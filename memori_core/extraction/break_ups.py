@@ -12,11 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..slots import PARTNERS
+from ..slots import PARTNERS, holder
+from .children import CHILD_WORDS
+from .cues import content_words
 from .named import partner_of
 from .patterns import rx, words
+from .relationships import is_relationship_status
+from .slots import slots_of
+from .trips import plan_places
 
-__all__ = ["as_break_up", "broken_up_with"]
+__all__ = ["as_break_up", "broken_up_with", "outlasts_a_break_up"]
 
 _PARTNER = rf"(?:my|our)\s+(?:ex-?)?(?:{words(*PARTNERS - {'ex'})})(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f'-]+)?"
 _BROKE_UP = rx(
@@ -83,3 +88,16 @@ def broken_up_with(fact: str) -> str | None:
     ("User broke up with their girlfriend.") or tells no break-up."""
     m = _BROKEN_UP_WITH.match(fact.strip())
     return None if m is None else m.group("name") or m.group("name2")
+
+
+def outlasts_a_break_up(fact: str) -> bool:
+    """Whether the stored ``fact`` tells something of the user's own that only names the partner, and so still holds
+    when the relationship ends: the user's children ("User and their wife Aisha have two sons, Karim and Yusuf."), a
+    trip the user plans ("User is planning a trip to Japan in February 2027 with boyfriend Sam."). A break-up or a
+    separation ends the relationship ("User is married to Aisha.", "User and Sam have been dating 6 months."), what
+    the user told of the partner ("User's boyfriend Tom is a chef.") and what the fact tells of another slot with
+    them ("User and their wife Ingrid live in a house in Uppsala with their two kids."); not these. Whether
+    the user still goes on the trip is theirs to say."""
+    if holder(fact) != "user" or is_relationship_status(fact) or slots_of(fact) - {"relationship"}:
+        return False  # a home shared with the partner ends with the relationship ("... live in Uppsala with ...")
+    return bool(content_words(fact) & CHILD_WORDS or plan_places(fact))

@@ -17,6 +17,24 @@ __all__ = ["CoreRule", "check_core_rule", "is_core_fact"]
 # taking warfarin." (not "User stopped eating meat.": a diet that holds now)
 _PAST = rx(r"\b(?:used\s+to|no\s+longer|formerly|previously|in\s+the\s+past|as\s+a\s+(?:child|kid|teen)|"
            r"(?:stopped|quit|quitted)\s+taking|came\s+off|come\s+off)\b")
+# A diet or a medicine told as ended: "User stopped the keto diet.", "User is off keto.", "User came off the
+# statins." (not a food given up, which is the restriction that holds now: "User quit gluten.", "User gave up meat.")
+_STOP = (r"(?:stopped|quit|quitted|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|ended|dropped|abandoned|went\s+off|"
+         r"(?:came|come|is|was|now)\s+off|(?:is\s+)?done\s+with|finished)")
+_OF = r"(?:(?:the|their|a|an|her|his|my|all|being|doing|following|eating|taking|strict)\s+)*"
+_ENDED_DIET = rx(
+    rf"\b{_STOP}\s+{_OF}(?:keto(?:genic)?|paleo|vegan(?:ism)?|vegetarian(?:ism)?|pescatarian|plant[\s-]based|"
+    r"carnivore|whole30|atkins|low[\s-]carb|intermittent\s+fasting|[\w-]+\s+diet|diet(?:ing)?)\b"
+)
+_ENDED_TAKING = rx(rf"\b{_STOP}\s+{_OF}(?P<what>[\w-]+(?:\s+[\w-]+)?)")
+
+
+def _ends_diet_or_medicine(text: str) -> bool:
+    """Whether ``text`` tells a diet or a medicine of the user's as ended: what no longer holds, never core."""
+    taken = _ENDED_TAKING.search(text)
+    return bool(_ENDED_DIET.search(text)) or (taken is not None and is_medicine(taken.group("what")))
+
+
 # A state told in the past tense: "User was pregnant last year.", "User was on metformin until March." (not what
 # is told in the past and still holds: "User was diagnosed with diabetes.", "User was told to avoid salt.")
 _WAS = rx(
@@ -68,7 +86,9 @@ def is_core_fact(text: str) -> bool:
 
     A term right after a negation does not count ("User is not vegan.", "User has no allergies.", "User is
     allergic to nothing."), nor what held only in the past ("User used to be vegetarian.", "User was pregnant
-    last year.", "User was on metformin until March."; "User was diagnosed with ..." still holds), nor what the
+    last year.", "User was on metformin until March."; "User was diagnosed with ..." still holds), nor the end of
+    a diet or a medicine ("User stopped the keto diet.", "User came off the statins."; a food given up, "User
+    quit gluten.", is the restriction that holds now), nor what the
     user took back ("User lied about being vegan."), nor someone else's, even of the household (a partner's, a
     child's, a friend's, a pet's: only the user's own count): each would be injected on every turn, and someone
     else's diet would read as the user's.
@@ -82,7 +102,7 @@ def is_core_fact(text: str) -> bool:
     fact of someone else only when the question names them (:func:`memori_core.ranking.care.named_by`).
     """
     if outside_holder(text) is not None or _SOMEONE_ELSES.match(text) or _PAST.search(text) or _WAS.search(text) \
-            or _NONE.search(text) or _TAKEN_BACK.search(text):
+            or _NONE.search(text) or _TAKEN_BACK.search(text) or _ends_diet_or_medicine(text):
         return False  # "User's friend...", "User's sister...", "User's dog..."
     if _MANAGED_CONDITION.match(text):
         return True

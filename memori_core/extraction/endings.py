@@ -13,6 +13,7 @@ from ..slots import fold as _fold
 from ..slots import slots_of as _single_value_slots_of
 from .activities import PETS
 from .cues import content_words, is_change, is_ended, is_negated
+from .medicine_classes import medicines_of_kind_named
 from .subjects import named_subject
 
 __all__ = [
@@ -155,8 +156,10 @@ def stopped_words(text: str) -> frozenset[str]:
 def ends_habit(new: str, old: str) -> bool:
     """Whether the fact ``new`` says the user stopped the habit the stored fact ``old`` states ("User gave up on
     Spanish." ends "User is learning Spanish."): ``old`` is a habit or pastime holding a word of what stopped
-    (:func:`stopped_words`), and both are the same person's."""
-    return _ends(stopped_words(new), _HABIT, new, old)
+    (:func:`stopped_words`), and both are the same person's. A medicine stopped by its kind ends the stored
+    medicine of that kind ("User stopped taking the statins." ends "User takes atorvastatin every evening.")."""
+    thing = stopped_words(new)
+    return _ends(thing | medicines_of_kind_named(new, old) if thing else thing, _HABIT, new, old)
 
 
 def _thing_words(rx: re.Pattern[str], text: str) -> frozenset[str]:

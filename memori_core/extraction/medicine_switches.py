@@ -4,10 +4,11 @@ replaces ended.
 "my doctor swapped it for amlodipine 5 mg at my checkup" -> "I take amlodipine, 5 mg now"; "we're switching me over to
 escitalopram 10mg, tapering off the sertraline" -> "I take escitalopram, 10mg now"; "the GP changed my ramipril to
 losartan". The new fact ends the user's stored medicine the clause names ("my ramipril", "off the sertraline"), or,
-told with a pointer ("swapped it", "switching me over"), the stored one of the same use (:data:`_USES`: lisinopril
-and amlodipine both lower blood pressure); a medicine of no known use ends nothing told with a pointer. A second
-medicine added ("the GP added amlodipine") is no swap, and a switch told with "from" ("switched me from warfarin to
-apixaban") is :func:`.restated.as_own_treatment`'s. Pure: patterns, English only.
+told with a pointer ("swapped it", "switching me over"), the stored one of the same use
+(:data:`~.medicine_classes.MEDICINE_USES`: lisinopril and amlodipine both lower blood pressure); a medicine of no
+known use ends nothing told with a pointer. A second medicine added ("the GP added amlodipine") is no swap, and a
+switch told with "from" ("switched me from warfarin to apixaban") is :func:`.restated.as_own_treatment`'s. Pure:
+patterns, English only.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..slots import holder
 from .cues import is_negated
 from .diagnoses import is_medicine
 from .leads import CLINICIAN, strip_lead
+from .medicine_classes import MEDICINE_USES
 from .patterns import rx
 
 __all__ = ["as_medicine_switched", "ends_switched_medicine"]
@@ -41,21 +43,6 @@ _SWAP = rx(
 _OFF = rx(rf"\b(?:off|from|instead\s+of)\s+(?:(?:the|my)\s+)?(?P<old>{_DRUG})")
 # A stored fact of a medicine the user takes: "User takes 20 mg of lisinopril ...", "User has been on sertraline".
 _TAKES = rx(r"^User\s+(?:\w+\s+)?(?:takes|is\s+on|has\s+been\s+on|is\s+taking|has\s+been\s+taking|uses)\s+(?P<what>.+)$")
-_USES: dict[str, re.Pattern[str]] = {
-    "blood pressure": rx(r"\b(?:\w+(?:pril|sartan|olol|dipine|thiazide|semide)|ramipril|norvasc|zestril|diovan|"
-                         r"cozaar|lasix|doxazosin|indapamide)\b"),
-    "mood": rx(r"\b(?:\w+(?:oxetine|alopram|faxine|triptyline|pramine)|sertraline|citalopram|mirtazapine|"
-               r"bupropion|zoloft|lustral|prozac|lexapro|cipralex|celexa|paxil|seroxat|wellbutrin|cymbalta|"
-               r"effexor)\b"),
-    "cholesterol": rx(r"\b(?:\w+statin|lipitor|crestor|zocor|ezetimibe)\b"),
-    "stomach acid": rx(r"\b(?:\w+prazole|\w+tidine|nexium|prilosec|losec|protonix)\b"),
-    "blood sugar": rx(r"\b(?:\w+(?:formin|gliptin|glitazone|glutide|gliflozin)|gli[a-z]+ide|insulin|ozempic|"
-                      r"mounjaro|januvia|jardiance|farxiga|forxiga|trulicity|victoza)\b"),
-    "blood thinning": rx(r"\b(?:\w+(?:xaban|gatran|parin)|warfarin|clopidogrel|eliquis|xarelto|coumadin|plavix|"
-                         r"pradaxa)\b"),
-}
-"""What a medicine is for -> the names and name endings of the medicines for it: two of one use are taken one at
-a time, so a swap told with a pointer ends the stored one of the new one's use."""
 
 
 def _swap(clause: str) -> re.Match[str] | None:
@@ -80,7 +67,7 @@ def as_medicine_switched(clause: str) -> str | None:
 
 def _uses(text: str) -> set[str]:
     """What the medicines ``text`` names are for."""
-    return {use for use, names in _USES.items() if names.search(text)}
+    return {use for use, names in MEDICINE_USES.items() if names.search(text)}
 
 
 def ends_switched_medicine(clause: str, fact: str, stored: str) -> bool:

@@ -271,7 +271,8 @@ class RuleBasedFactExtractor:
     the stored fact holding what it says was wrong. "Ana and I broke
     up" is the user's statement ("User and Ana broke up."); "We broke up"
     says with whom, the partner the facts it ends name ("User broke up with
-    Tom."). a fact that only
+    Tom."); it leaves the user's children and a planned trip that only name
+    the partner (:func:`~memori_core.extraction.break_ups.outlasts_a_break_up`). a fact that only
     refines a stored one of the same person ("User has a golden retriever
     called Bo." after "User has a golden retriever.") replaces it; a fact
     whose words a stored fact of the same person already holds ("I'm an

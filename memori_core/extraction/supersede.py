@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..ranking.care import is_care_fact
-from .break_ups import broken_up_with
+from .break_ups import broken_up_with, outlasts_a_break_up
 from .dates import SAID_TIME
 from .grammar import is_past_statement
 from .named import ENDED_STAGES, OWN_PREGNANCY, partner_of
@@ -32,6 +32,7 @@ from .cues import content_words, is_change, is_ended, is_negated
 from .diets import CONSUMPTION_SLOTS, consumed, is_exclusive, left_out, taken_back
 from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, lives_elsewhere, stopped_words
 from .health import ends_health
+from .medicine_classes import medicines_of_kind_named
 from .medicine_switches import ends_switched_medicine
 from .moves import sells_the_home
 from .quit_job import quits_a_job, quits_the_job
@@ -571,6 +572,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             now_with, before_with = broken_up_with(verdict.fact), partner_of([text], "")
             if now_with is not None and before_with is not None and now_with != before_with:
                 continue  # "Sam and I broke up" ends what names Sam, not "User is dating Alex."
+            if ends and outlasts_a_break_up(text):
+                continue  # "Aisha and I are separating" leaves "User and their wife Aisha have two sons ..."
             stands = relationship_stage(text) is not None or is_relationship_status(text)
             if (is_loss(said) or (changed and is_relationship_status(said))) and (ends or stands):
                 return True
@@ -592,8 +595,10 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return True  # "I lied about being sober" ends "User doesn't drink anymore." (what it takes back)
     if not (changed or ended):
         return False
-    # "I don't play tennis anymore" ends "User plays tennis on Sundays." (not a sister's "anymore")
-    return is_negated(said) and len(words & old) >= min(2, len(old)) and holder(verdict.fact) == holder(text)
+    # "I don't play tennis anymore" ends "User plays tennis on Sundays." (not a sister's "anymore"); "I'm not on
+    # statins anymore" "User takes atorvastatin every evening." (a medicine named by its kind)
+    return is_negated(said) and holder(verdict.fact) == holder(text) \
+        and (len(words & old) >= min(2, len(old)) or bool(medicines_of_kind_named(verdict.fact, text)))
 
 
 # -- what hung on a state that ended ------------------------------------------------------------------------------
