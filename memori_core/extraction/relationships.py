@@ -36,7 +36,9 @@ _STAGES = (
     ("married", re.compile(r"\b(?:married|wife|husband|spouse|tied\s+the\s+knot)\b")),
     ("dating", re.compile(r"\b(?:dating|girlfriend|boyfriend|back\s+together|(?:have|has|'ve)\s+been\s+together|"
                           r"seeing\s+(?:someone|somebody|each\s+other|"
-                          r"a\s+(?:guy|girl|man|woman|boy|lady))|in\s+a\s+relationship|met\s+(?:someone|somebody))\b")),
+                          r"a\s+(?:guy|girl|man|woman|boy|lady))|in\s+a\s+relationship|met\s+(?:someone|somebody)|"
+                          # the user's partner, not a business or tennis one, nor the partner's own ("partner's")
+                          r"(?:user's|my|their|our|ha(?:s|ve)\s+a)\s+(?:partner(?!'s)|other\s+half|significant\s+other))\b")),
 )
 # A wedding still to come: "I'm getting married next summer", "we'll be married in June". Who says so is engaged now.
 _WEDDING_TO_COME = re.compile(r"\b(?:getting|get|will\s+be|'ll\s+be|to\s+be)\s+married\b")
