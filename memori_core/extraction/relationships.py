@@ -42,10 +42,11 @@ _STAGES = (
     ("dating", re.compile(r"\b(?:dating|girlfriend|boyfriend|back\s+together|(?:have|has|'ve)\s+been\s+together|"
                           r"seeing\s+(?:someone|somebody|each\s+other|"
                           r"a\s+(?:guy|girl|man|woman|boy|lady))|in\s+a\s+relationship|met\s+(?:someone|somebody))\b")),
-    # the user's partner, not a business or tennis one, nor the partner's own ("partner's"): together, at a stage
-    # the word leaves open (a partner may be a girlfriend, a fiancée or a spouse)
-    (PARTNERED, re.compile(r"\b(?:user's|my|their|our|ha(?:s|ve)\s+a)\s+(?:partner(?!'s)|other\s+half|"
-                           r"significant\s+other)\b")),
+    # "User's partner is Sam.", "User has a partner named Sam.": together, at a stage the word leaves open (a
+    # partner may be a girlfriend, a fiancée or a spouse); not a business or tennis partner, nor what is told of the
+    # partner ("User's partner Marco is a chef.", "... Marco's birthday is ...")
+    (PARTNERED, re.compile(r"\b(?:user's|my|their|our|ha(?:s|ve)\s+a)\s+(?:partner|other\s+half|significant\s+other)"
+                           r"(?:\s+is\s+[\w-]+|'s\s+name\s+is\s+[\w-]+|,?\s+(?:named|called)\s+[\w-]+)?\s*[.!]?\s*$")),
 )
 ENDED_STAGES = frozenset({"single", "divorced", "widowed"})
 """Where a relationship ends: every fact told of it ends with it."""
