@@ -234,15 +234,17 @@ class ReadPath(Answers, GateSignals, Judging):
         limit: int | None = None,
         *,
         where: dict[str, Any] | None = None,
+        as_of: Any = None,
     ) -> list[RecalledFact]:
         """The ``limit`` valid facts of ``entity_id`` that rank best for ``query``, best first, with no gate, no
-        judge and no core facts appended: the ranking :meth:`recall` starts from.
+        judge and no core facts appended: the ranking :meth:`recall` starts from (``as_of``: the facts valid then,
+        as in :meth:`recall`; capture passes a replayed turn's time).
 
         This is what a fact extractor is shown to say which stored fact a new one replaces (capture does so):
         "So they let me go on Monday." is far from "User is a warehouse supervisor." in cosine, so the gate
         rightly keeps that fact out of the prompt, yet it is the one the turn ends. ``where`` as in :meth:`recall`.
         """
-        request = self._request(query, entity_id, limit, None, where, None, None)
+        request = self._request(query, entity_id, limit, None, where, None, as_of)
         if not request.query.strip() or request.limit <= 0:
             return []
         scored = self._score(request, gated=False)
