@@ -74,7 +74,7 @@ from .store.deadline import NotReached
 from .time_limit import check_timeout
 from .tool_queries import as_the_user_asks
 from .tool_writes import awrite_facts
-from .validate import check_entity_id
+from .validate import check_entity_id, check_time
 
 if TYPE_CHECKING:
     from mcp.server.fastmcp import FastMCP
@@ -267,19 +267,17 @@ def _texts(facts: Any) -> list[str]:
 
 
 def _said_at(value: Any) -> datetime | None:
-    """An ``add``'s ``said_at``: ``None``, or an ISO 8601 time with its offset (one without is refused: the
-    client should say the zone the user spoke in)."""
+    """An ``add``'s ``said_at``: ``None``, or an ISO 8601 time with its offset, read as every time memori is given
+    (:func:`~memori_core.validate.check_time`); one without an offset is refused: the client should say the zone
+    the user spoke in."""
     if value is None:
         return None
     if not isinstance(value, str):
         raise MemoryToolError("said_at must be an ISO 8601 time with its offset, e.g. 2026-03-01T18:30:00+01:00")
     try:
-        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise MemoryToolError(f"said_at {value!r} is not an ISO 8601 time (e.g. 2026-03-01T18:30:00+01:00)") from None
-    if when.tzinfo is None:
-        raise MemoryToolError(f"said_at {value!r} has no offset: add the user's (e.g. +01:00, or Z for UTC)")
-    return when
+        return check_time(value, "said_at", needs_zone=True)
+    except ValueError as exc:
+        raise MemoryToolError(f"{exc} (e.g. 2026-03-01T18:30:00+01:00)") from None
 
 
 def _ids(ids: Any, *, editable: bool = False) -> list[str]:
