@@ -44,7 +44,6 @@ from .extraction.verdicts import KEPT_REWRITTEN, SentenceVerdict
 from .ranking.core import CORE_KEY
 from .slots import slot_keys
 from .text import normalize_fact_text
-from .validate import turn_as_of
 
 __all__ = ["NEAREST_LIMIT", "ToolWrite", "Written", "acopies_of", "aheld_instead", "aplan_write", "awrite_facts",
            "copies_of", "ended_by", "held_instead", "is_core", "is_core_write", "plan_write", "said_before_now", "same_fact"]
@@ -175,27 +174,16 @@ def _decide(text: str, core: bool | None, facts: Sequence[_Fact]) -> ToolWrite:
     return ToolWrite(text, is_core_write(text, core), ends=tuple(ended_by(text, facts)))
 
 
-def _shown_as_of(said_at: datetime | None) -> dict[str, Any]:
-    """``nearest``'s keyword arguments for a write in a turn said at ``said_at``: the facts valid then for a turn
-    said over a minute ago (:func:`~memori_core.validate.turn_as_of`), as capture compares a replayed turn."""
-    replayed = turn_as_of(said_at)
-    return {} if replayed is None else {"as_of": replayed}
-
-
-def plan_write(engine: Any, entity_id: str, text: str, core: bool | None = None,
-               said_at: datetime | None = None) -> ToolWrite:
+def plan_write(engine: Any, entity_id: str, text: str, core: bool | None = None) -> ToolWrite:
     """What a model's write of ``text`` for ``entity_id`` does (:class:`ToolWrite`), over the user's
-    :data:`NEAREST_LIMIT` best-ranked facts for it (valid when the turn was said, ``said_at``) and their newest
-    ones."""
-    facts = [*engine.nearest(text, entity_id, NEAREST_LIMIT, **_shown_as_of(said_at)),
-             *engine.list(entity_id, limit=SLOT_SCAN_LIMIT)]
+    :data:`NEAREST_LIMIT` best-ranked facts for it and their newest ones."""
+    facts = [*engine.nearest(text, entity_id, NEAREST_LIMIT), *engine.list(entity_id, limit=SLOT_SCAN_LIMIT)]
     return _decide(text, core, facts)
 
 
-async def aplan_write(engine: Any, entity_id: str, text: str, core: bool | None = None,
-                      said_at: datetime | None = None) -> ToolWrite:
+async def aplan_write(engine: Any, entity_id: str, text: str, core: bool | None = None) -> ToolWrite:
     """Async :func:`plan_write`."""
-    facts = [*await engine.anearest(text, entity_id, NEAREST_LIMIT, **_shown_as_of(said_at)),
+    facts = [*await engine.anearest(text, entity_id, NEAREST_LIMIT),
              *await engine.alist(entity_id, limit=SLOT_SCAN_LIMIT)]
     return _decide(text, core, facts)
 
@@ -232,13 +220,11 @@ async def awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core: 
 async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core: bool | None,
                         landed: list[str], said_at: datetime | None) -> list[Written]:
     newest = await engine.alist(entity_id, limit=SLOT_SCAN_LIMIT)
-    shown = _shown_as_of(said_at)
     plans: dict[str, ToolWrite] = {}  # by normalised text: a repeat in the call is its first
     for text in texts:
         key = normalize_fact_text(text)
         if key not in plans:
-            plans[key] = _decide(text, core, [*await engine.anearest(text, entity_id, NEAREST_LIMIT, **shown),
-                                              *newest])
+            plans[key] = _decide(text, core, [*await engine.anearest(text, entity_id, NEAREST_LIMIT), *newest])
     out: dict[str, Written] = {}
     for key, plan in plans.items():
         if plan.same is not None:

@@ -129,10 +129,9 @@ def _capture_turn(
         turn = [m if m.created_at is not None else replace(m, created_at=said_at) for m in turn]
     existing: list[Any] = []
     if getattr(extractor, "uses_existing_facts", False):
-        # A replayed turn (said over a minute ago) is compared with the facts valid when it was said.
-        replayed = turn_as_of(said_at)
-        existing = list(engine.nearest(query, entity_id, existing_limit,
-                                       **({} if replayed is None else {"as_of": replayed})))
+        # The facts valid now, a late turn's too: a supersede it names of a fact stated after it lands in that
+        # fact's past (engine/late_facts.py), which a fact valid only then could not.
+        existing = list(engine.nearest(query, entity_id, existing_limit))
         existing += same_slot_facts(engine, entity_id, query, {f.id for f in existing})
     facts: list[ExtractedFact] = [_as_seen(f) for f in extractor.extract(turn, existing)]
     facts = _without_refused(facts, entity_id, on_refused)
