@@ -266,16 +266,16 @@ def _texts(facts: Any) -> list[str]:
     return [check_fact_text(f, f"facts[{i}]") for i, f in enumerate(facts)]
 
 
-def _said_at(value: Any) -> datetime | None:
-    """An ``add``'s ``said_at``: ``None``, or an ISO 8601 time with its offset, read as every time memori is given
-    (:func:`~memori_core.validate.check_time`); one without an offset is refused: the client should say the zone
-    the user spoke in."""
+def _said_at(value: Any, name: str = "said_at") -> datetime | None:
+    """An ``add``'s ``said_at`` (the tool argument ``name``): ``None``, or an ISO 8601 time with its offset, read as
+    every time memori is given (:func:`~memori_core.validate.check_time`); one without an offset is refused: the
+    client should say the zone the user spoke in."""
     if value is None:
         return None
     if not isinstance(value, str):
-        raise MemoryToolError("said_at must be an ISO 8601 time with its offset, e.g. 2026-03-01T18:30:00+01:00")
+        raise MemoryToolError(f"{name} must be an ISO 8601 time with its offset, e.g. 2026-03-01T18:30:00+01:00")
     try:
-        return check_time(value, "said_at", needs_zone=True)
+        return check_time(value, name, needs_zone=True)
     except ValueError as exc:
         raise MemoryToolError(f"{exc} (e.g. 2026-03-01T18:30:00+01:00)") from None
 
