@@ -74,7 +74,7 @@ from .store.deadline import NotReached
 from .time_limit import check_timeout
 from .tool_queries import as_the_user_asks
 from .tool_writes import awrite_facts, said_before_now
-from .validate import check_entity_id
+from .validate import check_entity_id, check_time
 
 if TYPE_CHECKING:
     from mcp.server.fastmcp import FastMCP
@@ -267,19 +267,18 @@ def _texts(facts: Any) -> list[str]:
 
 
 def _said_at(value: Any, name: str = "said_at") -> datetime | None:
-    """An ``add``'s ``said_at`` or a ``recall``'s ``as_of`` (``name``): ``None``, or an ISO 8601 time with its
-    offset (one without is refused: the client should say the zone the user spoke in)."""
+    """An ``add``'s ``said_at`` or a ``recall``'s ``as_of`` (the tool argument ``name``): ``None``, or an ISO 8601
+    time with its offset, read as every time memori is given (:func:`~memori_core.validate.check_time`); one without
+    an offset is refused: the client should say the zone the user spoke in."""
     if value is None:
         return None
     if not isinstance(value, str):
         raise MemoryToolError(f"{name} must be an ISO 8601 time with its offset, e.g. 2026-03-01T18:30:00+01:00")
     try:
-        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise MemoryToolError(f"{name} {value!r} is not an ISO 8601 time (e.g. 2026-03-01T18:30:00+01:00)") from None
-    if when.tzinfo is None:
-        raise MemoryToolError(f"{name} {value!r} has no offset: add the user's (e.g. +01:00, or Z for UTC)")
-    return when
+        return check_time(value, name, needs_zone=True)
+    except ValueError as exc:
+        said = str(exc)
+        raise MemoryToolError(said if "(e.g." in said else f"{said} (e.g. 2026-03-01T18:30:00+01:00)") from None
 
 
 MAX_CONTEXT_TURNS = 20

@@ -37,8 +37,8 @@ __all__ = [
 DEFAULT_CONTEXT_TURNS = 3
 """Earlier user turns passed as ``context`` when the engine does not say (``RecallConfig.context_turns``)."""
 
-# Part types whose ``text`` is something the user wrote.
-_TEXT_PART_TYPES = frozenset({"text", "input_text"})
+# Part types whose ``text`` is a message's words (a Responses API reply's are ``output_text``).
+_TEXT_PART_TYPES = frozenset({"text", "input_text", "output_text"})
 
 
 def field_of(obj: Any, name: str) -> Any:

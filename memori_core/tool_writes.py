@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Protocol
 
-from .capture.repeats import asettle_repeats
+from .capture.repeats import asettle_repeats, on_a_shared_store
 from .capture.shown_facts import SLOT_SCAN_LIMIT
 from .capture.statements import STATEMENTS
 from .extraction.core_facts import is_core_fact
@@ -90,7 +90,7 @@ def held_instead(engine: Any, entity_id: str, fact_id: str) -> Any:
     """After a supersede written as ``fact_id``: the fact that holds instead of it when a racing supersede of the
     same facts by another process stayed (:mod:`memori_core.engine.successors`), else ``None``. Nothing is read
     on a store only this process writes."""
-    if not getattr(getattr(engine, "store", None), "shared", False):
+    if not on_a_shared_store(engine):
         return None
     holder = _holder(engine.get(entity_id, [fact_id]))
     return next(iter(engine.get(entity_id, [holder])), None) if holder else None
@@ -98,7 +98,7 @@ def held_instead(engine: Any, entity_id: str, fact_id: str) -> Any:
 
 async def aheld_instead(engine: Any, entity_id: str, fact_id: str) -> Any:
     """Async :func:`held_instead`."""
-    if not getattr(getattr(engine, "store", None), "shared", False):
+    if not on_a_shared_store(engine):
         return None
     holder = _holder(await engine.aget(entity_id, [fact_id]))
     return next(iter(await engine.aget(entity_id, [holder])), None) if holder else None

@@ -402,7 +402,7 @@ def _warn_naive(name: str) -> None:
                   "str with an offset ('...Z', '...+01:00') to mean another zone", NaiveTimeWarning, stacklevel=level)
 
 
-def check_time(value: Any, name: str, *, warns: bool = True) -> datetime | None:
+def check_time(value: Any, name: str, *, warns: bool = True, needs_zone: bool = False) -> datetime | None:
     """The one reading of a time memori is given: a fact's ``created_at`` and ``expires_at``, ``as_of``, a
     ``where`` time, an imported record's times, the time a turn was said (``capture_facts(created_at=...)``, a
     message's ``created_at``). ``None``, or a ``datetime`` / ISO 8601 ``str``, as an aware ``datetime`` that
@@ -411,7 +411,8 @@ def check_time(value: Any, name: str, *, warns: bool = True) -> datetime | None:
     A time without a zone (``datetime(2026, 10, 20)``, ``"2026-10-20T10:00"``, ``"2026-10-20"``) is read as
     UTC everywhere, and warns :class:`NaiveTimeWarning` naming ``name``: an app's local clock read as UTC
     would shift every time by the user's offset without a word (``warns=False``: a second reading of a time
-    already read, warned about there). Another type raises ``TypeError``, a str that is no ISO 8601 time or a
+    already read, warned about there; ``needs_zone=True``: refused, ``ValueError``, for a caller that must say the
+    zone, as the MCP server's client does). Another type raises ``TypeError``, a str that is no ISO 8601 time or a
     time outside the years 1-9999 in UTC ``ValueError``, each naming ``name``."""
     if value is None:
         return None
@@ -424,6 +425,8 @@ def check_time(value: Any, name: str, *, warns: bool = True) -> datetime | None:
         except ValueError:
             raise ValueError(f"{name} {value!r} is not an ISO 8601 timestamp") from None
     if when.tzinfo is None or when.utcoffset() is None:
+        if needs_zone:
+            raise ValueError(f"{name} {value!r} has no offset: add the user's (e.g. +01:00, or Z for UTC)")
         if warns:
             _warn_naive(name)
         when = when.replace(tzinfo=timezone.utc)

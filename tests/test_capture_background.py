@@ -114,7 +114,7 @@ def test_a_malformed_sdk_message_is_a_type_error_naming_what_is_wrong(
 @pytest.mark.parametrize(
     ("messages", "names"),
     [
-        ("I keep bees.", "messages must be a sequence of messages, got str"),  # a text where messages belong
+        (b"I keep bees.", "messages must be a sequence of messages, got bytes"),  # bytes where messages belong
         ([("user", "I keep bees."), 5], "messages[1]: expected a Message"),
         ([("user", None)], "messages[0]: a message's role and text must be str"),
     ],

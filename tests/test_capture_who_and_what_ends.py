@@ -57,3 +57,18 @@ def test_an_operation_had_ends_the_need_of_it() -> None:
 def test_a_name_and_an_age_told_together_are_the_name_and_the_age() -> None:
     facts = RULES.extract([("user", "I'm kez, 22")])
     assert [f.text for f in facts] == ["User's name is Kez.", "User is 22."]
+
+
+def test_being_single_or_no_longer_together_ends_the_stored_partner() -> None:
+    # "partner" said no stage of a relationship, so only a break-up told as news ended "User's partner is X."
+    for stored in ("User's partner is Jordan.", "User has a partner named Jordan.", "User's partner's name is Jordan."):
+        for said in ("I'm single.", "We're no longer together.", "Jordan and I are not together anymore."):
+            facts = RULES.extract([("user", said)], [Stored("partner", stored)])
+            assert any("partner" in f.supersedes for f in facts), (stored, said)
+
+
+def test_single_leaves_a_business_partner_and_the_partners_own_facts() -> None:
+    for stored in ("User's business partner is Jordan.", "User's partner's mother lives in Leeds.",
+                   "User's partner Jordan's birthday is April 19th."):
+        facts = RULES.extract([("user", "I'm single.")], [Stored("other", stored)])
+        assert all("other" not in f.supersedes for f in facts), stored

@@ -800,3 +800,42 @@ def test_by_default_every_turn_about_the_asker_gets_the_core_facts_and_another_c
     assert sorted(contents(core_part(default.recall(turn, "u")))) == sorted([ALLERGY, MEDICATION])
     with pytest.raises(ValueError, match="core_when must be 'touched' or 'always'"):
         RecallConfig(core_when="sometimes")  # type: ignore[arg-type]
+
+
+# -- food for someone else: "What should I feed him?" --------------------------------------------------------------
+
+SON_ALLERGY = "User's son Leo is allergic to eggs."
+
+
+def _recalled(engine: RecallEngine, turn: str, context: list[str] | None = None) -> set[str]:
+    """What recall returns for ``turn``: the facts the gate kept and the core facts appended."""
+    return {c.content for c in engine.explain(turn, "u", context=context).candidates if c.kept}
+
+
+@pytest.mark.parametrize("core_when", ["always", "touched"])
+def test_a_question_what_to_feed_someone_else_gets_none_of_the_askers_own_core_facts(
+    hash_embedder: HashEmbedder, core_when: str
+) -> None:
+    engine = seed(RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder,
+                               config=RecallConfig(core_when=core_when)))
+    engine.add("u", [SON_ALLERGY], core=True)
+    for turn, context in (("What should I feed him?", ["We just adopted a puppy."]), ("What can I feed Biscuit?", []),
+                          ("What should I feed my son tonight?", [])):
+        recalled = _recalled(engine, turn, context)
+        assert not {ALLERGY, MEDICATION} & recalled, (core_when, turn)
+        assert SON_ALLERGY in recalled, (core_when, turn)  # not the asker's own: a core fact like any other
+    assert DOG in _recalled(engine, "What can I feed Biscuit?")
+    # the asker eats too: every core fact, as for any meal of the asker's
+    assert {ALLERGY, MEDICATION} <= _recalled(engine, "What should I feed the kids and me?")
+
+
+def test_the_relevance_gate_leaves_the_askers_own_core_facts_out_of_a_pets_dinner(minilm: Any) -> None:
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("u", ["User takes lisinopril for high blood pressure.", "User is allergic to penicillin."], core=True)
+    engine.add("u", [SON_ALLERGY], core=True)
+    engine.add("u", ["User has a beagle named Rex.", "User works as a nurse.", "User plays the cello."])
+    fed = [f.content for f in engine.recall("What should I feed him?", "u", context=["We just adopted Rex."])]
+    assert "User has a beagle named Rex." in fed
+    assert not {"User takes lisinopril for high blood pressure.", "User is allergic to penicillin."} & set(fed)
+    mine = [f.content for f in engine.recall("What should I feed the kids and me?", "u")]
+    assert "User is allergic to penicillin." in mine

@@ -202,8 +202,9 @@ def test_sentence_splitting() -> None:
 def test_it_is_a_fact_extractor_and_messages_are_checked() -> None:
     assert isinstance(RULES, FactExtractor) and RULES.uses_existing_facts is True
     assert as_messages([("User", "hi")]) == [Message("user", "hi")]
+    assert as_messages(["just a string"]) == [Message("user", "just a string")]  # as a Responses API input text
     with pytest.raises(TypeError):
-        as_messages(["just a string"])  # type: ignore[list-item]
+        as_messages([b"bytes"])
 
 
 # -- the LLM prompt and parser ------------------------------------------------

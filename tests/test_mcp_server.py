@@ -924,3 +924,18 @@ async def test_add_with_a_said_at_to_come_dates_the_facts_now_and_its_note_says_
     assert ahead["note"] == "said_at 2999-06-01T10:00:00+00:00 is later than now, so the facts are dated now"
     assert engine.get("ann", ahead["ids"])[0].created_at.startswith(str(datetime.now(timezone.utc).year))
     assert "note" not in past
+
+
+async def test_add_reads_said_at_as_every_time_is_read_and_refuses_one_out_of_range_naming_it() -> None:
+    # said_at is read by validate.check_time, as capture reads a turn's time: a lower-case "z" is UTC, and a time
+    # outside the years 1-9999 in UTC is refused naming said_at, nothing stored (before: the MCP server's own
+    # parse accepted 9999-12-31T23:00-05:00 and named as_of for year 1)
+    engine = ungated_engine()
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        lower = await call(s, "add", facts=["User likes tea."], said_at="2026-03-02T09:00:00z")
+        early = await s.call_tool("add", {"facts": ["User likes chess."], "said_at": "0001-01-01T00:00:00+05:00"})
+        late = await s.call_tool("add", {"facts": ["User likes chess."], "said_at": "9999-12-31T23:00:00-05:00"})
+    assert engine.get("ann", lower["ids"])[0].created_at == "2026-03-02T09:00:00+00:00"
+    for refused in (early, late):
+        assert refused.isError and "said_at" in refused.content[0].text and "outside the years" in refused.content[0].text
+    assert "User likes chess." not in stored(engine, "ann")

@@ -105,3 +105,33 @@ async def test_memori_recall_reads_a_call_said_at_a_replayed_time_as_of_then() -
     assert (_facts(replayed), _facts(later), _facts(memory.apply(kwargs)["messages"][0]["content"])) == (
         {OSLO, LISBON}, {ROME}, {ROME})
     assert {f.content for f in memory.recall_for(kwargs, said_at=TUESDAY)} == {OSLO, LISBON}
+
+
+# -- a replayed turn is compared with the facts valid when it was said -------------------------------------------
+
+DENTIST = "User has a dentist appointment on Tuesday 2026-03-10 at 3pm."
+
+
+def _booked() -> RecallEngine:
+    """A dentist appointment captured on 1 March (it expires after the 10th, long before now)."""
+    engine = ungated_engine(HashEmbedder())
+    capture_facts(engine, "zoe", [("user", "I have a dentist appointment on March 10 at 3pm.")],
+                  RuleBasedFactExtractor(), created_at="2026-03-01T10:00:00+00:00")
+    assert [f.content for f in engine.list("zoe")] == [DENTIST]
+    return engine
+
+
+def test_nearest_as_of_ranks_the_facts_valid_then() -> None:
+    engine = _replayed()
+    assert [f.content for f in engine.nearest("Where do I live?", "zoe", 1, as_of=TUESDAY)] == [OSLO]
+    assert [f.content for f in engine.nearest("Where do I live?", "zoe", 1)] == [ROME]
+
+
+def test_a_replayed_turn_restating_an_appointment_finds_it_unexpired_and_stores_no_copy() -> None:
+    # Before, capture read the stored appointment as expired by the wall clock (the 10th is long past) and stored
+    # the turn's restatement in other words ("... at 3pm on Tuesday 2026-03-10.") as a second fact.
+    engine = _booked()
+    capture_facts(engine, "zoe", [("user", "I have a dentist appointment at 3pm on March 10.")],
+                  RuleBasedFactExtractor(), created_at="2026-03-05T10:00:00+00:00")
+    assert [f.content for f in engine.list("zoe", include_invalid=True)] == [DENTIST]
+

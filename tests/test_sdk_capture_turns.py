@@ -176,3 +176,63 @@ def test_a_google_function_response_is_not_the_users_turn(engine: RecallEngine, 
     assert newest_turn(contents) == contents  # the question with the greeting it answers, through the answer
     capture_facts(engine, "u", newest_turn(contents), RuleBasedFactExtractor())
     assert stored(engine, "u") == ["User's rig is a 2019 Freightliner Cascadia."]
+
+
+# -- an OpenAI Responses API conversation: items without a role are no one's turn -----------------------------
+
+RESPONSES_TOOLS = [{"type": "function", "name": "weather", "parameters": {"type": "object", "properties": {}}}]
+
+
+def _responses_tool_loop(client: Any, memory: MemoriRecall, first_input: Any) -> list[Any]:
+    """A Responses API tool loop as OpenAI's guide writes it: the input list grows by each ``response.output``
+    (the SDK's typed items: a ``function_call`` without a role, then the assistant's message) and the tool's
+    ``function_call_output``."""
+    items: list[Any] = [first_input]
+    call = client.responses.create(**memory.apply({"model": "m", "input": items, "tools": RESPONSES_TOOLS}))
+    assert call.output[0].type == "function_call"  # the loopback asked for the tool
+    items += call.output
+    items.append({"type": "function_call_output", "call_id": call.output[0].call_id, "output": "Rain from 7pm."})
+    answer = client.responses.create(**memory.apply({"model": "m", "input": items, "tools": RESPONSES_TOOLS}))
+    items += answer.output
+    return items
+
+
+@pytest.mark.parametrize(
+    "first_input",
+    [{"role": "user", "content": SAID}, {"type": "message", "role": "user",
+                                         "content": [{"type": "input_text", "text": SAID}]}],
+    ids=["easy input message", "typed message with input_text"],
+)
+def test_a_responses_tool_loop_is_captured_from_the_users_question(
+    engine: RecallEngine, openai_client: Any, first_input: Any
+) -> None:
+    items = _responses_tool_loop(openai_client, MemoriRecall(engine, entity_id="u", provider="openai-responses"),
+                                 first_input)
+    assert newest_turn(items) == items  # the question, the tool call, its output and the answer
+    capture_facts(engine, "u", items, RuleBasedFactExtractor())
+    assert stored(engine, "u") == ["User is vegan."]
+
+
+def test_responses_items_dumped_to_dicts_are_captured_too(engine: RecallEngine, openai_client: Any) -> None:
+    memory = MemoriRecall(engine, entity_id="u", provider="openai-responses")
+    items = _responses_tool_loop(openai_client, memory, {"role": "user", "content": SAID})
+    dumped = [item if isinstance(item, dict) else item.model_dump(exclude_none=True) for item in items]
+    dumped.insert(1, {"type": "reasoning", "id": "rs_1", "summary": []})  # a reasoning model's item
+    capture_facts(engine, "u", dumped, RuleBasedFactExtractor())
+    assert stored(engine, "u") == ["User is vegan."]
+
+
+def test_a_responses_input_string_is_the_users_message(engine: RecallEngine, openai_client: Any) -> None:
+    memory = MemoriRecall(engine, entity_id="u", provider="openai-responses")
+    call = {"model": "m", "input": "I keep bees. Any tips for winter?"}
+    openai_client.responses.create(**memory.apply(call))
+    assert newest_turn(call["input"]) == [call["input"]]
+    capture_facts(engine, "u", call["input"], RuleBasedFactExtractor())
+    assert stored(engine, "u") == ["User keeps bees."]
+
+
+def test_a_responses_message_without_a_role_is_not_read_as_the_users() -> None:
+    from memori_core.extraction import as_messages
+
+    read = as_messages([{"type": "message", "content": "I keep bees."}, {"role": "user", "content": "Hi"}])
+    assert [(m.role, m.text) for m in read] == [("tool", ""), ("user", "Hi")]

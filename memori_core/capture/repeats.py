@@ -35,14 +35,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.fact_ids import is_version_id
 from ..error_log import warn_briefly
 from ..extraction.same_statement import same_fact
 from ..facts import StoredFact
 
-__all__ = ["NEAREST_CHECKED", "NEWEST_CHECKED", "asettle_repeats", "repeats", "settle_repeats"]
+if TYPE_CHECKING:
+    from ..store.base import FactStore
+
+__all__ = ["NEAREST_CHECKED", "NEWEST_CHECKED", "asettle_repeats", "on_a_shared_store", "repeats", "settle_repeats"]
 
 _logger = logging.getLogger("memori_core.capture")
 
@@ -90,9 +93,11 @@ def _looked_at(new: Sequence[StoredFact], newest: Sequence[Any], nearest: Iterab
                               if o.id != f.id and same_fact(f.content, [o]) is not None))
 
 
-def _shared(engine: Any) -> bool:
-    """Whether other processes write to ``engine``'s store (an engine-like object without one: no)."""
-    return bool(getattr(getattr(engine, "store", None), "shared", False))
+def on_a_shared_store(engine: Any) -> bool:
+    """Whether other processes write to ``engine``'s store: its :attr:`~memori_core.store.FactStore.shared`, which
+    the store protocol declares (an engine-like object without a store: no)."""
+    store: FactStore | None = getattr(engine, "store", None)
+    return store is not None and bool(store.shared)
 
 
 def _unsettled(entity_id: str, exc: Exception) -> dict[str, StoredFact]:
@@ -107,7 +112,7 @@ def settle_repeats(engine: Any, entity_id: str, ids: Sequence[str], since: int) 
     the writer's statement lock: the repeats of its new facts another process stored meanwhile deleted (module
     docstring); returns each deleted id with the fact that stays. Nothing on a store only this process writes; a
     store failure is logged, and nothing is deleted."""
-    if not ids or not _shared(engine):
+    if not ids or not on_a_shared_store(engine):
         return {}
     try:
         return _settle(engine, entity_id, ids, since)
@@ -117,7 +122,7 @@ def settle_repeats(engine: Any, entity_id: str, ids: Sequence[str], since: int) 
 
 async def asettle_repeats(engine: Any, entity_id: str, ids: Sequence[str], since: int) -> dict[str, StoredFact]:
     """Async :func:`settle_repeats`."""
-    if not ids or not _shared(engine):
+    if not ids or not on_a_shared_store(engine):
         return {}
     try:
         return await _asettle(engine, entity_id, ids, since)

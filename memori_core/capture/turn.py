@@ -15,7 +15,7 @@ from ..extraction.typos import as_seen
 from ..extraction.types import USER_ROLES, ExtractedFact, FactExtractor, Message, MessageLike, as_messages, last_said_at
 from ..lanes import ERASURES
 from ..text import normalize_fact_text
-from ..validate import check_expiry, check_said_at, iso_to_ts, repair_text
+from ..validate import check_expiry, check_said_at, iso_to_ts, repair_text, turn_as_of
 from .refusal import refused_because
 from .repeats import settle_repeats
 from .shown_facts import EXISTING_FACTS_LIMIT, same_slot_facts
@@ -129,6 +129,8 @@ def _capture_turn(
         turn = [m if m.created_at is not None else replace(m, created_at=said_at) for m in turn]
     existing: list[Any] = []
     if getattr(extractor, "uses_existing_facts", False):
+        # The facts valid now, a late turn's too: a supersede it names of a fact stated after it lands in that
+        # fact's past (engine/late_facts.py), which a fact valid only then could not.
         existing = list(engine.nearest(query, entity_id, existing_limit))
         existing += same_slot_facts(engine, entity_id, query, {f.id for f in existing})
     facts: list[ExtractedFact] = [_as_seen(f) for f in extractor.extract(turn, existing)]
@@ -140,7 +142,7 @@ def _capture_turn(
     # From the last look at what is stored to the end of the write, one writer of the user's statements at a time:
     # an agent's remember of the same fact, running meanwhile, is seen here or sees this write.
     with STATEMENTS.held(entity_id):
-        told = _told_already(engine, entity_id, facts, texts, existing)
+        told = _told_already(engine, entity_id, facts, texts, existing, turn_as_of(said_at))
         facts = [f for f in facts if not (isinstance(f.text, str) and f.text.strip() in told)]
         texts = [t for t in texts if t not in told]
         if not texts:
@@ -225,26 +227,36 @@ the turn was extracted (an agent's ``remember``; :func:`_told_already`)."""
 
 
 def _told_already(engine: Any, entity_id: str, facts: Sequence[ExtractedFact], texts: Sequence[str],
-                  existing: Sequence[Any]) -> set[str]:
+                  existing: Sequence[Any], replayed: datetime | None = None) -> set[str]:
     """The ``texts`` a valid, unexpired fact of the user's says already in other words
     (:func:`~memori_core.extraction.same_statement.same_fact`: "User's band rehearses every tuesday at 7." after the
     agent remembered "... every Tuesday at 7pm."), among the facts the extractor was shown and the user's
     :data:`TOLD_CHECK_LIMIT` newest, which hold what was stored while the turn was extracted. The stored wording
-    stays. Not a text said the same way (``add`` counts it as a sighting), nor one that ends stored facts."""
+    stays. Not a text said the same way (``add`` counts it as a sighting), nor one that ends stored facts. A
+    ``replayed`` turn's (:func:`~memori_core.validate.turn_as_of`) facts are compared with those unexpired then."""
     ending = {f.text.strip() for f in facts if f.supersedes and isinstance(f.text, str)}
     candidates = [t for t in texts if t not in ending]
     if not candidates:
         return set()
     lister = getattr(engine, "list", None)  # (an engine without one: the shown facts only)
     newest = lister(entity_id, limit=TOLD_CHECK_LIMIT) if callable(lister) else []
-    now = time.time()
-    stored = [f for f in [*existing, *newest] if not _expired(getattr(f, "expires_at", None), now)]
+    now = time.time() if replayed is None else replayed.timestamp()
+    stored = [f for f in [*existing, *newest] if not _expired(getattr(f, "expires_at", None), now)
+              and (replayed is None or _stated_by(f, now))]
     told = set()
     for text in candidates:
         same = same_fact(text, stored)
         if same is not None and normalize_fact_text(same.content) != normalize_fact_text(text):
             told.add(text)
     return told
+
+
+def _stated_by(fact: Any, when: float) -> bool:
+    """Whether ``fact`` was stated by ``when`` (epoch seconds): a replayed turn is not told what came after it."""
+    try:
+        return iso_to_ts(getattr(fact, "created_at", None) or "") <= when
+    except (TypeError, ValueError):
+        return True
 
 
 def _expired(expires_at: Any, now: float) -> bool:

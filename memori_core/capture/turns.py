@@ -57,6 +57,8 @@ def newest_turn(messages: Sequence[T]) -> list[T]:
     >>> newest_turn([("user", "I live in Lisbon."), ("assistant", "Nice!"), ("user", "I just moved to Porto.")])
     [('assistant', 'Nice!'), ('user', 'I just moved to Porto.')]
     """
+    if isinstance(messages, str):  # one text: the user's message (a Responses API ``input`` string)
+        return [messages] if messages.strip() else []  # type: ignore[list-item]
     spans = turn_spans(as_messages(messages))
     if not spans:
         return []

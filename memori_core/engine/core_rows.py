@@ -15,6 +15,7 @@ from ..facts import RecalledFact
 from ..ranking.concerns import fact_concerns
 from ..ranking.core import CORE, core_picks, core_touched
 from ..ranking.dense import cosine_scores
+from ..ranking.implications import not_about_them
 from ..ranking.judged import JUDGED_RELEVANT
 from ..ranking.pipeline import KEPT
 from .scored import _CoreRows, _fact, _recalled, _Scored
@@ -38,7 +39,20 @@ def _core_for_concerns(core: _CoreRows | None, concerns: frozenset[str]) -> _Cor
     when none is kept."""
     if core is None:
         return None
-    keep = core_touched([f.content for f in core.facts], concerns)
+    return _core_kept(core, core_touched([f.content for f in core.facts], concerns))
+
+
+def _core_for_someone_else(core: _CoreRows | None, who: str) -> _CoreRows | None:
+    """The core facts of ``core`` a question about feeding ``who`` keeps (:func:`~memori_core.ranking.implications.fed_to`):
+    not the asker's own (:func:`~memori_core.ranking.implications.not_about_them`: "User's son is allergic to eggs."
+    stays, "User takes metformin." goes); ``None`` when none is kept."""
+    if core is None:
+        return None
+    return _core_kept(core, ~not_about_them(who, [f.content for f in core.facts]))
+
+
+def _core_kept(core: _CoreRows, keep: np.ndarray) -> _CoreRows | None:
+    """The core facts of ``core`` that ``keep`` (bool per fact) marks; ``None`` when none is."""
     if not keep.any():
         return None
     if keep.all():

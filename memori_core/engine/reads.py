@@ -43,7 +43,7 @@ from ..ranking.concerns import question_concerns
 from ..ranking.core import asks_only_for_media, core_turn_concerns
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights
-from ..ranking.implications import asked_about, asks_about_named, gift_for, not_about_them
+from ..ranking.implications import asked_about, asks_about_named, fed_to, gift_for, not_about_them
 from ..ranking.intent import asks_how_to, names_known
 from ..ranking.judged import judged_select
 from ..ranking.lexical import unique_terms
@@ -52,7 +52,7 @@ from ..ranking.recency import asks_when, with_restatements, with_slot_recency
 from ..validate import check_as_of, check_context, check_entity_id, check_limit, check_query
 from .answers import Answers, _Answer, _answered, _Asked, _copies, _remember_answer
 from .closing import when_open
-from .core_rows import _core_added, _core_fact, _core_for_concerns, _core_rows
+from .core_rows import _core_added, _core_fact, _core_for_concerns, _core_for_someone_else, _core_rows
 from .gate_signals import GateSignals, _Turn, _turn
 from .judging import Judging, _Judgement
 from .report import _report
@@ -234,15 +234,17 @@ class ReadPath(Answers, GateSignals, Judging):
         limit: int | None = None,
         *,
         where: dict[str, Any] | None = None,
+        as_of: Any = None,
     ) -> list[RecalledFact]:
         """The ``limit`` valid facts of ``entity_id`` that rank best for ``query``, best first, with no gate, no
-        judge and no core facts appended: the ranking :meth:`recall` starts from.
+        judge and no core facts appended: the ranking :meth:`recall` starts from (``as_of``: the facts valid then,
+        as in :meth:`recall`; capture passes a replayed turn's time).
 
         This is what a fact extractor is shown to say which stored fact a new one replaces (capture does so):
         "So they let me go on Monday." is far from "User is a warehouse supervisor." in cosine, so the gate
         rightly keeps that fact out of the prompt, yet it is the one the turn ends. ``where`` as in :meth:`recall`.
         """
-        request = self._request(query, entity_id, limit, None, where, None, None)
+        request = self._request(query, entity_id, limit, None, where, None, as_of)
         if not request.query.strip() or request.limit <= 0:
             return []
         scored = self._score(request, gated=False)
@@ -357,9 +359,13 @@ class ReadPath(Answers, GateSignals, Judging):
             who = asked_about(query)  # "What medication does my dad take?": not the asker's own facts
             if who is not None:
                 scores = replace(scores, not_theirs=not_about_them(who, facts.texts()), asked_about=who)
+            elif (fed := fed_to(query)) is not None and gathered.core is not None:
+                # "What should I feed him?": the asker's own core facts (an allergy, a medicine, a diet) are not his
+                mine = not_about_them(fed, facts.texts()) & np.isin(scores.rows, gathered.core.rows)
+                scores = replace(scores, not_theirs=mine)
         read_alone = turn.alone and gate_cos is not None  # what explain says: only a turn with context is read at all
         # A question about someone else ("What does my husband like for breakfast?", "A gift for my grandson?") gets
-        # none of the asker's core facts; a question about the world (by its shape, even when it names a place a
+        # none of the asker's core facts ("What should I feed him?" keeps those about others: his allergy); a question about the world (by its shape, even when it names a place a
         # fact holds) and a turn that tells rather than asks ("Big news, I got the job!") only those whose concerns
         # its words touch, unless the turn qualifies the asker's own request just made ("Something cheap though,
         # payday is next week."); so does a request whose only "me" is the one it is addressed to, when it does not
@@ -369,6 +375,8 @@ class ReadPath(Answers, GateSignals, Judging):
         if own_core is not None and relevance:
             if gift_for(query) is not None:
                 own_core = None
+            elif (fed := fed_to(query)) is not None:
+                own_core = _core_for_someone_else(own_core, fed)
             elif general_shape or (
                     (tells_something(query)
                      or ((asks_only_for_media(query) or (is_personal(query) and not speaks_of_the_asker(query)))

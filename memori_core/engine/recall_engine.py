@@ -449,9 +449,9 @@ class RecallEngine(ReadPath, WritePath):
         return await self._read(self._recall_chosen, begun, judged)
 
     async def anearest(self, query: str, entity_id: str, limit: int | None = None, *,
-                       where: dict[str, Any] | None = None) -> list[RecalledFact]:
+                       where: dict[str, Any] | None = None, as_of: Any = None) -> list[RecalledFact]:
         """Async :meth:`nearest` (runs on a read thread)."""
-        return await self._read(self.nearest, query, entity_id, limit, where=where)
+        return await self._read(self.nearest, query, entity_id, limit, where=where, as_of=as_of)
 
     async def aexplain(self, query: str, entity_id: str, limit: int | None = None, *,
                        query_vector: Any | None = None, where: dict[str, Any] | None = None,

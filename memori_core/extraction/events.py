@@ -101,7 +101,7 @@ _PROPOSED = rx(
 )
 # "not with Sam anymore", "no longer with Sam", "my ex Kofi ...": a breakup, of a partner a stored fact names.
 _BROKE_UP = rx(
-    rf"(?:^|\b(?:i'm|i\s+am|we're|we\s+are)\s+)(?:not|no\s+longer)\s+(?:together\s+)?with\s+(?P<name>{_NAME})"
+    rf"(?:^|\b{I_OR_WE_ARE}\s+)(?:not|no\s+longer)\s+(?:together\s+)?with\s+(?P<name>{_NAME})"
     rf"(?:\s+(?:anymore|any\s+more))?\b|^my\s+ex\s+(?:\w+\s+)?(?P<ex>{_NAME})"
 )
 _PLACE = (r"(?P<place>(?-i:[A-Z])[\w\u00c0-\u017f-]+(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f-]+)?"

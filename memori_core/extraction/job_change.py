@@ -18,6 +18,7 @@ from ..slots import holder
 from .leads import strip_lead
 from .side_jobs import is_side_job
 from .cues import is_negated, is_planned
+from .patterns import I_AM
 from .slots import is_job_offer, slots_of
 
 __all__ = ["as_job_changes", "is_first_shift", "says_where_now", "stored_employers"]
@@ -83,13 +84,13 @@ _JOINED = re.compile(_LEAD + rf"joined\s+(?P<new>{_NAME})" + _WHERE + _ROLE + _E
 # "I'm now at Meta": a new job when a job is stored; "I'm at Meta now" only beside the old one's end (else it
 # may be where the user is right now).
 _NOW_AT = re.compile(
-    r"^(?:i'm|i\s+am)\s+(?P<now>now\s+)?(?:working\s+)?(?:at|with|for)\s+" rf"(?P<new>{_NAME})" + _WHERE + _ROLE + _END,
+    rf"^{I_AM}\s+(?P<now>now\s+)?(?:working\s+)?(?:at|with|for)\s+(?P<new>{_NAME})" + _WHERE + _ROLE + _END,
     re.IGNORECASE,
 )
 # "im in exeter now", "I'm living in Porto now", "I'm based in Oslo these days": where the user is now, a move when a
 # home is stored (nothing may follow but when: "I'm in London now for a conference" is a visit).
 _NOW_IN = re.compile(
-    r"^(?:i'm|i\s+am)\s+(?:now\s+|finally\s+|officially\s+)*(?:in|based\s+in|living\s+in|settled\s+in)\s+"
+    rf"^{I_AM}\s+(?:now\s+|finally\s+|officially\s+)*(?:in|based\s+in|living\s+in|settled\s+in)\s+"
     r"(?P<place>[A-Za-z][\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s*,?\s+(?:now|these\s+days|for\s+good|permanently|"
     r"officially)(?:\s+(?:lol|haha|finally))?\s*[.!]*$",
     re.IGNORECASE,

@@ -520,7 +520,7 @@ _PLANNED = rx(
     r"(?:i|we)(?:'ve|\s+have)\s+got\s+(?:my|our|a|an)\s+[^.]*?\b(?:booked|scheduled)\b|"
     # "I'm planning a trip to Lisbon in November", "We plan to go to Iceland in June": a plan, made
     r"(?:i|we)\s+(?:also\s+)?plan\s+(?:to|on)\b|"
-    r"(?:i'm|i\s+am|we're|we\s+are)\s+(?:(?:also|still|now)\s+)?(?:planning|off\s+to|flying|going|travell?ing|"
+    rf"{I_OR_WE_ARE}\s+(?:(?:also|still|now)\s+)?(?:planning|off\s+to|flying|going|travell?ing|"
     r"heading|driving|visiting|having|getting|"
     r"bringing|hosting|attending|throwing|doing|running|playing|cooking|baking|"
     # a change to come: "We're moving to Bath next month", "I'm starting a new job next week"

@@ -30,7 +30,7 @@ from .endings import disposed_thing, ends_ownership, is_loss, named_change
 from .health import health_news
 from .named_news import listed_child, named_news
 from .other_referents import names_someone_else
-from .relationships import relationship_stage
+from .relationships import ENDED_STAGES, relationship_stage
 from .slots import slots_of
 from .subjects import named_subject, names_in
 from .trips import trip_places
@@ -39,8 +39,6 @@ from .verdicts import KEPT_REWRITTEN, SentenceVerdict
 __all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "partner_of", "resolve_same", "told_of",
            "who_plans_name"]
 
-# Where a relationship ends: every fact told of it ends with it.
-ENDED_STAGES = frozenset({"single", "divorced", "widowed"})
 # The user (or their partner) is expecting: "User is pregnant.", "User's wife is expecting twins.", "User is 7 months
 # pregnant with their first."
 OWN_PREGNANCY = rx(

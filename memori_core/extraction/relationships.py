@@ -11,6 +11,9 @@ from ..slots import fold as _fold
 from .cues import is_negated
 
 __all__ = [
+    "ENDED_STAGES",
+    "PARTNERED",
+    "another_stage",
     "is_relationship_status",
     "relationship_stage",
 ]
@@ -26,6 +29,8 @@ _REL_STATUS = re.compile(
     r"parted\s+ways|separate\s+ways|met\s+(?:someone|somebody)|"
     r"new\s+(?:boyfriend|girlfriend|partner|husband|wife|fianc[ée]e?))\b"
 )
+PARTNERED = "partnered"
+"""The stage of "User's partner is Sam.": together, no more said."""
 # The stages of a relationship, the first found wins ("User and their wife divorced" is "divorced").
 _STAGES = (
     ("widowed", re.compile(r"\b(?:widowed|widow|widower)\b")),
@@ -37,7 +42,14 @@ _STAGES = (
     ("dating", re.compile(r"\b(?:dating|girlfriend|boyfriend|back\s+together|(?:have|has|'ve)\s+been\s+together|"
                           r"seeing\s+(?:someone|somebody|each\s+other|"
                           r"a\s+(?:guy|girl|man|woman|boy|lady))|in\s+a\s+relationship|met\s+(?:someone|somebody))\b")),
+    # "User's partner is Sam.", "User has a partner named Sam.": together, at a stage the word leaves open (a
+    # partner may be a girlfriend, a fiancée or a spouse); not a business or tennis partner, nor what is told of the
+    # partner ("User's partner Marco is a chef.", "... Marco's birthday is ...")
+    (PARTNERED, re.compile(r"\b(?:user's|my|their|our|ha(?:s|ve)\s+a)\s+(?:partner|other\s+half|significant\s+other)"
+                           r"(?:\s+is\s+[\w-]+|'s\s+name\s+is\s+[\w-]+|,?\s+(?:named|called)\s+[\w-]+)?\s*[.!]?\s*$")),
 )
+ENDED_STAGES = frozenset({"single", "divorced", "widowed"})
+"""Where a relationship ends: every fact told of it ends with it."""
 # A wedding still to come: "I'm getting married next summer", "we'll be married in June". Who says so is engaged now.
 _WEDDING_TO_COME = re.compile(r"\b(?:getting|get|will\s+be|'ll\s+be|to\s+be)\s+married\b")
 # A stage said of the past: "I was married before", "used to be engaged".
@@ -56,6 +68,19 @@ def relationship_stage(text: str) -> str | None:
         return "engaged"
     found = [stage for stage, rx in _STAGES if rx.search(folded)]
     return found[0] if found else (("dating" if SEEING_NAME.search(text) else None))
+
+
+def another_stage(stage: str | None, before: str | None) -> bool:
+    """Whether ``stage`` is a change from the stage ``before`` (both from :func:`relationship_stage`): they differ, and
+    it is not :data:`PARTNERED` beside a stage of being together ("My partner is a teacher." after "User is married
+    to Dev."), which it may be.
+
+    >>> another_stage("single", "partnered"), another_stage("partnered", "married"), another_stage("engaged", "dating")
+    (True, False, True)
+    """
+    if stage is None or before is None or stage == before:
+        return False
+    return PARTNERED not in (stage, before) or bool({stage, before} & ENDED_STAGES)
 
 
 def is_relationship_status(text: str) -> bool:

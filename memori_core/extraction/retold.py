@@ -25,6 +25,7 @@ from .diagnoses import as_diagnosis
 from .introductions import work_pattern
 from .grammar import contracted_verb, is_past
 from .leads import CLINICIAN, strip_lead
+from .patterns import I_AM
 from .activities import PETS
 from .health import BODY_PART, health_news
 from .slots import slots_of
@@ -42,7 +43,7 @@ _THAT_IS = r"(?:that's|that\s+is|that\s+was|that'd\s+be|that\s+would\s+be|it's|i
 # "I'm not allergic to shellfish, that's my brother Sam", "I'm not vegan - that was my sister", "I'm not
 # allergic to shellfish, my brother is": a denial, and whose the fact is.
 _DENIED_FOR = re.compile(
-    r"^(?:i'm|i\s+am)\s+not\s+(?P<what>[^,\u2014\u2013]+?)\s*(?:,|\s+-|\s*[\u2014\u2013])\s*"
+    rf"^{I_AM}\s+not\s+(?P<what>[^,\u2014\u2013]+?)\s*(?:,|\s+-|\s*[\u2014\u2013])\s*"
     rf"(?:{_THAT_IS}\s+(?P<who>{_MY_ONE_NAMED})(?:'s)?(?:\s+(?:who|that)\b.*)?"
     rf"|(?P<who2>{_MY_ONE_NAMED})\s+(?:is|was))\s*[.!]*$",
     _I,
@@ -54,7 +55,7 @@ _ELLIPTICAL_OWNER = re.compile(
     rf"|{_THAT_IS}\s+(?P<whose>{_MY_ONE_NAMED})(?:'s)?(?:\s+(?:who|that)\b.*)?)\s*[.!]*$",
     _I,
 )
-_DENIAL = re.compile(r"^(?:i'm|i\s+am)\s+not\s+(?P<what>[^,]+?)\s*[.!]*$", _I)
+_DENIAL = re.compile(rf"^{I_AM}\s+not\s+(?P<what>[^,]+?)\s*[.!]*$", _I)
 # "doctor says ...", "the midwife said that ...": the clinician's words are the user's news.
 _CLINICIAN_SAYS = re.compile(
     rf"^(?:(?:the|my|our|her|his)\s+)?(?:new\s+)?(?:{CLINICIAN})\s+(?:says|said|confirmed|told\s+(?:me|us)|thinks|"

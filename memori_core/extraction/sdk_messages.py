@@ -9,6 +9,13 @@ the user's).
 A user-role message that holds only tool results (Anthropic's ``tool_result`` blocks, Bedrock Converse's
 ``toolResult``, Google's function responses) is the tool's, not the user's: it reads as role ``tool``, so the
 user's turn goes on past it to the question that started the tool loop.
+
+An OpenAI Responses API conversation (a call's ``input`` list with the items of each ``response.output`` added)
+holds items that are no one's message and carry a ``type`` but no ``role``: a tool's call or its output
+(``function_call``, ``function_call_output``, ``web_search_call`` ...), the model's ``reasoning``, a reference
+to a stored item. They read as the tool's too, as a chat completion's ``tool`` message does, and so does a
+``{"type": "message"}`` item without a ``role`` (OpenAI requires one; whose words they are is not known, so they
+are not captured as the user's). A plain string item is the user's message, as a Responses ``input`` string is.
 """
 
 from __future__ import annotations
@@ -24,6 +31,15 @@ __all__ = ["is_tool_result", "sdk_role_and_text"]
 _TOOL_RESULT_TYPES = frozenset({"tool_result", "function_call_output", "mcp_tool_result"})
 _TOOL_RESULT_KEYS = ("toolResult", "function_response", "functionResponse")
 
+# Responses API items that are not messages: those ending so (function_call, function_call_output,
+# tool_search_output, web_search_call ...) and these.
+_ITEM_SUFFIXES = ("_call", "_output")
+_ITEM_TYPES = frozenset({"reasoning", "compaction", "item_reference", "mcp_list_tools", "mcp_approval_request",
+                         "mcp_approval_response"})
+
+NOT_A_TURN = ("tool", "")
+"""How an item that is no one's turn reads: a tool's message, which capture passes over."""
+
 
 def is_tool_result(part: Any) -> bool:
     """Whether a content part is a tool's result (Anthropic, Bedrock Converse, Google)."""
@@ -32,6 +48,15 @@ def is_tool_result(part: Any) -> bool:
     if field_of(part, "type") in _TOOL_RESULT_TYPES:
         return True
     return any(field_of(part, key) is not None for key in _TOOL_RESULT_KEYS)
+
+
+def _is_responses_item(item: Any) -> bool:
+    """A Responses API item without a ``role``: a tool call, its output, reasoning, or a message whose role is
+    missing."""
+    kind = field_of(item, "type")
+    if not isinstance(kind, str) or field_of(item, "role") is not None:
+        return False
+    return kind == "message" or kind in _ITEM_TYPES or kind.endswith(_ITEM_SUFFIXES)
 
 
 def _has(item: Any, key: str) -> bool:
@@ -47,11 +72,16 @@ def _only_tool_results(content: Any) -> bool:
 def sdk_role_and_text(item: Any, name: str) -> tuple[Any, str] | None:
     """``(role, text)`` of a provider SDK message (a mapping or a typed object), ``None`` when ``item`` is none.
 
-    A user message without ``content`` (or ``parts``) raises a ``TypeError`` naming ``name`` and its keys, as
+    A string is the user's message (a Responses API ``input`` string); a Responses API item without a role reads
+    as :data:`NOT_A_TURN`. A user message without ``content`` (or ``parts``) raises a ``TypeError`` naming ``name`` and its keys, as
     ``MemoriRecall.apply`` does; content that is not a string, ``None`` or a list of parts, one naming its
     ``content``."""
-    if isinstance(item, (str, bytes, tuple)):
+    if isinstance(item, str):
+        return "user", item
+    if isinstance(item, (bytes, tuple)):
         return None
+    if _is_responses_item(item):
+        return NOT_A_TURN
     role = field_of(item, "role")
     if _has(item, "parts") and not _has(item, "content"):  # a Google Content
         role = "user" if role is None else ("assistant" if role == "model" else role)
@@ -66,7 +96,7 @@ def sdk_role_and_text(item: Any, name: str) -> tuple[Any, str] | None:
     else:
         content = None  # an assistant's tool call dumped without its None content
     if _only_tool_results(content):
-        return "tool", ""
+        return NOT_A_TURN
     if content is None or isinstance(content, str):
         return role, content or ""
     return role, content_text(content)

@@ -14,7 +14,7 @@ from ..ranking.care import OFF_FOODS
 from .dates import WEEKDAY
 from .grammar import ADVERBS
 from .leads import CLINICIAN
-from .patterns import rx
+from .patterns import I_AM, rx
 from .cues import is_change, is_ended
 from .endings import is_loss
 from .health import BODY_PART, health_news
@@ -179,7 +179,7 @@ _OUR_TALK = rx(
 )
 # "I'm sure that's wrong", "I agree with that": about what was said, not about the user.
 _ABOUT_THAT = rx(
-    r"^(?:(?:i'm|i\s+am)\s+(?:pretty\s+|quite\s+|not\s+)?(?:sure|certain|afraid|glad)\s+(?:that's|that|it's|it|this)\b"
+    rf"^(?:{I_AM}\s+(?:pretty\s+|quite\s+|not\s+)?(?:sure|certain|afraid|glad)\s+(?:that's|that|it's|it|this)\b"
     r"|i\s+(?:totally\s+|completely\s+)?(?:agree|disagree)\b)"
 )
 

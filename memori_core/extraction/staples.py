@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .patterns import rx
+from .patterns import I_OR_WE_ARE, rx
 
 __all__ = ["as_staple"]
 
@@ -36,7 +36,7 @@ _AMOUNT = (r"(?:\s*,?\s*(?:like|about|around|maybe|easily|probably|at\s+least|li
 _LIVE_ON = rx(
     rf"^(?:(?P<when>{_WHEN})\s*,?\s+)?(?:i|we)\s+(?:basically\s+|pretty\s+much\s+|practically\s+|just\s+|mostly\s+|"
     rf"literally\s+)*(?:live|survive|run|exist)\s+on\s+(?P<what>(?:{_DRINK}|{_FOOD})(?:\s+and\s+(?:{_DRINK}|{_FOOD}))?)"
-    rf"{_AMOUNT}?(?:\s+(?:(?:when|while)\s+(?:i'm|i\s+am|we're|we\s+are)\s+)?(?P<when_after>{_WHEN}))?{_AMOUNT}?"
+    rf"{_AMOUNT}?(?:\s+(?:(?:when|while)\s+{I_OR_WE_ARE}\s+)?(?P<when_after>{_WHEN}))?{_AMOUNT}?"
     r"\s*[.!]*$"
 )
 _A_DRINK = rx(rf"^(?:{_DRINK})$")

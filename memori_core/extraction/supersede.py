@@ -43,7 +43,7 @@ from .rates import rerates
 from .documents import renews_document
 from .routes import changes_route
 from .shifts import changes_shift, is_only_a_shift
-from .relationships import is_relationship_status, relationship_stage
+from .relationships import another_stage, is_relationship_status, relationship_stage
 from .side_jobs import beside_the_job
 from .slots import JOB_OFFER, is_job_offer, is_job_to_come, only_looks_for_work, slots_of
 from .state_enders import ends_state
@@ -578,8 +578,7 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             if (is_loss(said) or (changed and is_relationship_status(said))) and (ends or stands):
                 return True
             # a new stage replaces another ("Chris and I are engaged" after "User is dating Chris.")
-            stage, before = relationship_stage(verdict.fact), relationship_stage(text)
-            if stage is not None and before is not None and stage != before:
+            if another_stage(relationship_stage(verdict.fact), relationship_stage(text)):
                 return True
         elif changed or (slot == "age" and _another_age(verdict.fact, text)):
             return True  # "Correction: I am 41." ends "User is 44 years old.": one age at a time

@@ -51,7 +51,8 @@ class Message:
 
 MessageLike = Message | tuple[str, str] | Mapping[str, Any] | Any
 """A :class:`Message`, a ``(role, text)`` pair, or a provider SDK's message: ``{"role": ..., "content": ...}`` as the
-OpenAI, Anthropic and Bedrock Converse SDKs write it, the SDK's own message object, or a Google ``Content``
+OpenAI, Anthropic and Bedrock Converse SDKs write it, the SDK's own message object, a Google ``Content``, an
+OpenAI Responses API item (one without a role is no one's turn), or a string: the user's message
 (:mod:`~memori_core.extraction.sdk_messages`)."""
 
 
@@ -61,14 +62,15 @@ USER_ROLES = ("user", "human")
 
 def as_messages(items: Iterable[MessageLike], name: str = "messages") -> list[Message]:
     """``items`` as :class:`Message` objects (``(role, text)`` pairs and provider message mappings are converted;
-    roles are lower-cased; a ``Message`` keeps its ``created_at``). A text longer than
+    a string, given alone or as an item, is the user's message; roles are lower-cased; a ``Message`` keeps its ``created_at``). A text longer than
     :data:`~memori_core.validate.MAX_TURN_CHARS` (8,000) is cut to its first and last 4,000 characters
     (:func:`~memori_core.validate.clip_turn`): capture and every extractor read messages through here, so a
     pasted megabyte costs no more than a long chat turn. A bad item raises a ``TypeError`` naming it as
-    ``name[i]``; a text given where messages belong, one naming ``name``."""
-    if isinstance(items, (str, bytes)):
-        raise TypeError(f"{name} must be a sequence of messages, got {type(items).__name__} "
-                        "(one text is [('user', text)])")
+    ``name[i]``; bytes given where messages belong, one naming ``name``."""
+    if isinstance(items, str):  # one text is the user's message, as a Responses API ``input`` string is
+        items = [items]
+    if isinstance(items, bytes):
+        raise TypeError(f"{name} must be a sequence of messages, got bytes")
     out: list[Message] = []
     for i, item in enumerate(items):
         said_at = None

@@ -26,6 +26,7 @@ import numpy as np
 
 __all__ = [
     "CARE_DOMAINS",
+    "asks_if_advisable",
     "DOMAIN_PROTOTYPES",
     "DOMAIN_TEMPERATURE",
     "FIRST_PERSON",
@@ -259,6 +260,17 @@ def negated_at(text: str, start: int) -> bool:
 
 # "US" in capitals in a turn that is not all capitals is the country ("size 8 in US kids", "US visa rules")
 _THE_US = re.compile(r"\bUS\b")
+
+
+def asks_if_advisable(text: str) -> bool:
+    """Whether ``text`` asks if something is okay, safe, wise or a good idea ("Is it okay to eat kale every day?",
+    "Would the ferry be a good idea?"): in a chat, a question about the asker's own case (:func:`is_personal`), and
+    one whether to do something (:func:`~memori_core.ranking.core.core_turn_concerns`).
+
+    >>> asks_if_advisable("Is it safe to fly at 30 weeks?"), asks_if_advisable("Is it raining in Leeds?")
+    (True, False)
+    """
+    return _ADVICE.search(text.replace("\u2019", "'")) is not None
 
 
 def is_personal(question: str) -> bool:

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..facts import CORE_KEY, is_core
+from .care import asks_if_advisable
 from .concerns import FACT_CONCERNS, fact_concerns, question_concerns
 
 __all__ = ["CORE", "CORE_KEY", "MEDIA_CONCERNS", "asks_only_for_media", "core_picks", "core_touched", "core_turn_concerns",
@@ -64,9 +65,9 @@ _CARE_TURN = frozenset(FACT_CONCERNS) | frozenset({
 _BODY = re.compile(r"\b(?:head\w*|stomach|tummy|belly|chest|throat|skin|pain\w*|ache\w*|sore|sick|ill|unwell|"
                    r"fever\w*|dizzy|nause\w*|pound\w*|itch\w*|rash\w*|cough\w*|bleed\w*|breath\w*|tired|"
                    r"exhausted|migraine\w*|cramp\w*|swollen|hurts?|injur\w*)\b", re.IGNORECASE)
-# Whether the asker should do something: "My boss wants me to do night inspections. Should I say yes?".
-_DECIDING = re.compile(r"\b(?:should|shall)\s+i\b|\bis\s+it\s+(?:ok|okay|safe|wise|a\s+good\s+idea)\b|"
-                       r"\b(?:ok|okay|safe|fine)\s+for\s+me\b", re.IGNORECASE)
+# Whether the asker should do something: "My boss wants me to do night inspections. Should I say yes?", "Peanut
+# butter ok for me?"; or whether it is okay, safe or a good idea (care.asks_if_advisable).
+_DECIDING = re.compile(r"\b(?:should|shall)\s+i\b|\b(?:ok|okay|safe|fine)\s+for\s+me\b", re.IGNORECASE)
 
 
 MEDIA_CONCERNS = frozenset({"reading", "listening", "watching"})
@@ -100,7 +101,8 @@ def core_turn_concerns(query: str, read: Sequence[str] = ()) -> frozenset[str] |
     """
     said = (query, *read)
     concerns = frozenset().union(*(question_concerns(t) for t in said))
-    if concerns & _CARE_TURN or any(_BODY.search(t) for t in said) or _DECIDING.search(query):
+    if concerns & _CARE_TURN or any(_BODY.search(t) for t in said) or _DECIDING.search(query) \
+            or asks_if_advisable(query):
         return None
     return concerns
 

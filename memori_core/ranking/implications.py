@@ -28,7 +28,7 @@ from .conversation import (asks_something, changes_the_plan, goes_on_from_the_co
 from .kin import kin_named, kin_rows
 from .pipeline import PoolScores
 
-__all__ = ["MOST_NAMED", "asked_about", "asked_slots", "gift_for", "not_about_them", "asks_about_named",
+__all__ = ["MOST_NAMED", "asked_about", "asked_slots", "fed_to", "gift_for", "not_about_them", "asks_about_named",
            "asks_for_advice", "asks_to_be_reminded", "day_rows", "named_days", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "implied_rows",
            "named_rows", "named_words", "with_implied"]
 
@@ -386,6 +386,33 @@ def gift_for(question: str) -> str | None:
     """
     m = _GIFT_FOR.search(question.replace("\u2019", "'"))
     return None if m is None else (m.group("who") or m.group("name") or m.group("kin"))
+
+
+# "What should I feed him?", "What can I feed Rex?", "feeding my son tonight": food for someone else, a pet, a
+# child, a sourdough starter ("it"); not "feed myself", "feed us", nor a meal the asker shares ("the family").
+_FED_TO = re.compile(
+    r"\bfeed(?:ing)?\s+(?:(?P<pronoun>him|her|them|it)\b"
+    r"|(?:my|our|the|his|her|their)\s+(?:[\w-]+\s+)?"
+    r"(?!(?:for|to|on|at|in|this|next|and|or|with|tonight|today|tomorrow|family|household|everyone|everybody|"
+    r"crowd|guests?)\b)(?P<who>[\w-]+)\b"
+    r"|(?P<name>(?-i:[A-Z][a-z]+))\b)"
+    r"(?!\s+(?:and|&)\s+(?:me|myself|i|us|ourselves)\b)",
+    re.IGNORECASE,
+)
+
+
+def fed_to(question: str) -> str | None:
+    """Whom a question asks what to feed when it is not the asker ("What should I feed him?" -> ``"him"``, "What
+    can I feed Rex?" -> ``"Rex"``), else ``None``: the asker's own allergies and medicines do not bear on a dog's
+    dinner or a child's, as they do not on a gift (:func:`gift_for`).
+
+    >>> fed_to("What should I feed him?"), fed_to("What should I feed my son for lunch?"), fed_to("What can I eat?")
+    ('him', 'son', None)
+    >>> fed_to("What should I feed the kids and me?"), fed_to("How do I feed the family on a budget?")
+    (None, None)
+    """
+    m = _FED_TO.search(question.replace("\u2019", "'"))
+    return None if m is None else (m.group("pronoun") or m.group("who") or m.group("name"))
 
 
 def not_about_them(who: str, facts: Sequence[str]) -> np.ndarray:
