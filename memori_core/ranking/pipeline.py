@@ -151,6 +151,9 @@ class PoolScores:
     ``None``: none."""
     asked_about: str | None = None
     """Who the question asks about when it is someone else (:func:`~.implications.asked_about`), for ``explain``."""
+    affinity: np.ndarray | None = None
+    """What a personal question's ranking added to each row's ``bonus`` and ``rank_score`` (:mod:`.affinity`), for
+    ``explain``. ``None``: nothing."""
 
 
 # -- 1. the pool --------------------------------------------------------------

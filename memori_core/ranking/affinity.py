@@ -1,0 +1,67 @@
+"""Affinity: how a personal question reaches the facts its words never meet (docs/ranking.md, item 38).
+
+On the app-memory sets a fifth of the turns with needs had no needed fact among the five best, and in 392 of
+those 419 turns the needed fact shared no word with the question ("Is satay OK for me?" and "User is allergic to
+peanuts."). The needed facts ranked 6th to 20th on cosines of about 0.12 against 0.19 for the fifth. Three parts
+of a real memory bring them up, all read from the embeddings and the fact's own words, none from the question's
+words:
+
+- **cosine first**: among short facts about the user, BM25's word matches are mostly chance ("tonight", "home",
+  "work"); a personal question ranks on ``COSINE_SHARE`` of the cosine and the rest of the usual score;
+- **life domain**: a question and a fact that fall in the same part of a life (food, health, family, work,
+  travel ...: :data:`~.care.DOMAIN_PROTOTYPES`, a softmax over each domain's best prototype cosine) share
+  ``DOMAIN_WEIGHT`` x the overlap of their two domain distributions;
+- **care facts**: an allergy, a medication, a condition or a diet (:func:`~.care.is_care_fact`) constrains most
+  of what a person plans, eats or does, and gains ``CARE_WEIGHT``, twice that when the question asks what to do.
+
+The score a personal question is ranked by is ``(1 - COSINE_SHARE) * rank_score + COSINE_SHARE * cosine +
+DOMAIN_WEIGHT * overlap + care``, all times ``RecallConfig.affinity_weight`` (0: off, as in ``memori_compat()``);
+:func:`affinity_bonus` returns the difference, which ``explain`` shows in its own column.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["CARE_WEIGHT", "COSINE_SHARE", "DOMAIN_TEMPERATURE", "DOMAIN_WEIGHT", "affinity_bonus", "domain_shares"]
+
+COSINE_SHARE = 0.6
+"""The share of the cosine in a personal question's score (the usual score keeps the rest)."""
+
+DOMAIN_WEIGHT = 0.26
+"""What a full overlap of a question's and a fact's life-domain distributions adds."""
+
+CARE_WEIGHT = 0.06
+"""What a care fact adds (twice that for a question asking what to do)."""
+
+DOMAIN_TEMPERATURE = 0.05
+"""Softmax temperature over the domains' best prototype cosines (MiniLM cosines differ by a few hundredths)."""
+
+
+def domain_shares(vectors: np.ndarray, prototypes: np.ndarray, starts: np.ndarray,
+                  temperature: float = DOMAIN_TEMPERATURE) -> np.ndarray:
+    """Each vector's distribution over the life domains: a softmax over each domain's best prototype cosine.
+
+    ``vectors`` (n x d, or one d-vector) and the rows of ``prototypes`` are unit length, domain after domain;
+    ``starts[k]`` is the row of domain ``k``'s first prototype (:func:`~.care.prototype_texts`). Returns
+    (n x domains), or one row for one vector; each row sums to 1.
+    """
+    one = vectors.ndim == 1
+    sims = np.atleast_2d(vectors).astype(np.float64, copy=False) @ prototypes.T.astype(np.float64, copy=False)
+    best = np.maximum.reduceat(sims, starts, axis=1)
+    z = np.exp((best - best.max(axis=1, keepdims=True)) / temperature)
+    shares = z / z.sum(axis=1, keepdims=True)
+    return shares[0] if one else shares
+
+
+def affinity_bonus(rank_score: np.ndarray, cosine: np.ndarray, fact_domains: np.ndarray,
+                   question_domains: np.ndarray, care: np.ndarray, advice: bool, weight: float = 1.0) -> np.ndarray:
+    """What a personal question's ranking adds to each pool row's ``rank_score`` (aligned arrays):
+    ``weight x (COSINE_SHARE x (cosine - rank_score) + DOMAIN_WEIGHT x overlap + CARE_WEIGHT x care x (2 if
+    advice else 1))``, ``overlap`` being ``fact_domains @ question_domains`` (0..1) and ``care`` a bool mask
+    of care facts. ``weight`` 0 adds nothing."""
+    if weight <= 0:
+        return np.zeros_like(rank_score, dtype=np.float64)
+    overlap = fact_domains @ question_domains
+    care_part = CARE_WEIGHT * (2.0 if advice else 1.0) * care.astype(np.float64)
+    return weight * (COSINE_SHARE * (cosine.astype(np.float64) - rank_score) + DOMAIN_WEIGHT * overlap + care_part)
