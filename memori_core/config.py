@@ -64,7 +64,7 @@ class RecallConfig:
             "pool", "lex_weight", "lex_weight_short", "short_query_max_tokens", "weight_clamp",
             "candidate_multiplier", "candidate_floor", "k1", "b", "tokenizer", "stemmer", "lexical_floor",
             "neighbour_weight", "second_neighbour_weight", "session_weight", "neighbour_length_ref",
-            "context_turns", "context_weight", "slot_recency_weight", "restatement_terms", "affinity_weight",
+            "context_turns", "context_weight", "affinity_weight", "slot_recency_weight", "restatement_terms",
         ),
         "gate": (
             "gate", "relevance_threshold", "gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words",
