@@ -473,9 +473,11 @@ class ReadPath(Answers, GateSignals, Judging):
             if question is not None and conv is not None and question.shape == q.shape:
                 pooled = cache.matrix[pool.rows]
                 question_cos, conv_cos = cosine_scores(pooled, question), cosine_scores(pooled, conv)
-            domains = (None if prototypes is None else
-                       domain_shares(cache.matrix[pool.rows], prototypes.domains, prototypes.starts))
-        return _Gathered(found, pool_facts, created, core, question_cos, conv_cos, domains)
+            domains = lengths = None
+            if prototypes is not None:
+                domains = domain_shares(cache.matrix[pool.rows], prototypes.domains, prototypes.starts)
+                lengths = found.lengths if found.lengths is not None else cache.lengths[pool.rows]
+        return _Gathered(found, pool_facts, created, core, question_cos, conv_cos, domains, lengths)
 
     @staticmethod
     def _unscorable(cache: EntityCache, entity_id: str, dim: int) -> str | None:
@@ -527,9 +529,10 @@ class ReadPath(Answers, GateSignals, Judging):
             return scores
         care = np.fromiter((is_care_fact(t) for t in gathered.facts.texts()), dtype=bool,
                            count=scores.rank_score.shape[0])
-        add = affinity_bonus(scores.rank_score, scores.cosine, domains,
+        add = affinity_bonus(scores.fused, scores.cosine, domains,
                              domain_shares(question, prototypes.domains, prototypes.starts), care,
-                             asks_for_advice(query) or asks_what_to_do(query), self.config.affinity_weight)
+                             asks_for_advice(query) or asks_what_to_do(query), self.config.affinity_weight,
+                             gathered.lengths)
         return replace(scores, bonus=scores.bonus + add, rank_score=scores.rank_score + add, affinity=add)
 
     @staticmethod

@@ -37,6 +37,7 @@ class _Gathered:
     question_cos: np.ndarray | None  # with a conversation: the pool's cosines to the question alone
     conv_cos: np.ndarray | None  # ... and to the conversation
     domains: np.ndarray | None = None  # a personal question's: the pool's life-domain shares (ranking/affinity.py)
+    lengths: np.ndarray | None = None  # ... and the pool's text lengths
 
 
 @dataclass(frozen=True)
