@@ -389,7 +389,9 @@ def _decide_all(scores: PoolScores, top: np.ndarray, config: RecallConfig | None
     cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
     lexical = scores.lexical if scores.gate_lexical is None else scores.gate_lexical
     bm25 = scores.bm25 if scores.gate_bm25 is None else scores.gate_bm25
-    return decide(cosine[top], scores.rank_score[top], config, lexical[top], bm25[top],
+    # Affinity orders the pool; it does not vouch for a fact: the gate's score band reads the score without it.
+    rank_score = scores.rank_score if scores.affinity is None else scores.rank_score - scores.affinity
+    return decide(cosine[top], rank_score[top], config, lexical[top], bm25[top],
                   pool_size=int(scores.rows.shape[0]), care=None if scores.care is None else scores.care[top],
                   general=scores.general, followup=scores.in_conversation and not scores.general,
                   lift=None if scores.lift is None else scores.lift[top],
