@@ -147,7 +147,7 @@ class RecallConfig:
     extra embedding per recall, only when there is context); 0 ignores the context."""
     affinity_weight: float = 1.0
     """How far a personal question's ranking reaches facts its words never meet (:mod:`memori_core.ranking.affinity`:
-    the cosine's share raised, the question's and the fact's life domains, care facts), 0..1; 0: off."""
+    the question's and the fact's life domains, care facts), 0..1; 0: off."""
     slot_recency_weight: float = 0.0
     """Tie-break between facts of one slot of the same person (where they live, job, diet...:
     :mod:`memori_core.slots`): among the best ``max(2 * limit, 10)`` candidates, the newest of those sharing

@@ -53,8 +53,8 @@ class CandidateScore:
     restored_at: str | None = None
     """When a restore last made the fact valid again (:attr:`RecalledFact.restored_at`; ``None``: never)."""
     affinity: float = 0.0
-    """What a personal question's ranking added to ``neighbour_bonus`` (it is part of it): the cosine's share
-    raised, the life domains the question and the fact share, a care fact (:mod:`memori_core.ranking.affinity`)."""
+    """What a personal question's ranking added to ``neighbour_bonus`` (it is part of it): the life domains the
+    question and the fact share, a care fact (:mod:`memori_core.ranking.affinity`)."""
 
     @classmethod
     def of(
@@ -157,8 +157,8 @@ class RecallReport:
         with_gate = any(c.gate_cosine is not None for c in self.candidates)
         with_affinity = any(c.affinity for c in self.candidates)
         if with_affinity:
-            head += ("\naffinity: a personal question is ranked on more of the cosine, the life domains it shares "
-                     "with each fact and care facts ('affin', part of 'bonus')")
+            head += ("\naffinity: a personal question's ranking adds the life domains it shares with each fact "
+                     "and care facts ('affin', part of 'bonus')")
         cols = (
             f"{'rank':>4}  {'from':<13}  {'cosine':>7}  " + (f"{'gate cos':>8}  " if with_gate else "")
             + f"{'bm25':>7}  {'lex':>5}  {'bonus':>6}  " + (f"{'affin':>6}  " if with_affinity else "")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
-from memori_core.ranking.affinity import COSINE_SHARE, affinity_bonus, domain_shares
+from memori_core.ranking.affinity import CARE_WEIGHT, DOMAIN_WEIGHT, affinity_bonus, domain_shares
 
 FACTS = [
     "User works as a bus driver in Glasgow.", "User's daughter Isla is starting university in September.",
@@ -73,13 +73,55 @@ def test_domain_shares_are_a_softmax_over_each_domains_best_prototype():
     np.testing.assert_allclose(domain_shares(np.array([1.0, 0, 0, 0]), prototypes, starts, 0.5), shares[0])
 
 
-def test_affinity_bonus_moves_the_score_toward_the_cosine_and_adds_domain_and_care():
-    rank_score, cosine = np.array([0.5, 0.2]), np.array([0.3, 0.2])
+def test_affinity_bonus_adds_the_shared_domain_and_care_and_takes_nothing_away():
     domains = np.array([[1.0, 0.0], [0.0, 1.0]])
     question = np.array([0.0, 1.0])
     care = np.array([False, True])
-    plain = affinity_bonus(rank_score, cosine, domains, question, care, advice=False)
-    advice = affinity_bonus(rank_score, cosine, domains, question, care, advice=True)
-    assert plain[0] == pytest.approx(COSINE_SHARE * (0.3 - 0.5))  # no shared domain, no care
-    assert plain[1] > 0 and advice[1] > plain[1] and advice[0] == plain[0]
-    assert not affinity_bonus(rank_score, cosine, domains, question, care, advice=True, weight=0.0).any()
+    plain = affinity_bonus(domains, question, care, advice=False)
+    advice = affinity_bonus(domains, question, care, advice=True)
+    assert plain[0] == 0.0  # no shared domain, no care: nothing added, nothing taken
+    assert plain[1] == pytest.approx(DOMAIN_WEIGHT + CARE_WEIGHT)
+    assert advice[1] == pytest.approx(DOMAIN_WEIGHT + 2 * CARE_WEIGHT) and advice[0] == 0.0
+    assert not affinity_bonus(domains, question, care, advice=True, weight=0.0).any()
+
+
+def test_affinity_fades_from_short_facts_to_none_for_long_chat_turns():
+    n = 5
+    args = (np.ones((n, 1)), np.ones(1), np.zeros(n, dtype=bool))
+    full = affinity_bonus(*args, advice=False)
+    faded = affinity_bonus(*args, advice=False, lengths=np.array([60, 120, 130, 300, 500]))
+    np.testing.assert_allclose(faded, full * np.array([1.0, 1.0, 1.0, 0.5, 0.0]))
+
+
+def test_a_pool_of_chat_turns_takes_no_affinity():
+    n = 3
+    args = (np.ones((n, 1)), np.ones(1), np.ones(n, dtype=bool))
+    assert not affinity_bonus(*args, advice=True, lengths=np.array([150, 560, 900])).any()  # median 560 chars
+
+
+def test_a_rare_name_the_question_holds_still_ranks_first(minilm):
+    engine = _engine(minilm)
+    engine.add("u", ["User's physiotherapist is Dr. Okonkwo-Baptiste.", "User has a dentist appointment next Tuesday."])
+    [first] = engine.recall("When am I seeing Dr. Okonkwo-Baptiste again?", "u", 1)
+    assert first.content == "User's physiotherapist is Dr. Okonkwo-Baptiste."
+
+
+def test_a_long_chat_turn_gets_no_affinity_in_explain(minilm):
+    engine = _engine(minilm)
+    long_turn = ("I was telling my sister about the trip we took last spring, " * 8).strip()
+    engine.add("u", [long_turn])
+    report = engine.explain("What should I have for lunch today?", "u", 20)
+    assert next(c for c in report.candidates if c.content == long_turn).affinity == 0.0
+
+
+def test_the_gates_score_band_does_not_read_the_affinity():
+    from memori_core.ranking.pipeline import PoolScores, select
+
+    cosine = np.array([0.5, 0.2])
+    fused = cosine.copy()
+    affinity = np.array([0.0, 0.1])  # lifts the second into the band (0.5 x best score) only with it
+    scores = PoolScores(rows=np.arange(2), source=np.ones(2, dtype=np.int8), cosine=cosine, bm25=np.zeros(2),
+                        lexical=np.zeros(2), fused=fused, bonus=affinity, rank_score=fused + affinity,
+                        query_tokens=["lunch"], w_cos=0.65, w_lex=0.35, affinity=affinity)
+    assert select(scores, 5, RecallConfig()).tolist() == [0]
+    assert select(scores, 5, None).tolist() == [0, 1]  # ranked, not vouched for

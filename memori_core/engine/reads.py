@@ -355,8 +355,7 @@ class ReadPath(Answers, GateSignals, Judging):
         # A personal question is ranked with affinity (:mod:`~memori_core.ranking.affinity`): its life domains
         # are read from the prototypes embedded once per engine, the pool's under the lock.
         personal = bool(query.strip()) and (asker or is_personal(query))
-        affinity = (self._prototype_vectors(own.shape[0])
-                    if gated and personal and cfg.affinity_weight > 0 else None)
+        affinity = self._prototype_vectors(own.shape[0]) if personal and cfg.affinity_weight > 0 else None
         gathered = self._gathered(cache, entity_id, query, unique_terms(q_tokens), limit, where, at, gated,
                                   q, question, conv, affinity)
         if isinstance(gathered, str):
@@ -364,9 +363,7 @@ class ReadPath(Answers, GateSignals, Judging):
         facts = gathered.facts
         turn = _turn(query, read, general_shape and not names_known(query, facts.texts()))
         gate_cos = self._gate_cosine(gathered, turn)
-        scores = self._pool_scores(query, q_tokens, limit, gathered, gate_cos, turn, asker)
-        if gathered.domains is not None and affinity is not None:
-            scores = self._with_affinity(query, scores, gathered, own, affinity)
+        scores = self._pool_scores(query, q_tokens, limit, gathered, gate_cos, turn, asker, own, affinity)
         relevance = gated and cfg.gate == "relevance"  # the relevance gate's signals apply
         if relevance:
             who = asked_about(query)  # "What medication does my dad take?": not the asker's own facts
@@ -502,13 +499,17 @@ class ReadPath(Answers, GateSignals, Judging):
         return None
 
     def _pool_scores(self, query: str, q_tokens: list[str], limit: int, gathered: _Gathered,
-                     gate_cos: np.ndarray | None, turn: _Turn, asker: bool) -> PoolScores:
+                     gate_cos: np.ndarray | None, turn: _Turn, asker: bool, question: np.ndarray,
+                     prototypes: _Prototypes | None) -> PoolScores:
         """The pool's scores (:func:`~memori_core.ranking.pipeline.score_pool`), with the gate's cosine when a
-        conversation is read, restatements (unless the question asks when) and the slot tie-break."""
+        conversation is read, a personal question's affinity (``prototypes``: ``None`` for none; ``question``:
+        its own embedding), restatements (unless the question asks when) and the slot tie-break."""
         cfg = self.config
         found, created = gathered.found, gathered.created
         scores = score_pool(found.pool, found.cosine, found.tf, found.dl, q_tokens, cfg, sessions=found.sessions,
                             lengths=found.lengths)
+        if prototypes is not None and gathered.domains is not None:
+            scores = self._with_affinity(query, scores, gathered, question, prototypes)
         if gate_cos is not None:
             scores = replace(scores, gate_cosine=gate_cos.astype(scores.cosine.dtype),
                              in_conversation=not turn.news and (asker or turn.leans))
@@ -522,15 +523,14 @@ class ReadPath(Answers, GateSignals, Judging):
     def _with_affinity(self, query: str, scores: PoolScores, gathered: _Gathered, question: np.ndarray,
                        prototypes: _Prototypes) -> PoolScores:
         """``scores`` ranked for a personal question (:func:`~memori_core.ranking.affinity.affinity_bonus`): the
-        cosine's share raised, the life domains the question and each fact share, care facts; in ``bonus`` and
-        ``rank_score``, and on its own in ``affinity`` for ``explain``."""
+        life domains the question and each fact share, care facts; in ``bonus`` and ``rank_score``, and on its own
+        in ``affinity`` for ``explain``."""
         domains = gathered.domains
         if domains is None or domains.shape[0] != scores.rank_score.shape[0]:
             return scores
         care = np.fromiter((is_care_fact(t) for t in gathered.facts.texts()), dtype=bool,
                            count=scores.rank_score.shape[0])
-        add = affinity_bonus(scores.fused, scores.cosine, domains,
-                             domain_shares(question, prototypes.domains, prototypes.starts), care,
+        add = affinity_bonus(domains, domain_shares(question, prototypes.domains, prototypes.starts), care,
                              asks_for_advice(query) or asks_what_to_do(query), self.config.affinity_weight,
                              gathered.lengths)
         return replace(scores, bonus=scores.bonus + add, rank_score=scores.rank_score + add, affinity=add)
