@@ -145,7 +145,7 @@ class RecallConfig:
     """How far the conversation moves the query: recall searches with ``normalise(q + context_weight * c)``,
     ``q`` the question's embedding and ``c`` the embedding of the read turns followed by the question (one
     extra embedding per recall, only when there is context); 0 ignores the context."""
-    affinity_weight: float = 1.0
+    affinity_weight: float = 0.0
     """How far a personal question's ranking reaches facts its words never meet (:mod:`memori_core.ranking.affinity`:
     the question's and the fact's life domains, care facts), 0..1; 0: off."""
     slot_recency_weight: float = 0.0

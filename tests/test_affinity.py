@@ -23,6 +23,7 @@ FOOD_QUESTIONS = ["What should I have for lunch today?", "Any ideas for a snack 
 
 
 def _engine(minilm, **config) -> RecallEngine:
+    config = {"affinity_weight": 1.0, **config}  # off by default (docs/ranking.md item 38)
     engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm, config=RecallConfig(gate="off", **config))
     engine.add("u", FACTS)
     return engine
@@ -52,9 +53,9 @@ def test_explain_shows_the_affinity_column_and_equals_recall(minilm):
     assert [f.id for f in report.facts] == [f.id for f in engine.recall("What should I have for lunch today?", "u", 5)]
 
 
-def test_memori_compat_has_no_affinity():
+def test_affinity_is_off_by_default_and_in_memori_compat():
     assert RecallConfig.memori_compat().affinity_weight == 0.0
-    assert RecallConfig().affinity_weight == 1.0
+    assert RecallConfig().affinity_weight == 0.0
 
 
 @pytest.mark.parametrize("weight", [-0.1, 1.5])
