@@ -354,8 +354,8 @@ class ReadPath(Answers, GateSignals, Judging):
                          and self._general_shape(query, own, asker and not self._how_to(query, read)))
         # A personal question is ranked with affinity (:mod:`~memori_core.ranking.affinity`): its life domains
         # are read from the prototypes embedded once per engine, the pool's under the lock.
-        personal = bool(query.strip()) and (asker or is_personal(query))
-        affinity = self._prototype_vectors(own.shape[0]) if personal and cfg.affinity_weight > 0 else None
+        personal = cfg.affinity_weight > 0 and bool(query.strip()) and (asker or is_personal(query))
+        affinity = self._prototype_vectors(own.shape[0]) if personal else None
         gathered = self._gathered(cache, entity_id, query, unique_terms(q_tokens), limit, where, at, gated,
                                   q, question, conv, affinity)
         if isinstance(gathered, str):
