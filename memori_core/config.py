@@ -33,6 +33,7 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORI_RECALL_CONTEXT_WEIGHT": "context_weight",
     "MEMORI_RECALL_CORE_LIMIT": "core_limit",
     "MEMORI_RECALL_SLOT_RECENCY_WEIGHT": "slot_recency_weight",
+    "MEMORI_RECALL_AFFINITY_WEIGHT": "affinity_weight",
     "MEMORI_RECALL_RESTATEMENT_TERMS": "restatement_terms",
     "MEMORI_RECALL_GATE_IMPLIED": "gate_implied",
 }
@@ -63,7 +64,7 @@ class RecallConfig:
             "pool", "lex_weight", "lex_weight_short", "short_query_max_tokens", "weight_clamp",
             "candidate_multiplier", "candidate_floor", "k1", "b", "tokenizer", "stemmer", "lexical_floor",
             "neighbour_weight", "second_neighbour_weight", "session_weight", "neighbour_length_ref",
-            "context_turns", "context_weight", "slot_recency_weight", "restatement_terms",
+            "context_turns", "context_weight", "affinity_weight", "slot_recency_weight", "restatement_terms",
         ),
         "gate": (
             "gate", "relevance_threshold", "gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words",
@@ -144,6 +145,9 @@ class RecallConfig:
     """How far the conversation moves the query: recall searches with ``normalise(q + context_weight * c)``,
     ``q`` the question's embedding and ``c`` the embedding of the read turns followed by the question (one
     extra embedding per recall, only when there is context); 0 ignores the context."""
+    affinity_weight: float = 0.0
+    """How far a personal question's ranking reaches facts its words never meet (:mod:`memori_core.ranking.affinity`:
+    the question's and the fact's life domains, care facts), 0..1; 0: off."""
     slot_recency_weight: float = 0.0
     """Tie-break between facts of one slot of the same person (where they live, job, diet...:
     :mod:`memori_core.slots`): among the best ``max(2 * limit, 10)`` candidates, the newest of those sharing
@@ -287,6 +291,9 @@ class RecallConfig:
             _check_number(name, value)
             if value < 0:
                 raise ValueError(f"{name} must be >= 0, got {value}")
+        _check_number("affinity_weight", self.affinity_weight)
+        if not 0.0 <= self.affinity_weight <= 1.0:
+            raise ValueError(f"affinity_weight must be in [0, 1], got {self.affinity_weight}")
         _check_number("slot_recency_weight", self.slot_recency_weight)
         if not 0.0 <= self.slot_recency_weight <= 0.05:
             raise ValueError(f"slot_recency_weight must be in [0, 0.05] (a tie-break), got {self.slot_recency_weight}")
@@ -346,6 +353,7 @@ class RecallConfig:
             "gate_third_person": None,
             "gate_implied": False,
             "restatement_terms": None,
+            "affinity_weight": 0.0,
             "time_zone_label": False,
             "one_per_text": False,
         }

@@ -52,18 +52,22 @@ class CandidateScore:
     ``None``: since ``created_at``)."""
     restored_at: str | None = None
     """When a restore last made the fact valid again (:attr:`RecalledFact.restored_at`; ``None``: never)."""
+    affinity: float = 0.0
+    """What a personal question's ranking added to ``neighbour_bonus`` (it is part of it): the life domains the
+    question and the fact share, a care fact (:mod:`memori_core.ranking.affinity`)."""
 
     @classmethod
     def of(
         cls, fact: RecalledFact, *, rank: int, bm25: float, kept: bool, reason: str, source: str, fused: float = 0.0,
-        neighbour_bonus: float = 0.0, gate_cosine: float | None = None,
+        neighbour_bonus: float = 0.0, gate_cosine: float | None = None, affinity: float = 0.0,
     ) -> CandidateScore:
         """The candidate ``fact`` is (as ``recall`` returns it, with its cosine, lexical and rank scores), with the
         other parts of its score and its fate."""
         return cls(rank=rank, id=fact.id, content=fact.content, created_at=fact.created_at, cosine=fact.cosine,
                    bm25=bm25, lexical=fact.lexical, rank_score=fact.rank_score, kept=kept, reason=reason,
                    metadata=fact.metadata, source=source, fused=fused, neighbour_bonus=neighbour_bonus,
-                   gate_cosine=gate_cosine, valid_from=fact.valid_from, restored_at=fact.restored_at)
+                   gate_cosine=gate_cosine, valid_from=fact.valid_from, restored_at=fact.restored_at,
+                   affinity=affinity)
 
     def fact(self, entity_id: str) -> RecalledFact:
         """This candidate as ``recall`` returns it for ``entity_id`` (:meth:`of` read back)."""
@@ -151,9 +155,14 @@ class RecallReport:
         if not self.candidates:
             return head
         with_gate = any(c.gate_cosine is not None for c in self.candidates)
+        with_affinity = any(c.affinity for c in self.candidates)
+        if with_affinity:
+            head += ("\naffinity: a personal question's ranking adds the life domains it shares with each fact "
+                     "and care facts ('affin', part of 'bonus')")
         cols = (
             f"{'rank':>4}  {'from':<13}  {'cosine':>7}  " + (f"{'gate cos':>8}  " if with_gate else "")
-            + f"{'bm25':>7}  {'lex':>5}  {'bonus':>6}  {'score':>7}  {'':<15}  fact"
+            + f"{'bm25':>7}  {'lex':>5}  {'bonus':>6}  " + (f"{'affin':>6}  " if with_affinity else "")
+            + f"{'score':>7}  {'':<15}  fact"
         )
         lines = [head, cols, "-" * len(cols)]
         for c in self.candidates:
@@ -163,7 +172,8 @@ class RecallReport:
                 gate_col = f"{c.gate_cosine:>8.4f}  " if c.gate_cosine is not None else f"{'-':>8}  "
             lines.append(
                 f"{c.rank:>4}  {c.source:<13}  {c.cosine:>7.4f}  {gate_col}{c.bm25:>7.3f}  {c.lexical:>5.3f}  "
-                f"{c.neighbour_bonus:>6.3f}  {c.rank_score:>7.4f}  {c.reason:<15}  {text}"
+                f"{c.neighbour_bonus:>6.3f}  " + (f"{c.affinity:>6.3f}  " if with_affinity else "")
+                + f"{c.rank_score:>7.4f}  {c.reason:<15}  {text}"
             )
         return "\n".join(lines)
 

@@ -163,7 +163,9 @@ class PrototypesDown:
 
 
 def test_the_prototypes_are_embedded_once_per_engine_and_only_when_a_care_fact_is_in_doubt(hash_embedder):
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder)
+    # affinity (ranking/affinity.py) reads them on every personal question: off here, the care signal alone
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder,
+                          config=RecallConfig(affinity_weight=0.0))
     engine.add("u1", FACTS)
     calls = hash_embedder.calls
     engine.recall("Where do I live?", "u1")  # no care fact between the care bar and gate_keep

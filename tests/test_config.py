@@ -56,6 +56,7 @@ SHIPPED_DEFAULTS = {
     "judge_candidates": 8,
     "context_turns": 3,
     "context_weight": 0.5,
+    "affinity_weight": 0.0,
     "slot_recency_weight": 0.0,
     "restatement_terms": 4,
     "gate_care": 0.6,

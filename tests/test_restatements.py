@@ -82,12 +82,12 @@ def test_a_newer_fact_already_first_gets_nothing_and_explain_shows_a_lift_in_the
     engine.add("u", NEW, created_at=T0 + timedelta(days=90))
     report = engine.explain(QUERY, "u", 2, query_vector=_towards(NEW))  # the newer is also the closer
     assert [c.content for c in report.candidates] == [NEW, OLD]
-    assert all(c.neighbour_bonus == 0 for c in report.candidates)
+    assert all(c.neighbour_bonus - c.affinity == 0 for c in report.candidates)  # affinity is part of the bonus
     swapped = _engine("chroma")
     swapped.add("u", OLD, created_at=T0)
     swapped.add("u", NEW, created_at=T0 + timedelta(days=90))
     lifted = {c.content: c for c in swapped.explain(QUERY, "u", 2, query_vector=_towards(OLD)).candidates}
-    assert lifted[NEW].neighbour_bonus > 0 and lifted[OLD].neighbour_bonus == 0
+    assert lifted[NEW].neighbour_bonus - lifted[NEW].affinity > 0 and lifted[OLD].neighbour_bonus == lifted[OLD].affinity
     assert lifted[NEW].rank_score > lifted[OLD].rank_score
 
 

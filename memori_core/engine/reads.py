@@ -27,8 +27,9 @@ from ..facts import RecalledFact
 from ..filters import Where, check_reaches_valid, check_where
 from ..meta_questions import asks_what_memory_holds
 from ..query import recent_turns
+from ..ranking.affinity import affinity_bonus, domain_shares
 from ..ranking.candidates import gather
-from ..ranking.care import for_the_asker, is_personal, speaks_of_the_asker
+from ..ranking.care import for_the_asker, is_care_fact, is_personal, speaks_of_the_asker
 from ..ranking.conversation import (
     asks_something,
     blend_query,
@@ -43,7 +44,15 @@ from ..ranking.concerns import question_concerns
 from ..ranking.core import asks_only_for_media, core_turn_concerns
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights
-from ..ranking.implications import asked_about, asks_about_named, fed_to, gift_for, not_about_them
+from ..ranking.implications import (
+    asked_about,
+    asks_about_named,
+    asks_for_advice,
+    asks_what_to_do,
+    fed_to,
+    gift_for,
+    not_about_them,
+)
 from ..ranking.intent import asks_how_to, names_known
 from ..ranking.judged import judged_select
 from ..ranking.lexical import unique_terms
@@ -53,7 +62,7 @@ from ..validate import check_as_of, check_context, check_entity_id, check_limit,
 from .answers import Answers, _Answer, _answered, _Asked, _copies, _remember_answer
 from .closing import when_open
 from .core_rows import _core_added, _core_fact, _core_for_concerns, _core_for_someone_else, _core_rows
-from .gate_signals import GateSignals, _Turn, _turn
+from .gate_signals import GateSignals, _Prototypes, _Turn, _turn
 from .judging import Judging, _Judgement
 from .report import _report
 from .scored import _CoreRows, _fact, _Gathered, _Scored
@@ -346,14 +355,18 @@ class ReadPath(Answers, GateSignals, Judging):
         # Measured before the lock: the first such question embeds the prototypes, which must not hold it.
         general_shape = (gated and not (read and goes_on_from_the_conversation(query))
                          and self._general_shape(query, own, asker and not self._how_to(query, read)))
+        # A personal question is ranked with affinity (:mod:`~memori_core.ranking.affinity`): its life domains
+        # are read from the prototypes embedded once per engine, the pool's under the lock.
+        personal = cfg.affinity_weight > 0 and bool(query.strip()) and (asker or is_personal(query))
+        affinity = self._prototype_vectors(own.shape[0]) if personal else None
         gathered = self._gathered(cache, entity_id, query, unique_terms(q_tokens), limit, where, at, gated,
-                                  q, question, conv)
+                                  q, question, conv, affinity)
         if isinstance(gathered, str):
             return gathered
         facts = gathered.facts
         turn = _turn(query, read, general_shape and not names_known(query, facts.texts()))
         gate_cos = self._gate_cosine(gathered, turn)
-        scores = self._pool_scores(query, q_tokens, limit, gathered, gate_cos, turn, asker)
+        scores = self._pool_scores(query, q_tokens, limit, gathered, gate_cos, turn, asker, own, affinity)
         relevance = gated and cfg.gate == "relevance"  # the relevance gate's signals apply
         if relevance:
             who = asked_about(query)  # "What medication does my dad take?": not the asker's own facts
@@ -438,7 +451,7 @@ class ReadPath(Answers, GateSignals, Judging):
     def _gathered(
         self, cache: EntityCache, entity_id: str, query: str, q_terms: Sequence[str], limit: int,
         where: Where | None, at: float | None, gated: bool,
-        q: np.ndarray, question: np.ndarray | None, conv: np.ndarray | None,
+        q: np.ndarray, question: np.ndarray | None, conv: np.ndarray | None, prototypes: _Prototypes | None = None,
     ) -> _Gathered | str:
         """Under the entity's lock, what the ranking needs from the copy along ``q``: the candidates, their
         facts and creation times, the core facts (``gated`` only), and with a conversation the pool's cosines
@@ -468,7 +481,11 @@ class ReadPath(Answers, GateSignals, Judging):
             if question is not None and conv is not None and question.shape == q.shape:
                 pooled = cache.matrix[pool.rows]
                 question_cos, conv_cos = cosine_scores(pooled, question), cosine_scores(pooled, conv)
-        return _Gathered(found, pool_facts, created, core, question_cos, conv_cos)
+            domains = lengths = None
+            if prototypes is not None:
+                domains = domain_shares(cache.matrix[pool.rows], prototypes.domains, prototypes.starts)
+                lengths = found.lengths if found.lengths is not None else cache.lengths[pool.rows]
+        return _Gathered(found, pool_facts, created, core, question_cos, conv_cos, domains, lengths)
 
     @staticmethod
     def _unscorable(cache: EntityCache, entity_id: str, dim: int) -> str | None:
@@ -493,13 +510,17 @@ class ReadPath(Answers, GateSignals, Judging):
         return None
 
     def _pool_scores(self, query: str, q_tokens: list[str], limit: int, gathered: _Gathered,
-                     gate_cos: np.ndarray | None, turn: _Turn, asker: bool) -> PoolScores:
+                     gate_cos: np.ndarray | None, turn: _Turn, asker: bool, question: np.ndarray,
+                     prototypes: _Prototypes | None) -> PoolScores:
         """The pool's scores (:func:`~memori_core.ranking.pipeline.score_pool`), with the gate's cosine when a
-        conversation is read, restatements (unless the question asks when) and the slot tie-break."""
+        conversation is read, a personal question's affinity (``prototypes``: ``None`` for none; ``question``:
+        its own embedding), restatements (unless the question asks when) and the slot tie-break."""
         cfg = self.config
         found, created = gathered.found, gathered.created
         scores = score_pool(found.pool, found.cosine, found.tf, found.dl, q_tokens, cfg, sessions=found.sessions,
                             lengths=found.lengths)
+        if prototypes is not None and gathered.domains is not None:
+            scores = self._with_affinity(query, scores, gathered, question, prototypes)
         if gate_cos is not None:
             scores = replace(scores, gate_cosine=gate_cos.astype(scores.cosine.dtype),
                              in_conversation=not turn.news and (asker or turn.leans))
@@ -509,6 +530,21 @@ class ReadPath(Answers, GateSignals, Judging):
             scores = with_slot_recency(scores, lambda i: gathered.facts[i].content, created, limit,
                                        cfg.slot_recency_weight)
         return scores
+
+    def _with_affinity(self, query: str, scores: PoolScores, gathered: _Gathered, question: np.ndarray,
+                       prototypes: _Prototypes) -> PoolScores:
+        """``scores`` ranked for a personal question (:func:`~memori_core.ranking.affinity.affinity_bonus`): the
+        life domains the question and each fact share, care facts; in ``bonus`` and ``rank_score``, and on its own
+        in ``affinity`` for ``explain``."""
+        domains = gathered.domains
+        if domains is None or domains.shape[0] != scores.rank_score.shape[0]:
+            return scores
+        care = np.fromiter((is_care_fact(t) for t in gathered.facts.texts()), dtype=bool,
+                           count=scores.rank_score.shape[0])
+        add = affinity_bonus(domains, domain_shares(question, prototypes.domains, prototypes.starts), care,
+                             asks_for_advice(query) or asks_what_to_do(query), self.config.affinity_weight,
+                             gathered.lengths)
+        return replace(scores, bonus=scores.bonus + add, rank_score=scores.rank_score + add, affinity=add)
 
     @staticmethod
     def _allowed_rows(cache: EntityCache, where: Where | None, at: float | None = None) -> np.ndarray | None:

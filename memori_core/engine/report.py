@@ -37,6 +37,7 @@ def _report(
             _fact(scored, i), rank=rank, bm25=float(s.bm25[i]), kept=reason in (KEPT, JUDGED_RELEVANT),
             reason=reason, source=source_label(int(s.source[i])), fused=float(s.fused[i]),
             neighbour_bonus=float(s.bonus[i]), gate_cosine=_gate_read(s, i),
+            affinity=0.0 if s.affinity is None else float(s.affinity[i]),
         ))
     candidates = _with_core(scored, order, fate, candidates, cfg.core_limit)
     if cfg.one_per_text:

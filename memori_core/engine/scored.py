@@ -36,6 +36,8 @@ class _Gathered:
     core: _CoreRows | None  # the core facts recall may append (None: none, ungated, or core_limit 0)
     question_cos: np.ndarray | None  # with a conversation: the pool's cosines to the question alone
     conv_cos: np.ndarray | None  # ... and to the conversation
+    domains: np.ndarray | None = None  # a personal question's: the pool's life-domain shares (ranking/affinity.py)
+    lengths: np.ndarray | None = None  # ... and the pool's text lengths
 
 
 @dataclass(frozen=True)

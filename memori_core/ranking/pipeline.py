@@ -151,6 +151,9 @@ class PoolScores:
     ``None``: none."""
     asked_about: str | None = None
     """Who the question asks about when it is someone else (:func:`~.implications.asked_about`), for ``explain``."""
+    affinity: np.ndarray | None = None
+    """What a personal question's ranking added to each row's ``bonus`` and ``rank_score`` (:mod:`.affinity`), for
+    ``explain``. ``None``: nothing."""
 
 
 # -- 1. the pool --------------------------------------------------------------
@@ -386,8 +389,14 @@ def _decide_all(scores: PoolScores, top: np.ndarray, config: RecallConfig | None
     cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
     lexical = scores.lexical if scores.gate_lexical is None else scores.gate_lexical
     bm25 = scores.bm25 if scores.gate_bm25 is None else scores.gate_bm25
-    return decide(cosine[top], scores.rank_score[top], config, lexical[top], bm25[top],
-                  pool_size=int(scores.rows.shape[0]), care=None if scores.care is None else scores.care[top],
+    # Affinity orders the pool; it does not vouch for a fact: the gate's score band reads the score without it.
+    # Nor does the care rule keep a care fact only affinity brought among the limit best.
+    rank_score = scores.rank_score if scores.affinity is None else scores.rank_score - scores.affinity
+    care = None if scores.care is None else scores.care[top]
+    if care is not None and scores.affinity is not None and care.any():
+        care = care & _member(top, rank_order(rank_score, scores.cosine, top.shape[0]))
+    return decide(cosine[top], rank_score[top], config, lexical[top], bm25[top],
+                  pool_size=int(scores.rows.shape[0]), care=care,
                   general=scores.general, followup=scores.in_conversation and not scores.general,
                   lift=None if scores.lift is None else scores.lift[top],
                   implied=None if scores.implied is None else scores.implied[top], concerns=scores.concerns,

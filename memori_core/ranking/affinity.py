@@ -1,0 +1,83 @@
+"""Affinity: how a personal question reaches the facts its words never meet (docs/ranking.md, item 40).
+
+On the app-memory sets a fifth of the turns with needs had no needed fact among the five best, and in 392 of
+those 419 turns the needed fact shared no word with the question ("Is satay OK for me?" and "User is allergic to
+peanuts."). The needed facts ranked 6th to 20th on cosines of about 0.12 against 0.19 for the fifth. Two parts
+of a real memory bring them up, read from the embeddings and the fact's own words, none from the question's:
+
+- **life domain**: a question and a fact that fall in the same part of a life (food, health, family, work,
+  travel ...: :data:`~.care.DOMAIN_PROTOTYPES`, a softmax over each domain's best prototype cosine) share
+  ``DOMAIN_WEIGHT`` x the overlap of their two domain distributions;
+- **care facts**: an allergy, a medication, a condition or a diet (:func:`~.care.is_care_fact`) constrains most
+  of what a person plans, eats or does, and gains ``CARE_WEIGHT``, ``ADVICE_FACTOR`` times that when the question
+  asks what to do.
+
+Both only add, so a fact that holds the question's rare words ("Dr. Okonkwo-Baptiste") keeps its lead. The sum,
+times ``RecallConfig.affinity_weight`` (0: off, as in ``memori_compat()``), is added to a personal question's
+rank score; long texts (chat turns) take less of it, none from 400 characters (:data:`SHORT_FACT`), and a pool
+whose median text is longer than a short fact (a transcript of chat turns, which BM25 and the session's
+neighbours rank) takes none. :func:`affinity_bonus` returns it, and ``explain`` shows it in its own column.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["ADVICE_FACTOR", "CARE_WEIGHT", "DOMAIN_TEMPERATURE", "DOMAIN_WEIGHT", "SHORT_FACT", "affinity_bonus",
+           "domain_shares", "short_fact_share"]
+
+DOMAIN_WEIGHT = 0.26
+"""What a full overlap of a question's and a fact's life-domain distributions adds."""
+
+CARE_WEIGHT = 0.06
+"""What a care fact adds."""
+
+ADVICE_FACTOR = 2.0
+"""How many times ``CARE_WEIGHT`` a care fact gains when the question asks what to do."""
+
+SHORT_FACT = (200, 400)
+"""Text lengths (characters) over which affinity fades from whole to none: it is for facts of a sentence or two
+("User is allergic to peanuts."). A long chat turn holds the words of what it tells, and there BM25 and the
+session's neighbours rank it (LongMemEval's turns, median 559 characters)."""
+
+DOMAIN_TEMPERATURE = 0.05
+"""Softmax temperature over the domains' best prototype cosines (MiniLM cosines differ by a few hundredths)."""
+
+
+def domain_shares(vectors: np.ndarray, prototypes: np.ndarray, starts: np.ndarray,
+                  temperature: float = DOMAIN_TEMPERATURE) -> np.ndarray:
+    """Each vector's distribution over the life domains: a softmax over each domain's best prototype cosine.
+
+    ``vectors`` (n x d, or one d-vector) and the rows of ``prototypes`` are unit length, domain after domain;
+    ``starts[k]`` is the row of domain ``k``'s first prototype (:func:`~.care.prototype_texts`). Returns
+    (n x domains), or one row for one vector; each row sums to 1.
+    """
+    one = vectors.ndim == 1
+    sims = np.atleast_2d(vectors).astype(np.float64, copy=False) @ prototypes.T.astype(np.float64, copy=False)
+    best = np.maximum.reduceat(sims, starts, axis=1)
+    z = np.exp((best - best.max(axis=1, keepdims=True)) / temperature)
+    shares = z / z.sum(axis=1, keepdims=True)
+    return shares[0] if one else shares
+
+
+def short_fact_share(lengths: np.ndarray) -> np.ndarray:
+    """Per row, how much of the affinity it takes (1 up to ``SHORT_FACT[0]`` characters, 0 from ``SHORT_FACT[1]``,
+    linear between)."""
+    lo, hi = SHORT_FACT
+    return np.clip((hi - np.asarray(lengths, dtype=np.float64)) / (hi - lo), 0.0, 1.0)
+
+
+def affinity_bonus(fact_domains: np.ndarray, question_domains: np.ndarray, care: np.ndarray, advice: bool,
+                   weight: float = 1.0, lengths: np.ndarray | None = None) -> np.ndarray:
+    """What a personal question's ranking adds to each pool row's score:
+    ``weight x share x (DOMAIN_WEIGHT x overlap + CARE_WEIGHT x care x (ADVICE_FACTOR if advice else 1))``,
+    ``overlap`` being ``fact_domains @ question_domains`` (0..1), ``care`` a bool mask of care facts and ``share``
+    :func:`short_fact_share` of the texts' ``lengths`` (``None``: 1). ``weight`` 0 adds nothing, and neither does a
+    pool of chat turns rather than facts (its median length above ``SHORT_FACT[0]``)."""
+    n = fact_domains.shape[0]
+    if weight <= 0 or (lengths is not None and n and float(np.median(lengths)) > SHORT_FACT[0]):
+        return np.zeros(n, dtype=np.float64)
+    overlap = fact_domains @ question_domains
+    care_part = CARE_WEIGHT * (ADVICE_FACTOR if advice else 1.0) * care.astype(np.float64)
+    add = weight * (DOMAIN_WEIGHT * overlap + care_part)
+    return add if lengths is None else add * short_fact_share(lengths)
