@@ -33,7 +33,7 @@ from .family import as_family_said
 from .slots import slots_of
 from .speech_acts import CONDITIONAL, own_part
 from .typos import read_as_meant
-from .unmarked_questions import with_question_marked
+from .unmarked_questions import told_of_someone, with_question_marked
 
 __all__ = ["as_plain", "is_clause", "own_clauses", "plain_clauses", "split_clauses"]
 
@@ -459,6 +459,8 @@ def _can_split(left: str, right: str, *, spliced: bool = False) -> bool:
     left = left.strip()
     if not left or _BARE_POSSESSIVE.match(left) or _BARE_PRONOUN.match(left) or _bare_object(right):
         return False
+    if spliced and told_of_someone(left, right):
+        return False  # "I have a daughter, Sofia, who is 14": her age, told of her
     if _STARTS_FIRST_PERSON.match(left) or _STARTS_FIRST_PERSON.match(strip_lead(left)):  # "fyi I quit ..., I ..."
         return True
     if is_subjectless_change(left):  # "Sold the car, I ..."

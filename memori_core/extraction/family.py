@@ -107,6 +107,13 @@ _HAS_CONDITION = rx(
     r"\s*(?:[,;]\s*|\s+-\s+|\s+(?:and|but|so)\s+)(?:it|it's|that|that's|this|things|life|everything|we|we're)\b)"
 )
 _WHO_HAS = rx(rf"\b(?P<who>{_MY_ONE}),?\s+who\s+(?:has|has\s+got|'s\s+got|was\s+diagnosed\s+with)\s+{_CONDITION}\b")
+# "I have a daughter, Sofia, who is 14", "we have a son named Leo who's 8": who the person is, and their age, which
+# changes ("Sofia turned 15"), each a statement of its own.
+_HAS_ONE_AGED = rx(
+    rf"^(?P<has>(?:i|we)\s+(?:have|'ve\s+got|have\s+got)\s+(?:a|an|one)\s+(?P<kin>(?:{PERSON}))"
+    r"(?:,\s+|\s+(?:named|called)\s+)(?P<name>[a-z\u00c0-\u017f][\w\u00c0-\u017f'-]*)),?\s+who(?:\s+is|'s)\s+"
+    r"(?P<age>\d{1,3})(?:\s+years?\s+old)?$"
+)
 # "Mum is 70 and Dad is 72", "my sister lives in Leeds and my brother is in Hull": two of the user's, each with a
 # verb of their own, one statement each (the second subject is as much the user's as the first).
 _ONE_OF_MINE = rf"(?:{_MY_ONE}|{words(*_BARE_KIN)})"
@@ -176,6 +183,17 @@ def _condition(said: str, before: str | None) -> list[str] | None:
     return [f"{_capital(before)} has {m.group('cond')}"]
 
 
+def _aged(said: str) -> list[str] | None:
+    """``said`` as who the user has and their age ("I have a daughter, Sofia, who is 14" -> ``["I have a daughter,
+    Sofia", "My daughter Sofia is 14"]``); ``None`` when it tells of no one's age so."""
+    m = _HAS_ONE_AGED.match(said)
+    if m is None:
+        return None
+    name = m.group("name")
+    name = name[:1].upper() + name[1:]
+    return [said[: m.start("name")] + name, f"My {m.group('kin').lower()} {name} is {m.group('age')}"]
+
+
 def _capital(who: str) -> str:
     """``who`` ("my mum", "our dad") as the subject of a plain statement ("My mum")."""
     return re.sub(r"^(?:my|our)\b", "My", who, flags=re.IGNORECASE)
@@ -212,7 +230,7 @@ def _plain(clause: str, before: str | None) -> list[str]:
     care = _into_care(told)
     if care is not None:
         return [care]
-    condition = _condition(told, before)
+    condition = _condition(told, before) or _aged(told)
     if condition is not None:
         return condition
     return [told] if told != said else [clause]

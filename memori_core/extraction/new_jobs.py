@@ -28,9 +28,11 @@ _GOT_THE_JOB = rx(
     r"^(?:i\s+)?(?:just\s+|finally\s+|officially\s+)?got\s+the\s+(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])"
     r"[\w&'.-]*)?)\s+(?:job|role|position)\s*[.!]*$"
 )
-# "I got a job at Cleveland Clinic Abu Dhabi", "just got a new job with Shopify": the job, its start told next.
+# "I got a job at Cleveland Clinic Abu Dhabi", "just got a new job with Shopify", "I just accepted a new job as a
+# clinical data analyst at Novartis": the job, its start told next (the day it starts, not "just", is its time).
 _GOT_A_JOB_AT = rx(
-    r"^(?:i\s+)?(?:just\s+|finally\s+|officially\s+)?got\s+a\s+(?:new\s+)?(?:job|role|position)\s+(?:at|with)\s+"
+    r"^(?:i\s+)?(?:just\s+|finally\s+|officially\s+)?(?:got|accepted|landed|took)\s+a\s+(?:new\s+)?(?:job|role|"
+    r"position)\s+(?P<role>as\s+(?:a|an)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,4}?\s+)?(?:at|with)\s+"
     r"(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,4})\s*[.!]*$"
 )
 # "I start on the 3rd of November", "starting monday": when the job just named starts.
@@ -78,6 +80,8 @@ def as_new_jobs(clauses: Sequence[str], known: Sequence[str] = ()) -> list[str]:
     ['I got a job at the BBC, starting on the 3rd of November']
     >>> as_new_jobs(["I got a job at Cleveland Clinic Abu Dhabi", "I start in January."])
     ['I got a job at Cleveland Clinic Abu Dhabi, starting in January']
+    >>> as_new_jobs(["I just accepted a new job as a data analyst at Novartis", "I start next Monday."])
+    ['I got a job as a data analyst at Novartis, starting next Monday']
     """
     offers = [m.group("what") for text in known for m in [_STORED_OFFER.match(text.strip())] if m is not None]
     out: list[str] = []
@@ -93,7 +97,8 @@ def as_new_jobs(clauses: Sequence[str], known: Sequence[str] = ()) -> list[str]:
         start = _I_START.match(after.strip())
         got_at = _GOT_A_JOB_AT.match(clause.strip()) if start is not None else None
         if got_at is not None:  # "I got a job at X, I start in January": one job to come, not "User starts in January."
-            out.append(f"I got a job at {got_at.group('employer').rstrip('.')}, starting {start.group('when')}")
+            role = got_at.group("role") or ""
+            out.append(f"I got a job {role}at {got_at.group('employer').rstrip('.')}, starting {start.group('when')}")
             n += 2
             continue
         if job is not None:

@@ -31,6 +31,7 @@ from .in_passing import as_told_in_passing
 from .asked_to import as_asked_to
 from .days_moved import as_days_moved
 from .homes import as_home_said
+from .bare_classes import as_classes_named
 from .household import as_household_told
 from .shifts import as_shift_now
 from .injuries import as_out_of_cast, as_own_injury
@@ -523,7 +524,8 @@ class RuleBasedFactExtractor:
         stages: list[tuple[FactPath | None, list[str]]] = [(None, split)]
         # a lasting fact told in passing ("my hypothyroidism is acting up, what can I eat?": .in_passing)
         # "the kids are taking it hard": the user's household, told with "the" (.household)
-        stages.append(("retold", as_household_told(as_told_in_passing(split))))
+        # "I started learning pottery, I go to a class every Tuesday": a pottery class (.bare_classes)
+        stages.append(("retold", as_household_told(as_told_in_passing(as_classes_named(split)))))
         # an ending told the chat way ("Arjun passed in March", "hung up my apron", "keto's over for me": .told_endings)
         stages.append(("life_event", as_told_endings(stages[-1][1], known)))
         stages.append(("family", as_family_said(stages[-1][1], known)))

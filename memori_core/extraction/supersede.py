@@ -15,7 +15,7 @@ from dataclasses import replace
 from ..ranking.care import is_care_fact
 from .break_ups import broken_up_with, outlasts_a_break_up
 from .dates import SAID_TIME
-from .grammar import is_past_statement
+from .grammar import is_past, is_past_statement
 from .named import ENDED_STAGES, OWN_PREGNANCY, partner_of
 from .patterns import rx
 from .restated import takes_back
@@ -189,6 +189,8 @@ _OFFERED_ROLE = re.compile(
 )
 # A job begun, told without its role: "User works at Dynatrace." (from "I started at Dynatrace today!").
 _WORKS_AT = re.compile(r"^User\s+works\s+(?:at|for)\s+(?P<org>[^.]+?)\.$")
+# Where someone works, the user or one of theirs, with no role: "User's husband Tom works at Google.".
+_ANYONE_WORKS_AT = re.compile(r"^User(?:'s\s+[^.]+?)?\s+works\s+(?:at|for)\s+[^.]+?\.$")
 # An offer that no longer stands: turned down, withdrawn, fallen through.
 _OFFER_ENDED = rx(
     r"\b(?:turned\s+(?:it\s+|them\s+)?down|declined|rejected|said\s+no\s+to|passed\s+on|withdr[ea]w\w*|rescinded|"
@@ -380,6 +382,22 @@ def _same_person(new: str, old: str, old_words: frozenset[str]) -> bool:
     return bool(content_words(who) & old_words) and count_held(old) is None
 
 
+# The words that name someone ("User's wife is called Ana."): a naming, no news, though "called" is a past form.
+_NAMING = content_words("called named name")
+
+
+def _news_of_the_one_named(new: str, text: str, old: frozenset[str]) -> bool:
+    """Whether ``new`` tells news of someone the stored fact ``text`` (content ``old``) says the user has, an event
+    or an age, not more of who they are: "User's daughter Sofia made the volleyball team." after "User has a
+    daughter, Sofia." (a team, a promotion, an operation), "User's daughter Sofia is 15.". Such news leaves the
+    fact of who the person is; a lasting fact of them ("User's sister Jo lives in Leeds." after "User has a
+    sister.") still says it, and replaces it."""
+    if holder(new) == holder(text):
+        return False
+    told = (w for w in re.findall(r"[A-Za-z]+", new) if not content_words(w) <= old | _NAMING)
+    return _PLAIN_AGE.match(new) is not None or any(is_past(w) for w in told)
+
+
 def _says_more(verdict: SentenceVerdict, text: str) -> bool:
     """Whether the stored fact ``text`` says more than the new fact could replace, so that replacing it would
     lose what still holds: a care fact (an allergy, a medication) replaced by a fact that is none and is about
@@ -495,7 +513,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return False  # "User used to live in Rome.": history, which a move to Faro leaves true
     # a refinement: "has a golden retriever" -> "... called Bo", by the same person ("User's sister is
     # vegetarian." refines nothing of "User is vegetarian.")
-    if old < words and verdict.reason != KEPT_AS_SAID and _same_person(verdict.fact, text, old):
+    if old < words and verdict.reason != KEPT_AS_SAID and _same_person(verdict.fact, text, old) \
+            and not _news_of_the_one_named(verdict.fact, text, old):
         return True
     said = verdict.sentence
     changed, ended = is_change(said), is_ended(said)
@@ -544,8 +563,9 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             continue  # "I work the early shift now" leaves "User works as an ER nurse."
         if slot == "job" and _PROMOTED.search(said) and not _PROMOTED_TO.search(said):
             continue  # "I got promoted" leaves "User works at Google."; "promoted to manager" is a new role
-        if slot == "job" and _PROMOTED_TO.search(said) and _WORKS_AT.match(text) and " as " not in text:
-            continue  # a new role at the same place: "promoted to senior accountant" leaves "User works at a firm."
+        if slot == "job" and _PROMOTED_TO.search(said) and _ANYONE_WORKS_AT.match(text) and " as " not in text:
+            continue  # a new role at the same place: "promoted to senior accountant" leaves "User works at a firm.",
+            # "Tom got promoted to senior engineer" "User's husband Tom works at Google."
         if slot == "job" and is_job_to_come(verdict.fact) and is_job_to_come(verdict.sentence):
             continue  # "got a job at X, starting in January" leaves the job held until then
         if slot == "job" and only_looks_for_work(verdict.fact):

@@ -8,10 +8,11 @@ statement before the question and drop the question. Pure: patterns, English onl
 
 from __future__ import annotations
 
+from ..slots import PERSON
 from .patterns import rx
 from .speech_acts import QUESTION_OPENER
 
-__all__ = ["with_question_marked"]
+__all__ = ["told_of_someone", "with_question_marked"]
 
 # The statement, a comma or a dash, then the question: "..., what can I eat", "... - anything I should know".
 _AFTER_BREAK = rx(r"^(?P<head>.*?\w.*?)(?:\s*[,;]\s*|\s+-\s+|\s*[\u2014\u2013]\s*)(?P<tail>[^,;]+?)\s*$")
@@ -31,9 +32,25 @@ _IN_WONDER = ("can you believe", "could you believe", "would you believe", "who 
               "who cares", "how cool is that", "how crazy is that", "how mad is that", "how wild is that")
 
 
-def _asks(tail: str) -> bool:
-    """Whether ``tail`` is a question typed without its "?" (not one said in wonder)."""
+# "I have a daughter, Sofia, who is 14": "who" right after a word for a person, or one and their name, opens what
+# is told of them (a relative clause), not a question.
+_WHO = rx(r"^(?:who|whose)\b")
+_SOMEONE_LAST = rx(rf"\b(?:{PERSON})(?:\s*,?\s+(?:named\s+|called\s+)?[a-z\u00e0-\u00ff'-]+)?\s*,?\s*$")
+
+
+def told_of_someone(head: str, tail: str) -> bool:
+    """Whether ``tail``, said after a comma after ``head``, opens with a "who" that tells of the person ``head``
+    ends with ("I have a daughter, Sofia" + "who is 14"; "my mum" + "who lives in Leeds"): a relative clause of
+    that person, neither a question nor a clause of its own."""
+    return _WHO.match(tail.strip()) is not None and _SOMEONE_LAST.search(head) is not None
+
+
+def _asks(head: str, tail: str) -> bool:
+    """Whether ``tail``, said after ``head``, is a question typed without its "?" (not one said in wonder, nor
+    what a "who" tells of the person ``head`` ends with)."""
     if " ".join(tail.lower().split()).startswith(_IN_WONDER):
+        return False
+    if told_of_someone(head, tail):
         return False
     return bool(QUESTION_OPENER.match(tail) or _ASKING.match(tail))
 
@@ -52,6 +69,6 @@ def with_question_marked(sentence: str) -> str:
     if not text or text[-1] in "?!":
         return sentence
     m = _AFTER_BREAK.match(text.rstrip(" ."))
-    if m is None or not _asks(m.group("tail")):
+    if m is None or not _asks(m.group("head"), m.group("tail")):
         return sentence
     return text.rstrip(" .") + "?"
