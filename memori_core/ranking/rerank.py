@@ -96,8 +96,9 @@ def rerank(
     from ``embedder``'s embeddings of the pool's texts and of the query (an :class:`~memori_core.Embedder`, a
     LangChain ``Embeddings``, a LlamaIndex ``BaseEmbedding`` or a callable; required then, and best the one the
     engine stores with, else the domains differ). It orders the candidates; the gate reads the score without it.
-    The pool is the candidates', so it matches the engine's when the candidates are the pool the engine would
-    gather (its short-fact and chat-turn length rules read the pool's texts alike).
+    Its length rules read the pool's texts as the engine's read its pool, so they match when the candidates are
+    the facts the engine would gather; other candidates make another pool, and so another median for the
+    chat-turn rule (as they make another BM25).
 
     A blank query ranks by cosine alone (``rank_score = cosine``). ``limit``
     defaults to ``config.limit``; ``limit=0`` or no candidates returns ``[]`` (a negative one raises ``ValueError``).
