@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
 
-from llama_index.core.bridge.pydantic import Field, field_validator
+from llama_index.core.bridge.pydantic import Field, field_validator, model_validator
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle
 
@@ -45,6 +46,10 @@ class MemoriHybridPostprocessor(CountField, BaseNodePostprocessor):
     - Without a query (no bundle, or a blank query string) nothing is
       re-scored: the nodes are ordered by their own score (missing = 0.0,
       ties keep input order), cut to ``k``, and no threshold applies.
+    - With ``config.affinity_weight`` > 0 (off by default) a personal question is ranked with affinity, as the
+      engine ranks it (:func:`memori_core.rerank`, docs/ranking.md item 40): ``embedder`` (a LlamaIndex
+      ``BaseEmbedding``, or any embedder memori accepts; best the one the engine stores with) embeds the pool's
+      texts and the query, and is required then (construction fails naming it).
     - ``attach_scores=True`` returns copies of the nodes carrying ``cosine``,
       ``lexical`` and ``rank_score`` metadata (hidden from the LLM and the
       embedder); by default the nodes are passed on unchanged apart from the score.
@@ -65,9 +70,22 @@ class MemoriHybridPostprocessor(CountField, BaseNodePostprocessor):
         default=STRICT_DEFAULT, description="Raise ranking errors instead of warning and passing the nodes on."
     )
 
+    embedder: Any = Field(
+        default=None, exclude=True,
+        description="Embeds the pool's texts and the query for affinity (needed when config.affinity_weight > 0).",
+    )
+
     top_n = renamed_k_attribute(_OWNER, "top_n")
 
     _check_flags = field_validator("attach_scores", "strict", mode="before")(checked_flag)
+
+    @model_validator(mode="after")
+    def _check_embedder(self) -> MemoriHybridPostprocessor:
+        if self.config.affinity_weight > 0 and self.embedder is None:
+            raise ValueError(f"{_OWNER}: embedder is required when config.affinity_weight > 0 (it is "
+                             f"{self.config.affinity_weight}): affinity reads the nodes' life domains from their "
+                             "embeddings; pass embedder=, or a config with affinity_weight=0")
+        return self
 
     @classmethod
     def class_name(cls) -> str:
@@ -95,7 +113,7 @@ class MemoriHybridPostprocessor(CountField, BaseNodePostprocessor):
             # that cannot pass on its own. Only text is ranked (and returned).
             text = [i for i, content in enumerate(contents) if content.strip()]
             ranked = rerank(query, [contents[i] for i in text], [nodes[i].score for i in text], self._limit(),
-                            self.config)
+                            self.config, embedder=self.embedder)
         except Exception as exc:
             if self.strict:
                 raise

@@ -27,9 +27,9 @@ from ..facts import RecalledFact
 from ..filters import Where, check_reaches_valid, check_where
 from ..meta_questions import asks_what_memory_holds
 from ..query import recent_turns
-from ..ranking.affinity import affinity_bonus, domain_shares
+from ..ranking.affinity import affinity_for, asks_personally, domain_shares, with_affinity
 from ..ranking.candidates import gather
-from ..ranking.care import for_the_asker, is_care_fact, is_personal, speaks_of_the_asker
+from ..ranking.care import for_the_asker, is_personal, speaks_of_the_asker
 from ..ranking.conversation import (
     asks_something,
     blend_query,
@@ -47,8 +47,6 @@ from ..ranking.fusion import fusion_weights
 from ..ranking.implications import (
     asked_about,
     asks_about_named,
-    asks_for_advice,
-    asks_what_to_do,
     fed_to,
     gift_for,
     not_about_them,
@@ -357,7 +355,7 @@ class ReadPath(Answers, GateSignals, Judging):
                          and self._general_shape(query, own, asker and not self._how_to(query, read)))
         # A personal question is ranked with affinity (:mod:`~memori_core.ranking.affinity`): its life domains
         # are read from the prototypes embedded once per engine, the pool's under the lock.
-        personal = cfg.affinity_weight > 0 and bool(query.strip()) and (asker or is_personal(query))
+        personal = cfg.affinity_weight > 0 and asks_personally(query)
         affinity = self._prototype_vectors(own.shape[0]) if personal else None
         gathered = self._gathered(cache, entity_id, query, unique_terms(q_tokens), limit, where, at, gated,
                                   q, question, conv, affinity)
@@ -539,12 +537,10 @@ class ReadPath(Answers, GateSignals, Judging):
         domains = gathered.domains
         if domains is None or domains.shape[0] != scores.rank_score.shape[0]:
             return scores
-        care = np.fromiter((is_care_fact(t) for t in gathered.facts.texts()), dtype=bool,
-                           count=scores.rank_score.shape[0])
-        add = affinity_bonus(domains, domain_shares(question, prototypes.domains, prototypes.starts), care,
-                             asks_for_advice(query) or asks_what_to_do(query), self.config.affinity_weight,
-                             gathered.lengths)
-        return replace(scores, bonus=scores.bonus + add, rank_score=scores.rank_score + add, affinity=add)
+        add = affinity_for(query, gathered.facts.texts(), domains,
+                           domain_shares(question, prototypes.domains, prototypes.starts), self.config.affinity_weight,
+                           gathered.lengths)
+        return with_affinity(scores, add)
 
     @staticmethod
     def _allowed_rows(cache: EntityCache, where: Where | None, at: float | None = None) -> np.ndarray | None:

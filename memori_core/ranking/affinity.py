@@ -17,14 +17,25 @@ times ``RecallConfig.affinity_weight`` (0: off, as in ``memori_compat()``), is a
 rank score; long texts (chat turns) take less of it, none from 400 characters (:data:`SHORT_FACT`), and a pool
 whose median text is longer than a short fact (a transcript of chat turns, which BM25 and the session's
 neighbours rank) takes none. :func:`affinity_bonus` returns it, and ``explain`` shows it in its own column.
+
+The engine and :func:`memori_core.rerank` rank alike through the same three steps: :func:`asks_personally` (which
+questions take it), :func:`affinity_for` (the bonus of a pool's facts, given their life-domain shares) and
+:func:`with_affinity` (the bonus added to a pool's scores).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import replace
+
 import numpy as np
 
+from .care import for_the_asker, is_care_fact, is_personal
+from .implications import asks_for_advice, asks_what_to_do
+from .pipeline import PoolScores
+
 __all__ = ["ADVICE_FACTOR", "CARE_WEIGHT", "DOMAIN_TEMPERATURE", "DOMAIN_WEIGHT", "SHORT_FACT", "affinity_bonus",
-           "domain_shares", "short_fact_share"]
+           "affinity_for", "asks_personally", "domain_shares", "short_fact_share", "with_affinity"]
 
 DOMAIN_WEIGHT = 0.26
 """What a full overlap of a question's and a fact's life-domain distributions adds."""
@@ -81,3 +92,24 @@ def affinity_bonus(fact_domains: np.ndarray, question_domains: np.ndarray, care:
     care_part = CARE_WEIGHT * (ADVICE_FACTOR if advice else 1.0) * care.astype(np.float64)
     add = weight * (DOMAIN_WEIGHT * overlap + care_part)
     return add if lengths is None else add * short_fact_share(lengths)
+
+
+def asks_personally(query: str) -> bool:
+    """Whether affinity ranks ``query``: a question for the asker (:func:`~.care.for_the_asker`) or in the first
+    person (:func:`~.care.is_personal`); never a blank one."""
+    return bool(query.strip()) and (for_the_asker(query) or is_personal(query))
+
+
+def affinity_for(query: str, texts: Iterable[str], fact_domains: np.ndarray, question_domains: np.ndarray,
+                 weight: float, lengths: np.ndarray | None) -> np.ndarray:
+    """:func:`affinity_bonus` for a pool whose rows say ``texts`` (their care facts read by
+    :func:`~.care.is_care_fact`), the advice factor applying when ``query`` asks what to do or for advice."""
+    care = np.fromiter((is_care_fact(t) for t in texts), dtype=bool, count=fact_domains.shape[0])
+    advice = asks_for_advice(query) or asks_what_to_do(query)
+    return affinity_bonus(fact_domains, question_domains, care, advice, weight, lengths)
+
+
+def with_affinity(scores: PoolScores, add: np.ndarray) -> PoolScores:
+    """``scores`` with ``add`` (:func:`affinity_for`, one value per pool row) in ``bonus`` and ``rank_score``, and
+    on its own in ``affinity`` for ``explain`` and the gate (which reads the score without it)."""
+    return replace(scores, bonus=scores.bonus + add, rank_score=scores.rank_score + add, affinity=add)

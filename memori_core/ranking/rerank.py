@@ -18,12 +18,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ..config import RecallConfig
 from ..text import analyzer
 from ..validate import check_limit, check_query
+from .affinity import asks_personally, with_affinity
+from .domain_vectors import rerank_affinity
 from .fusion import candidate_limit
 from .implications import with_implied
 from .lexical import bm25_pool, term_frequencies, top_positive, unique_terms
@@ -45,7 +48,10 @@ class RerankedCandidate:
     lexical: float
     """``bm25`` normalised to 0..1 (divided by ``max(pool maximum, lexical_floor x summed idf)``)."""
     rank_score: float
-    """``w_cos * cosine + w_lex * lexical``; the cosine alone when there is no query text."""
+    """``w_cos * cosine + w_lex * lexical`` plus ``affinity``; the cosine alone when there is no query text."""
+    affinity: float = 0.0
+    """What a personal question's ranking added (:mod:`.affinity`, ``config.affinity_weight`` > 0): the
+    engine's ``explain`` column ``affin``. 0 without it."""
 
 
 def as_cosines(scores: Sequence[float | None]) -> np.ndarray:
@@ -68,6 +74,7 @@ def rerank(
     config: RecallConfig | None = None,
     *,
     apply_threshold: bool = True,
+    embedder: Any | None = None,
 ) -> list[RerankedCandidate]:
     """Rank ``(content, cosine)`` candidates as :meth:`RecallEngine.recall` ranks an entity's facts.
 
@@ -84,12 +91,25 @@ def rerank(
     pool order), without those below ``config.relevance_threshold`` unless
     ``apply_threshold`` is false.
 
+    With ``config.affinity_weight`` > 0 a personal question's ranking adds the life domains it shares with each
+    pool candidate and its care facts, as the engine's does (:mod:`.affinity`, docs/ranking.md item 40), read
+    from ``embedder``'s embeddings of the pool's texts and of the query (an :class:`~memori_core.Embedder`, a
+    LangChain ``Embeddings``, a LlamaIndex ``BaseEmbedding`` or a callable; required then, and best the one the
+    engine stores with, else the domains differ). It orders the candidates; the gate reads the score without it.
+    Its length rules read the pool's texts as the engine's read its pool, so they match when the candidates are
+    the facts the engine would gather; other candidates make another pool, and so another median for the
+    chat-turn rule (as they make another BM25).
+
     A blank query ranks by cosine alone (``rank_score = cosine``). ``limit``
     defaults to ``config.limit``; ``limit=0`` or no candidates returns ``[]`` (a negative one raises ``ValueError``).
     """
     cfg = config if config is not None else RecallConfig()
     query = check_query(query)
     limit = check_limit(limit, cfg.limit)
+    if cfg.affinity_weight > 0 and embedder is None:
+        raise ValueError(f"embedder is required when config.affinity_weight > 0 (it is {cfg.affinity_weight}): "
+                         "affinity reads the candidates' life domains from their embeddings; pass the embedder "
+                         "the engine uses, or a config with affinity_weight=0")
     if len(contents) != len(cosines):
         raise ValueError(f"{len(contents)} contents but {len(cosines)} cosines")
     for i, text in enumerate(contents):
@@ -122,6 +142,9 @@ def rerank(
         pool = assemble_pool(dense_rows)
         tf, dl = np.zeros((pool.rows.shape[0], 0)), np.zeros(pool.rows.shape[0])  # no query terms
     scores = score_pool(pool, cos_all[pool.rows], tf, dl, q_tokens, cfg, has_text=has_text)
+    if embedder is not None and cfg.affinity_weight > 0 and asks_personally(query):
+        texts = [contents[i] for i in scores.rows.tolist()]
+        scores = with_affinity(scores, rerank_affinity(query, texts, embedder, cfg.affinity_weight))
     if apply_threshold and cfg.gate == "relevance" and cfg.gate_implied and has_text:
         scores = with_implied(query, scores, lambda: [contents[i] for i in scores.rows.tolist()])
     top = select(scores, limit, cfg if apply_threshold else None)
@@ -132,6 +155,7 @@ def rerank(
             bm25=float(scores.bm25[i]),
             lexical=float(scores.lexical[i]),
             rank_score=float(scores.rank_score[i]),
+            affinity=0.0 if scores.affinity is None else float(scores.affinity[i]),
         )
         for i in top
     ]
