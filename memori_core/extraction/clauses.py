@@ -34,6 +34,7 @@ from .slots import slots_of
 from .speech_acts import CONDITIONAL, own_part
 from .typos import read_as_meant
 from .unmarked_questions import told_of_someone, with_question_marked
+from .who_clauses import split_who_clause
 
 __all__ = ["as_plain", "is_clause", "own_clauses", "plain_clauses", "split_clauses"]
 
@@ -151,6 +152,9 @@ def split_clauses(sentence: str) -> list[str]:
     two clauses); "My wife and I moved to Berlin" stays whole (the left part is a subject, not a clause); "As a
     vegetarian I love tofu" -> "I'm a vegetarian", "I love tofu" when what the user is names a lasting part of
     their life (not "As a kid I lived in Rome")."""
+    who = split_who_clause(sentence)
+    if who is not None:  # "My brother Sam, who is a nurse, just moved to Leeds": Sam moved, and is a nurse
+        return [c for part in who for c in split_clauses(part)]
     leading = split_leading(sentence)
     if leading is not None:  # "Since I quit Tesco I've been freelancing": two statements, the lead's "since" gone
         return [c for part in leading for c in split_clauses(part)]
@@ -173,7 +177,8 @@ def split_clauses(sentence: str) -> list[str]:
     if m is not None:  # "Tom, my husband, has type 1 diabetes" -> "My husband Tom has type 1 diabetes"
         role = m.group("role") if m.group("place") is None else \
             f"{m.group('role').split()[0]} {m.group('place')} child"  # "our youngest" -> "our youngest child"
-        return split_clauses(f"{role} {m.group('name')} {m.group('rest')}")
+        joined = "," if split_who_clause(f"{role} {m.group('name')}, {m.group('rest')}") else ""  # ", who is 14, ..."
+        return split_clauses(f"{role} {m.group('name')}{joined} {m.group('rest')}")
     m = _NAME_SHORT_FOR.match(sentence.strip())
     if m is not None:  # "I go by Alex, short for Alexandra" -> "I go by Alex" and "My full name is Alexandra"
         return [*split_clauses(m.group("intro")), "My full name is " + m.group("full")]
