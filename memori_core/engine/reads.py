@@ -376,12 +376,13 @@ class ReadPath(Answers, GateSignals, Judging):
                 scores = replace(scores, not_theirs=mine)
         read_alone = turn.alone and gate_cos is not None  # what explain says: only a turn with context is read at all
         # A question about someone else ("What does my husband like for breakfast?", "A gift for my grandson?") gets
-        # none of the asker's core facts ("What should I feed him?" keeps those about others: his allergy); a
-        # question about the world (by its shape, even when it names a place a fact holds) and a turn that tells
-        # rather than asks ("Big news, I got the job!") only those whose concerns its words touch, unless the turn qualifies the asker's own request just made ("Something cheap though,
-        # payday is next week."); so does a request whose only "me" is the one it is addressed to, when it does not
-        # go on from the conversation ("Tell me a joke.", "Write me a limerick about snow."), and a request only for
-        # something to read, watch or listen to ("Can you recommend a good sci-fi novel?").
+        # none of the asker's core facts ("What should I feed him?" keeps those about others: his allergy); a question
+        # about the world (by its shape, even when it names a place a fact holds) and a turn that tells rather than asks
+        # ("Big news, I got the job!") only those whose concerns its words touch, unless the turn qualifies the asker's
+        # own request just made ("Something cheap though, payday is next week."); so does a request whose only "me" is
+        # the one it is addressed to, when it does not go on from the conversation ("Tell me a joke.", "Write me a
+        # limerick about snow."), and a request only for something to read, watch or listen to ("Can you recommend a
+        # good sci-fi novel?").
         own_core = gathered.core if scores.asked_about is None else None
         if own_core is not None and relevance:
             if gift_for(query) is not None:
