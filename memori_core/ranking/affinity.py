@@ -6,7 +6,8 @@ peanuts."). The needed facts ranked 6th to 20th on cosines of about 0.12 against
 of a real memory bring them up, read from the embeddings and the fact's own words, none from the question's:
 
 - **life domain**: a question and a fact that fall in the same part of a life (food, health, family, work,
-  travel ...: :data:`~.care.DOMAIN_PROTOTYPES`, a softmax over each domain's best prototype cosine) share
+  travel ...: :data:`~.care.DOMAIN_PROTOTYPES`, a softmax over each domain's best prototype cosine,
+  :func:`~.care.domain_shares`) share
   ``DOMAIN_WEIGHT`` x the overlap of their two domain distributions;
 - **care facts**: an allergy, a medication, a condition or a diet (:func:`~.care.is_care_fact`) constrains most
   of what a person plans, eats or does, and gains ``CARE_WEIGHT``, ``ADVICE_FACTOR`` times that when the question
@@ -30,7 +31,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from .care import for_the_asker, is_care_fact, is_personal
+from .care import DOMAIN_TEMPERATURE, domain_shares, for_the_asker, is_care_fact, is_personal
 from .implications import asks_for_advice, asks_what_to_do
 from .pipeline import PoolScores
 
@@ -50,26 +51,6 @@ SHORT_FACT = (200, 400)
 """Text lengths (characters) over which affinity fades from whole to none: it is for facts of a sentence or two
 ("User is allergic to peanuts."). A long chat turn holds the words of what it tells, and there BM25 and the
 session's neighbours rank it (LongMemEval's turns, median 559 characters)."""
-
-DOMAIN_TEMPERATURE = 0.05
-"""Softmax temperature over the domains' best prototype cosines (MiniLM cosines differ by a few hundredths)."""
-
-
-def domain_shares(vectors: np.ndarray, prototypes: np.ndarray, starts: np.ndarray,
-                  temperature: float = DOMAIN_TEMPERATURE) -> np.ndarray:
-    """Each vector's distribution over the life domains: a softmax over each domain's best prototype cosine.
-
-    ``vectors`` (n x d, or one d-vector) and the rows of ``prototypes`` are unit length, domain after domain;
-    ``starts[k]`` is the row of domain ``k``'s first prototype (:func:`~.care.prototype_texts`). Returns
-    (n x domains), or one row for one vector; each row sums to 1.
-    """
-    one = vectors.ndim == 1
-    sims = np.atleast_2d(vectors).astype(np.float64, copy=False) @ prototypes.T.astype(np.float64, copy=False)
-    best = np.maximum.reduceat(sims, starts, axis=1)
-    z = np.exp((best - best.max(axis=1, keepdims=True)) / temperature)
-    shares = z / z.sum(axis=1, keepdims=True)
-    return shares[0] if one else shares
-
 
 def short_fact_share(lengths: np.ndarray) -> np.ndarray:
     """Per row, how much of the affinity it takes (1 up to ``SHORT_FACT[0]`` characters, 0 from ``SHORT_FACT[1]``,

@@ -35,6 +35,7 @@ __all__ = [
     "OFF_FOODS",
     "SULFONYLUREAS",
     "care_share",
+    "domain_shares",
     "for_the_asker",
     "is_care_fact",
     "is_personal",
@@ -556,16 +557,31 @@ def prototype_texts() -> tuple[list[str], np.ndarray]:
     return texts, np.asarray(starts, dtype=np.intp)
 
 
+def domain_shares(vectors: np.ndarray, prototypes: np.ndarray, starts: np.ndarray,
+                  temperature: float = DOMAIN_TEMPERATURE) -> np.ndarray:
+    """Each vector's distribution over the life domains: a softmax over each domain's best prototype cosine.
+
+    ``vectors`` (n x d, or one d-vector) and the rows of ``prototypes`` are unit length, domain after domain;
+    ``starts[k]`` is the row of domain ``k``'s first prototype (:func:`prototype_texts`). Returns (n x domains),
+    or one row for one vector; each row sums to 1. Read by :func:`care_share` and by affinity
+    (:mod:`.affinity`).
+    """
+    one = vectors.ndim == 1
+    sims = np.atleast_2d(vectors).astype(np.float64, copy=False) @ prototypes.T.astype(np.float64, copy=False)
+    best = np.maximum.reduceat(sims, starts, axis=1)
+    z = np.exp((best - best.max(axis=1, keepdims=True)) / temperature)
+    shares = z / z.sum(axis=1, keepdims=True)
+    return shares[0] if one else shares
+
+
 def care_share(question: np.ndarray, prototypes: np.ndarray, starts: np.ndarray,
                temperature: float = DOMAIN_TEMPERATURE, domains: Sequence[str] = CARE_DOMAINS) -> float:
-    """The question's share of the ``domains`` (0..1): a softmax over each domain's best prototype cosine.
+    """The question's share of the ``domains`` (0..1): the sum of their parts of its :func:`domain_shares`.
 
     ``question`` and the rows of ``prototypes`` are unit vectors, domain after domain; ``starts[d]`` is the
     row of domain ``d``'s first prototype (as :func:`prototype_texts` gives them).
     """
-    best = np.maximum.reduceat(prototypes @ question, starts)
-    z = np.exp((best - best.max()) / temperature)
-    return float(z[_domain_index(tuple(domains))].sum() / z.sum())
+    return float(domain_shares(question, prototypes, starts, temperature)[_domain_index(tuple(domains))].sum())
 
 
 @functools.lru_cache(maxsize=16)
