@@ -20,7 +20,7 @@ from .leads import CLINICIAN
 from .patterns import rx
 from .restated import as_own_treatment
 
-__all__ = ["LASTING_CONDITION", "as_diagnosis", "is_lasting_condition", "is_medicine"]
+__all__ = ["LASTING_CONDITION", "MEDICINE_FORMS", "as_diagnosis", "is_lasting_condition", "is_medicine"]
 
 LASTING_CONDITION = (
     r"(?:(?:type\s*[12]|gestational|pre-?|borderline|adult[\s-]onset)\s+)?diabet(?:es|ic)|pre-?diabet(?:es|ic)|"
@@ -55,8 +55,10 @@ def is_lasting_condition(words: str) -> bool:
 
 # What names a medicine beside the drug names the care rule knows: its form ("iron tablets", "a steroid inhaler"),
 # its salt ("ferrous sulphate", "amlodipine besylate"), a kind of medicine ("antibiotics", "HRT").
+MEDICINE_FORMS = r"tablets?|pills?|capsules?|injections?|jabs?|inhalers?|puffers?|patch(?:es)?"
+"""The forms a medicine comes in, as a regex alternation: a word that names no drug of its own ("my tablets")."""
 _MEDICINE_WORD = rx(
-    r"\b(?:tablets?|pills?|capsules?|injections?|jabs?|inhalers?|puffers?|patch(?:es)?|pessar(?:y|ies)|"
+    rf"\b(?:{MEDICINE_FORMS}|pessar(?:y|ies)|"
     r"suppositor(?:y|ies)|eye\s*drops|nasal\s+spray|sulphate|sulfate|fumarate|gluconate|hydrochloride|citrate|"
     r"carbonate|succinate|maleate|besylate|besilate|mesylate|tartrate|phosphate|sodium|potassium|antibiotics?|"
     r"steroids?|antidepressants?|antihistamines?|painkillers?|statins?|hrt|folic\s+acid|vitamin\s+(?:b12|d|d3)|b12|"

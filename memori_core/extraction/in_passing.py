@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from ..slots import PERSON
 from .activities import PETS
-from .diagnoses import LASTING_CONDITION, is_lasting_condition, is_medicine
+from .diagnoses import LASTING_CONDITION, MEDICINE_FORMS, is_lasting_condition, is_medicine
 from .patterns import rx
 
 __all__ = ["as_told_in_passing"]
@@ -61,7 +61,7 @@ _SOMEONE = rx(rf"\b(?:{PERSON})\b")
 # jab"), after "my" alone ("my mum's warfarin" is hers); not in a question about stopping or switching it.
 _MY_MEDICINE = rx(r"(?<![\w'])my\s+(?:daily\s+|usual\s+|morning\s+|evening\s+|night(?:ly)?\s+)?"
                   r"(?P<drug>[a-z][a-z-]{3,})\b(?!\s*'s)")
-_GENERIC_MEDICINE = rx(r"^(?:tablets?|pills?|capsules?|injections?|jabs?|inhalers?|puffers?|patch(?:es)?|meds|"
+_GENERIC_MEDICINE = rx(rf"^(?:{MEDICINE_FORMS}|meds|"
                        r"medicines?|medications?|prescriptions?|vitamins?|supplements?|antibiotics?|steroids?|"
                        r"painkillers?|iron|sodium|potassium|"
                        # what the care rule knows beside drugs: "my allergy", "my pregnancy" name no medicine
