@@ -366,6 +366,7 @@ class ReadPath(Answers, GateSignals, Judging):
         gate_cos = self._gate_cosine(gathered, turn)
         scores = self._pool_scores(query, q_tokens, limit, gathered, gate_cos, turn, asker, own, affinity)
         relevance = gated and cfg.gate == "relevance"  # the relevance gate's signals apply
+        fed = None  # whom "What should I feed him?" asks to feed: read once, by the gate and by the core facts below
         if relevance:
             who = asked_about(query)  # "What medication does my dad take?": not the asker's own facts
             if who is not None:
@@ -387,7 +388,7 @@ class ReadPath(Answers, GateSignals, Judging):
         if own_core is not None and relevance:
             if gift_for(query) is not None:
                 own_core = None
-            elif (fed := fed_to(query)) is not None:
+            elif fed is not None:
                 own_core = _core_for_someone_else(own_core, fed)
             elif general_shape or (
                     (tells_something(query)
