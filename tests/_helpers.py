@@ -2,7 +2,8 @@
 `chroma run` server.
 
 - embedders: :class:`HashEmbedder` (the engine tests'), :class:`WordHashEmbedder` (the evaluation tests');
-- engines: :func:`ungated_engine` (every gate off), :func:`shared_engine` / :func:`shared_fixture` /
+- engines: :func:`ungated_engine` (every gate off; :func:`ungated_on_each_store`, over Chroma and the reference
+  store), :func:`shared_engine` / :func:`shared_fixture` /
   :func:`seeded_fixtures` (a seeded engine shared by a module's read-only tests, and one per test), :func:`stored`;
 - stores: :class:`CountingStore`, :func:`store_rows` / :func:`assert_same_rows` / :func:`copy_rows` /
   :func:`left_unchanged`; :func:`running_chroma_server`, :func:`free_port`; :func:`write_json`, :func:`edited`;
@@ -39,12 +40,14 @@ import numpy as np
 import pytest
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.store import InMemoryFactStore
 from memori_core.text import unicode_tokenize
 
 __all__ = [
     "USER_FACTS", "CountingStore", "EvalRun", "HashEmbedder", "WordHashEmbedder", "assert_same_rows", "copy_rows",
     "edited", "free_port", "left_unchanged", "report_fixture", "run_eval", "running_chroma_server",
-    "seeded_fixtures", "shared_engine", "shared_fixture", "store_rows", "stored", "ungated_engine", "write_json",
+    "seeded_fixtures", "shared_engine", "shared_fixture", "store_rows", "stored", "ungated_engine",
+    "ungated_on_each_store", "write_json",
     "_chroma_cli",
 ]
 
@@ -310,6 +313,18 @@ def ungated_engine(embedder: Any = None, *, store: Any = None, **config: Any) ->
     return RecallEngine(store=store if store is not None else ChromaStore.in_memory(),
                         embedder=embedder if embedder is not None else HashEmbedder(),
                         config=RecallConfig(gate="off", **config))
+
+
+def ungated_on_each_store() -> Any:
+    """A fixture: :func:`ungated_engine` over an in-memory Chroma store, then over the reference store
+    (``InMemoryFactStore``), for the tests of what both stores must do alike. pytest names it by the module
+    attribute that holds it: ``eng = ungated_on_each_store()``."""
+
+    @pytest.fixture(params=["chroma", "reference"])
+    def on_each(request: pytest.FixtureRequest) -> Any:
+        return ungated_engine(store=ChromaStore.in_memory() if request.param == "chroma" else InMemoryFactStore())
+
+    return on_each
 
 
 def stored(engine: Any, entity_id: str, limit: int = 100) -> list[str]:
