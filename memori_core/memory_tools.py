@@ -110,17 +110,8 @@ DESCRIPTIONS: dict[str, str] = {
     "restore": "Make a fact that a newer one replaced valid again (its id, as remember named it when it "
     "replaced it), when both hold; the newer fact stays.",
 }
-"""What each tool does, as the model reads it (the tool's description)."""
-
-ARGUMENT_DESCRIPTIONS: dict[str, str] = {
-    "text": f"The fact, as one short statement about the user (at most {MAX_TOOL_TEXT} characters).",
-    "query": "What to look for in the user's memory, e.g. the user's question.",
-    "offset": "How many of the newest facts to skip (0: from the newest).",
-    "limit": "How many facts to show.",
-    "restored_id": "The id of the replaced fact, as remember named it when it replaced it.",
-}
-"""What the model reads about the tool arguments every surface words alike (the LangChain tools' and the
-LlamaIndex spec's argument schemas; ``restored_id`` is ``restore_memory``'s ``fact_id``)."""
+"""What each tool does, as the model reads it (the tool's description; its arguments:
+:data:`~memori_core.tool_arguments.TOOL_ARGUMENTS`)."""
 
 
 class MemoryToolError(ValueError):

@@ -29,6 +29,7 @@ __all__ = [
     "extract_query_and_context",
     "extract_user_query",
     "field_of",
+    "is_google_content",
     "part_text",
     "query_and_context",
     "recent_turns",
@@ -152,8 +153,8 @@ def _from_input(value: Any) -> list[str]:
     return _user_texts(value, "input")
 
 
-def _is_google_content(item: Any) -> bool:
-    """A ``Content`` (has ``parts`` / ``role``) as opposed to a bare part or string."""
+def is_google_content(item: Any) -> bool:
+    """A google-genai ``Content`` (has ``parts`` / ``role``) as opposed to a bare part or string."""
     if isinstance(item, Mapping):
         return "parts" in item or "role" in item
     return not isinstance(item, str) and hasattr(item, "parts")
@@ -170,14 +171,14 @@ def _from_contents(value: Any) -> list[str]:
     if isinstance(value, str):
         return [value.strip()] if value.strip() else []
     if not _is_list(value):
-        text = _google_content_text(value) if _is_google_content(value) else (part_text(value) or "").strip()
+        text = _google_content_text(value) if is_google_content(value) else (part_text(value) or "").strip()
         return [text] if text else []
     # google-genai turns each run of consecutive bare parts / strings into one
     # user Content; group them the same way (the model's turns read as "").
     turns: list[str] = []
     run: list[Any] = []
     for item in value:
-        if _is_google_content(item):
+        if is_google_content(item):
             if run:
                 turns.append(content_text(run))
                 run = []

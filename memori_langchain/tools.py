@@ -19,21 +19,13 @@ from typing import Any
 from langchain.tools import ToolRuntime
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from memori_core.adapter_args import check_adapter_args, check_flag
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
-from memori_core.memory_tools import (
-    ARGUMENT_DESCRIPTIONS,
-    DEFAULT_PAGE,
-    DESCRIPTIONS,
-    MAX_PAGE,
-    TOOL_NAMES,
-    MemoryToolError,
-    MemoryTools,
-    validation_problems,
-)
+from memori_core.memory_tools import DESCRIPTIONS, TOOL_NAMES, MemoryToolError, MemoryTools, validation_problems
+from memori_core.tool_arguments import argument_models
 
 from ._messages import state_said_at, state_zone
 from ._recall import entity_of_run, logger
@@ -70,56 +62,9 @@ class _ToolArgs(BaseModel):
         return {k: v for k, v in data.items() if k not in _INJECTED}
 
 
-_TEXT = ARGUMENT_DESCRIPTIONS["text"]
-_CORE = ("true: recall this fact on every turn, whatever the question; false: only when relevant. Leave it out: "
-         "allergies, medication and diets are core, other facts are not.")
-
-
-class RememberArgs(_ToolArgs):
-    """Arguments of the ``remember`` tool."""
-
-    text: str = Field(description=_TEXT)
-    # Strict: "yes" or 1 for core is refused, as MemoriToolSpec and the MCP server refuse it (a core fact is in every
-    # prompt from then on, so a sloppy argument must not make one).
-    core: StrictBool | None = Field(default=None, description=_CORE)
-
-
-class RecallArgs(_ToolArgs):
-    """Arguments of the ``recall_memory`` tool."""
-
-    query: str = Field(description=ARGUMENT_DESCRIPTIONS["query"])
-
-
-class UpdateArgs(_ToolArgs):
-    """Arguments of the ``update_memory`` tool."""
-
-    fact_id: str = Field(description="The id of the fact to change, as recall_memory or remember returned it.")
-    text: str = Field(description=_TEXT)
-
-
-class ForgetArgs(_ToolArgs):
-    """Arguments of the ``forget_memory`` tool."""
-
-    fact_id: str = Field(description="The id of the fact to delete, as recall_memory or remember returned it.")
-
-
-class ListArgs(_ToolArgs):
-    """Arguments of the ``list_memories`` tool."""
-
-    offset: int = Field(default=0, ge=0, description=ARGUMENT_DESCRIPTIONS["offset"])
-    limit: int = Field(default=DEFAULT_PAGE, ge=1, le=MAX_PAGE, description=ARGUMENT_DESCRIPTIONS["limit"])
-
-
-class RestoreArgs(_ToolArgs):
-    """Arguments of the ``restore_memory`` tool."""
-
-    fact_id: str = Field(description=ARGUMENT_DESCRIPTIONS["restored_id"])
-
-
-_ARGS: dict[str, type[_ToolArgs]] = {
-    "remember": RememberArgs, "recall": RecallArgs, "list": ListArgs, "update": UpdateArgs, "forget": ForgetArgs,
-    "restore": RestoreArgs,
-}
+_ARGS: dict[str, type[_ToolArgs]] = argument_models(_ToolArgs)
+"""Each operation's argument schema (:data:`~memori_core.tool_arguments.TOOL_ARGUMENTS`), refusing foreign
+arguments as :class:`_ToolArgs` does."""
 
 
 class _Bound:

@@ -14,60 +14,19 @@ from typing import Any
 
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
 from llama_index.core.tools.types import ToolMetadata
-from pydantic import BaseModel, Field, StrictBool
+from pydantic import BaseModel
 
 from memori_core.adapter_args import CheckedAttribute, check_adapter_args, check_entity_default, check_flag
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
-from memori_core.memory_tools import (
-    ARGUMENT_DESCRIPTIONS,
-    DEFAULT_PAGE,
-    DESCRIPTIONS,
-    MAX_PAGE,
-    TOOL_NAMES,
-    MemoryToolError,
-    MemoryTools,
-)
+from memori_core.memory_tools import DEFAULT_PAGE, DESCRIPTIONS, TOOL_NAMES, MemoryToolError, MemoryTools
+from memori_core.tool_arguments import argument_models
 from memori_core.validate import check_time
 
 from ._common import logger
 
-_TEXT = ARGUMENT_DESCRIPTIONS["text"]
-_ID = "The id of the fact, as recall or remember returned it."
-
-
-class _RememberArgs(BaseModel):
-    text: str = Field(description=_TEXT)
-    core: StrictBool | None = Field(default=None, description="true: recall this fact on every turn; false: only "
-                                    "when relevant. Leave it out: allergies, medication and diets are core, others not.")
-
-
-class _RecallArgs(BaseModel):
-    query: str = Field(description=ARGUMENT_DESCRIPTIONS["query"])
-
-
-class _UpdateArgs(BaseModel):
-    fact_id: str = Field(description=_ID)
-    text: str = Field(description=_TEXT)
-
-
-class _ForgetArgs(BaseModel):
-    fact_id: str = Field(description=_ID)
-
-
-class _ListArgs(BaseModel):
-    offset: int = Field(default=0, ge=0, description=ARGUMENT_DESCRIPTIONS["offset"])
-    limit: int = Field(default=DEFAULT_PAGE, ge=1, le=MAX_PAGE, description=ARGUMENT_DESCRIPTIONS["limit"])
-
-
-class _RestoreArgs(BaseModel):
-    fact_id: str = Field(description=ARGUMENT_DESCRIPTIONS["restored_id"])
-
-
-_SCHEMAS: dict[str, type[BaseModel]] = {
-    "remember": _RememberArgs, "recall": _RecallArgs, "list": _ListArgs, "update": _UpdateArgs,
-    "forget": _ForgetArgs, "restore": _RestoreArgs,
-}
+_SCHEMAS: dict[str, type[BaseModel]] = argument_models(BaseModel)
+"""Each operation's argument schema (:data:`~memori_core.tool_arguments.TOOL_ARGUMENTS`)."""
 
 
 def _refuse(foreign: dict[str, Any]) -> None:

@@ -1,8 +1,10 @@
 """Helpers shared by the tests: deterministic embedders, engines and fixture factories, store checks, a real
 `chroma run` server.
 
-- embedders: :class:`HashEmbedder` (the engine tests'), :class:`WordHashEmbedder` (the evaluation tests');
-- engines: :func:`ungated_engine` (every gate off), :func:`shared_engine` / :func:`shared_fixture` /
+- embedders: :class:`HashEmbedder` (the engine tests'), :class:`WordHashEmbedder` (the evaluation tests'),
+  :class:`TextVectorEmbedder` (their base: an embedder of one function of a text);
+- engines: :func:`ungated_engine` (every gate off; :func:`ungated_on_each_store`, over Chroma and the reference
+  store), :func:`shared_engine` / :func:`shared_fixture` /
   :func:`seeded_fixtures` (a seeded engine shared by a module's read-only tests, and one per test), :func:`stored`;
 - stores: :class:`CountingStore`, :func:`store_rows` / :func:`assert_same_rows` / :func:`copy_rows` /
   :func:`left_unchanged`; :func:`running_chroma_server`, :func:`free_port`; :func:`write_json`, :func:`edited`;
@@ -39,17 +41,37 @@ import numpy as np
 import pytest
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.store import InMemoryFactStore
 from memori_core.text import unicode_tokenize
 
 __all__ = [
-    "USER_FACTS", "CountingStore", "EvalRun", "HashEmbedder", "WordHashEmbedder", "assert_same_rows", "copy_rows",
-    "edited", "free_port", "left_unchanged", "report_fixture", "run_eval", "running_chroma_server",
-    "seeded_fixtures", "shared_engine", "shared_fixture", "store_rows", "stored", "ungated_engine", "write_json",
+    "USER_FACTS", "CountingStore", "EvalRun", "HashEmbedder", "TextVectorEmbedder", "WordHashEmbedder",
+    "assert_same_rows", "copy_rows", "edited", "free_port", "left_unchanged", "report_fixture", "run_eval",
+    "running_chroma_server", "seeded_fixtures", "shared_engine", "shared_fixture", "store_rows", "stored",
+    "ungated_engine", "ungated_on_each_store", "write_json",
     "_chroma_cli",
 ]
 
 
-class HashEmbedder:
+class TextVectorEmbedder:
+    """A test embedder made of one function of a text, :meth:`_vec`: the embedder protocol's two methods over it,
+    and ``calls``, how many times either was called."""
+
+    calls = 0
+
+    def _vec(self, text: str) -> np.ndarray:
+        raise NotImplementedError
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        self.calls += 1
+        return np.stack([self._vec(t) for t in texts])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        self.calls += 1
+        return self._vec(text)
+
+
+class HashEmbedder(TextVectorEmbedder):
     """Bag-of-words embedder by feature hashing: deterministic, instant, no model.
 
     Texts sharing words get similar vectors, which is all the engine tests
@@ -70,14 +92,6 @@ class HashEmbedder:
             v[h % self.dim] += 1.0 if (h >> 32) & 1 else -1.0
         return v
 
-    def embed_documents(self, texts: list[str]) -> np.ndarray:
-        self.calls += 1
-        return np.stack([self._vec(t) for t in texts])
-
-    def embed_query(self, text: str) -> np.ndarray:
-        self.calls += 1
-        return self._vec(text)
-
 
 class Clock:
     """A clock the test moves by hand (``now``, or :meth:`advance`), for a breaker's ``clock=``: no wall clock."""
@@ -92,7 +106,7 @@ class Clock:
         self.now += seconds
 
 
-class WordHashEmbedder:
+class WordHashEmbedder(TextVectorEmbedder):
     """Signed feature hashing of lower-cased words into ``dim`` (4096) dimensions: deterministic, instant.
     Texts sharing no word are (all but) orthogonal; a text and itself have cosine 1 (the evaluation tests')."""
 
@@ -108,12 +122,6 @@ class WordHashEmbedder:
             h = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
             v[1 + h % (self.dim - 1)] += 1.0 if (h >> 40) & 1 else -1.0
         return v
-
-    def embed_documents(self, texts: list[str]) -> np.ndarray:
-        return np.stack([self._vec(t) for t in texts])
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self._vec(text)
 
 
 class CountingStore(ChromaStore):
@@ -310,6 +318,18 @@ def ungated_engine(embedder: Any = None, *, store: Any = None, **config: Any) ->
     return RecallEngine(store=store if store is not None else ChromaStore.in_memory(),
                         embedder=embedder if embedder is not None else HashEmbedder(),
                         config=RecallConfig(gate="off", **config))
+
+
+def ungated_on_each_store() -> Any:
+    """A fixture: :func:`ungated_engine` over an in-memory Chroma store, then over the reference store
+    (``InMemoryFactStore``), for the tests of what both stores must do alike. pytest names it by the module
+    attribute that holds it: ``eng = ungated_on_each_store()``."""
+
+    @pytest.fixture(params=["chroma", "reference"])
+    def on_each(request: pytest.FixtureRequest) -> Any:
+        return ungated_engine(store=ChromaStore.in_memory() if request.param == "chroma" else InMemoryFactStore())
+
+    return on_each
 
 
 def stored(engine: Any, entity_id: str, limit: int = 100) -> list[str]:

@@ -614,3 +614,16 @@ async def test_core_takes_a_real_boolean_on_every_tool_surface_and_refuses_anyth
     for surface, (refused, text) in (await answers(True)).items():
         assert not refused, (surface, text)
     assert [engine.list(who)[0].metadata.get("core") for who in ("lc", "li", "mcp")] == [True, True, True]
+
+
+def test_the_langchain_tools_and_the_llamaindex_spec_describe_each_argument_to_the_model_in_the_same_words() -> None:
+    # The two surfaces wrote their argument schemas apart, and the spec's fact_id said "as recall ... returned
+    # it" of a tool named recall_memory; both now read memori_core.tool_arguments.
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder())
+    lc_tools = {t.name: t for t in lc.memory_tools(engine, "lc")}
+    li_tools = {t.metadata.name: t for t in li.MemoriToolSpec(engine, "li").to_tool_list()}
+    assert set(lc_tools) == set(li_tools) == set(memori_core.memory_tools.TOOL_NAMES.values())
+    for name, lc_tool in lc_tools.items():
+        lc_arguments = lc_tool.tool_call_schema.model_json_schema()["properties"]
+        li_arguments = li_tools[name].metadata.get_parameters_dict()["properties"]
+        assert lc_arguments == li_arguments, name

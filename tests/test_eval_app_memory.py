@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from _helpers import edited, run_eval, write_json
+from _helpers import TextVectorEmbedder, edited, run_eval, write_json
 from memori_core import RecallEngine
 from memori_core.cli import main
 from memori_core.evaluation import KINDS, OFFTOPIC_KINDS, evaluate_app_memory, load_app_memory
@@ -30,7 +30,7 @@ TOPICS = {
 }
 
 
-class TopicEmbedder:
+class TopicEmbedder(TextVectorEmbedder):
     """One dimension per topic of :data:`TOPICS` (on when a keyword occurs in the text), plus a small
     constant: texts of one topic have cosine ~1, texts without a common topic ~0."""
 
@@ -43,12 +43,6 @@ class TopicEmbedder:
         for i, words in enumerate(TOPICS.values()):
             v[i] = 1.0 if any(w in lower for w in words) else 0.0
         return v
-
-    def embed_documents(self, texts: list[str]) -> np.ndarray:
-        return np.stack([self._vec(t) for t in texts])
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self._vec(text)
 
 
 def tiny() -> dict:

@@ -84,6 +84,22 @@ def cold_recalls(engine: RecallEngine, rounds: int) -> dict[str, int]:
     return out
 
 
+def with_codes(engine: RecallEngine) -> RecallEngine:
+    """``engine`` with each user of :data:`USERS` told their own secret code (:func:`code_of`)."""
+    for i, user in enumerate(USERS):
+        engine.add(user, [code_of(i)])
+    return engine
+
+
+def assert_child_and_parent_recall_right(engine: RecallEngine, rounds: int) -> None:
+    """A child forked now and the parent, side by side, each make ``rounds`` :func:`cold_recalls` of every
+    user, and every one answers the user's own code."""
+    child = Child(lambda: cold_recalls(engine, rounds))
+    in_parent = cold_recalls(engine, rounds)
+    assert child.said() == repr({"right": rounds * len(USERS), "wrong": 0})
+    assert in_parent == {"right": rounds * len(USERS), "wrong": 0}
+
+
 def http_engine(port: int, collection: str) -> RecallEngine:
     return RecallEngine(store=ChromaStore.http(host="127.0.0.1", port=port, collection=collection),
                         embedder=HashEmbedder(), config=OPEN)
@@ -95,9 +111,7 @@ def test_a_child_forked_after_the_engine_was_built_talks_to_the_server_on_connec
 ) -> None:
     host, port = chroma_server
     with DelayProxy(host, port) as proxy:  # forwards, and counts the client connections it is asked for
-        engine = http_engine(proxy.port, f"t_{uuid.uuid4().hex}")
-        for i, user in enumerate(USERS):
-            engine.add(user, [code_of(i)])
+        engine = with_codes(http_engine(proxy.port, f"t_{uuid.uuid4().hex}"))
         assert cold_recalls(engine, 1) == {"right": len(USERS), "wrong": 0}  # the connection is kept alive
         before = proxy.accepted
         said = Child(lambda: cold_recalls(engine, 1)).said()
@@ -111,14 +125,9 @@ def test_a_child_forked_after_the_engine_was_built_talks_to_the_server_on_connec
 @pytest.mark.server
 def test_a_parent_and_its_forked_child_recall_side_by_side_without_a_failure(chroma_server) -> None:
     host, port = chroma_server
-    engine = http_engine(port, f"t_{uuid.uuid4().hex}")
-    for i, user in enumerate(USERS):
-        engine.add(user, [code_of(i)])
+    engine = with_codes(http_engine(port, f"t_{uuid.uuid4().hex}"))
     engine.recall("What's my secret code?", USERS[0])
-    child = Child(lambda: cold_recalls(engine, 25))
-    in_parent = cold_recalls(engine, 25)
-    assert child.said() == repr({"right": 25 * len(USERS), "wrong": 0})
-    assert in_parent == {"right": 25 * len(USERS), "wrong": 0}
+    assert_child_and_parent_recall_right(engine, 25)
 
 
 @pytest.mark.server
@@ -213,13 +222,8 @@ def test_a_store_over_a_chromadb_http_client_passed_in_is_shared_and_serves_a_fo
     client = chromadb.HttpClient(host=host, port=port, settings=chroma_settings())
     store = ChromaStore(client=client, collection=f"t_{uuid.uuid4().hex}")
     assert store.shared is True  # other processes may write to it: revisions are read from the server
-    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
-    for i, user in enumerate(USERS):
-        engine.add(user, [code_of(i)])
-    child = Child(lambda: cold_recalls(engine, 10))
-    in_parent = cold_recalls(engine, 10)
-    assert child.said() == repr({"right": 10 * len(USERS), "wrong": 0})
-    assert in_parent == {"right": 10 * len(USERS), "wrong": 0}
+    engine = with_codes(RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN))
+    assert_child_and_parent_recall_right(engine, 10)
 
 
 @pytest.mark.server

@@ -23,7 +23,7 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import HumanMessage
 
 from _faults import Faults
-from _helpers import HashEmbedder, running_chroma_server
+from _helpers import HashEmbedder, running_chroma_server, ungated_engine, ungated_on_each_store
 from _langchain_fakes import replies
 from memori_core import (
     ChromaStore,
@@ -50,11 +50,7 @@ def texts(facts: Any) -> list[str]:
     return [f.content for f in facts]
 
 
-@pytest.fixture(params=["chroma", "reference"])
-def eng(request: pytest.FixtureRequest) -> RecallEngine:
-    """An ungated engine over an in-memory Chroma store, and over the reference store."""
-    store = ChromaStore.in_memory() if request.param == "chroma" else InMemoryFactStore()
-    return RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+eng = ungated_on_each_store()  # an ungated engine over in-memory Chroma, and over the reference store
 
 
 def _seed_moves(engine: RecallEngine, entity: str = "ann") -> dict[str, str]:
@@ -370,7 +366,7 @@ def test_export_and_import_carry_a_restore(eng: RecallEngine) -> None:
     eng.restore("b", civic)
     records = eng.export("b", include_vectors=True)
     assert [r["restored_at"] is not None for r in records if r["id"] == civic] == [True]
-    other = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=OPEN)
+    other = ungated_engine()
     other.import_("b", records)
     assert other.export("b", include_vectors=True) == records
     assert texts(other.recall(CAR, "b", 10, as_of=_at(11, 25))) == ["User bought a Tesla."]
@@ -441,7 +437,7 @@ def test_forget_counts_a_fact_written_after_it_began_and_before_it_erased(
 def test_a_forget_whose_count_cannot_read_the_store_erases_all_the_same_and_says_it_could_not_count(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=OPEN)
+    eng = ungated_engine()
     _car_swap(eng)
     faults = Faults(eng.store._facts)  # noqa: SLF001 - the collection's reads fail, its delete works
     faults.arm("get", error=TimeoutError, message="the read timed out")

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from _extractors import Gate
-from _helpers import HashEmbedder, stored
+from _helpers import HashEmbedder, stored, ungated_engine
 from memori_core import (
     ChromaStore,
     ExtractedFact,
@@ -301,7 +301,7 @@ _APP_VAR: contextvars.ContextVar[str] = contextvars.ContextVar("an_apps_request_
 
 
 def test_a_capture_queued_inside_unnormalized_entity_ids_is_stored_under_the_id_it_allows() -> None:
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig(gate="off"))
+    engine = ungated_engine()
     captures = BackgroundCapture("test", LOG)
     with unnormalized_entity_ids():
         assert captures.submit(engine, NFD_ID, [("user", "I live in Porto.")], RuleBasedFactExtractor())
@@ -313,7 +313,7 @@ def test_a_capture_queued_inside_unnormalized_entity_ids_is_stored_under_the_id_
 
 def test_a_capture_queued_outside_unnormalized_entity_ids_is_refused_on_its_thread(
         caplog: pytest.LogCaptureFixture) -> None:
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig(gate="off"))
+    engine = ungated_engine()
     captures = BackgroundCapture("test", LOG)
     with unnormalized_entity_ids():
         pass  # the setting ends with the block: a capture queued after it does not have it

@@ -42,7 +42,7 @@ from langgraph.store.base import (
 )
 from langgraph.store.memory import InMemoryStore
 
-from _helpers import HashEmbedder, ungated_engine
+from _helpers import HashEmbedder, TextVectorEmbedder, ungated_engine
 from _langchain_fakes import RecordingChatModel, replies, system_text
 from memori_core import ChromaStore, RecallConfig, RecallEngine, RuleBasedFactExtractor, capture_facts
 from memori_core.facts import is_searchable
@@ -1156,7 +1156,7 @@ def test_create_agent_tools_read_and_write_runtime_store(example: ModuleType, is
 # -- hybrid ranking: the fact InMemoryStore misses ---------------------------------------------------------
 
 
-class ConceptEmbedder:
+class ConceptEmbedder(TextVectorEmbedder):
     """A stand-in for a dense model: it knows common words by their concept (appointments, doctors, times,
     the user) and gives every word, rare names included, a weaker vector of its own (feature hashing).
 
@@ -1183,12 +1183,6 @@ class ConceptEmbedder:
             h = int.from_bytes(hashlib.blake2b(w.encode(), digest_size=8).digest(), "little")
             v[len(self.CONCEPTS) + h % (self.dim - len(self.CONCEPTS) - 1)] += 0.8
         return v
-
-    def embed_documents(self, texts: list[str]) -> np.ndarray:
-        return np.stack([self._vec(t) for t in texts])
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self._vec(text)
 
 
 APPOINTMENTS = [

@@ -13,11 +13,10 @@ from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import HumanMessage
 
-from _helpers import HashEmbedder, running_chroma_server
+from _helpers import HashEmbedder, running_chroma_server, ungated_engine, ungated_on_each_store
 from _langchain_fakes import replies
 from memori_core import ChromaStore, RecallConfig, RecallEngine, RuleBasedFactExtractor, capture_facts
 from memori_core.extraction import ExtractedFact
-from memori_core.store import InMemoryFactStore
 from memori_langchain import LLMFactExtractor, MemoriMiddleware
 
 OPEN = RecallConfig(gate="off")
@@ -30,11 +29,7 @@ def day(month: int, d: int) -> str:
     return f"2026-{month:02d}-{d:02d}T09:00:00+00:00"
 
 
-@pytest.fixture(params=["chroma", "reference"])
-def eng(request: pytest.FixtureRequest) -> RecallEngine:
-    """An ungated engine over an in-memory Chroma store, and over the reference store."""
-    store = ChromaStore.in_memory() if request.param == "chroma" else InMemoryFactStore()
-    return RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+eng = ungated_on_each_store()  # an ungated engine over in-memory Chroma, and over the reference store
 
 
 def homes(engine: RecallEngine, as_of: str | None = None, entity: str = "u") -> list[str]:
@@ -67,7 +62,7 @@ def _assert_hull_landed_between_leeds_and_york(engine: RecallEngine, entity: str
 
 
 def test_a_move_the_middleware_captures_out_of_order_lands_between_the_homes_it_came_between() -> None:
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=OPEN)
+    engine = ungated_engine()
     middleware = MemoriMiddleware(engine=engine, entity_id="u", capture=True)  # the rules
     agent = create_agent(replies("Nice.", "Welcome to York!", "Welcome to Hull!"), [], middleware=[middleware])
     for said, when in (("I live in Leeds.", day(10, 1)), ("I moved to York.", day(10, 26)),

@@ -23,6 +23,7 @@ from datetime import datetime, timedelta, timezone
 import numpy as np
 import pytest
 
+from _helpers import TextVectorEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.cache import quantized as qmod
 from memori_core.ranking.dense import l2_normalise
@@ -257,7 +258,7 @@ def test_too_many_candidates_is_left_to_the_scan() -> None:
 WORDS = [f"w{i}" for i in range(150)]
 
 
-class TopicEmbedder:
+class TopicEmbedder(TextVectorEmbedder):
     """A vector per word (seeded by the word), summed, plus a little noise per text: texts sharing
     words are near each other, as with a real model, and nothing is random between runs."""
 
@@ -274,12 +275,6 @@ class TopicEmbedder:
         for w in text.split():
             v += self._seeded(w.strip(".?")).standard_normal(self.dim)
         return v.astype(np.float32)
-
-    def embed_documents(self, texts: list[str]) -> np.ndarray:
-        return np.stack([self._vec(t) for t in texts])
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self._vec(text)
 
 
 FAST = RecallConfig(quantized_above=1000)

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from _faults import Faults
-from _helpers import CountingStore
+from _helpers import CountingStore, ungated_engine
 from memori_core import ChromaStore, RecallConfig, RecallEngine, WriteOutcomeUnknown
 from memori_core.store.base import split_revision
 
@@ -263,7 +263,7 @@ def test_two_engines_writing_one_entity_are_serialised_and_both_stay_fresh(hash_
 
 
 def test_async_calls_run_on_the_engines_own_threads_not_the_default_executor(hash_embedder) -> None:
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=OPEN)
+    engine = ungated_engine(hash_embedder)
     engine.add("u", "User likes tea.")
     release = threading.Event()
 

@@ -399,7 +399,7 @@ def test_export_import_as_json_lines_reproduces_recall_in_a_fresh_store(
     assert next(r for r in records if r["text"] == "User is vegetarian.")["times_seen"] == 2
 
     calls = hash_embedder.calls
-    target = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=OPEN)
+    target = ungated_engine(hash_embedder)
     ids = target.import_("u2", records)
     # The vectors were reused: one text embedded, to learn the engine's dimension (the store was empty).
     assert hash_embedder.calls == calls + 1
@@ -484,7 +484,7 @@ def test_import_stores_a_record_repeated_exactly_once(eng: RecallEngine) -> None
 
 
 def test_import_of_vectors_of_another_dimension_into_an_empty_store_breaks_no_user(hash_embedder: Any) -> None:
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=OPEN)
+    engine = ungated_engine(hash_embedder)
     with pytest.raises(ValueError, match=r"records carry 3-d vectors but this engine's embedder .* makes 64-d"):
         engine.import_("a", [{"text": "t", "vector": [1.0, 0.0, 0.0]}])
     assert engine.count("a") == 0 and engine.store.dimension() is None
@@ -511,7 +511,7 @@ def test_write_api_over_a_chroma_server(chroma_server: tuple[str, int], hash_emb
     other = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)  # sees the edit: reads the store
     assert texts(other.recall("Paris", "u")) == ["User moved to Paris in May."]
     records = eng.export("u", include_vectors=True)
-    embedded = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=OPEN)
+    embedded = ungated_engine(hash_embedder)
     embedded.import_("u", records)
     assert [h.id for h in embedded.recall("Paris", "u")] == [h.id for h in eng.recall("Paris", "u")]
     assert other.add("u", "User moved to Paris in May.") == [paris]  # the new text, said in another process
@@ -534,7 +534,7 @@ def test_add_reports_progress_per_embedding_and_store_batch(hash_embedder: Any) 
 
 
 def test_a_failing_progress_callback_never_breaks_the_write(hash_embedder: Any, caplog: Any) -> None:
-    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=OPEN)
+    eng = ungated_engine(hash_embedder)
 
     def broken(stage: str, done: int, total: int) -> None:
         raise RuntimeError("progress bar closed")

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..context import OPEN_TAG, append_block, is_block
 from ..placement import SYSTEM, check_placement, place_in_turns
-from ..query import field_of, part_text
+from ..query import field_of, is_google_content, part_text
 
 __all__ = [
     "PROVIDERS",
@@ -362,27 +362,21 @@ def _is_function_part(part: Any) -> bool:
     return getattr(part, "function_response", None) is not None or getattr(part, "function_call", None) is not None
 
 
-def _is_google_content(item: Any) -> bool:
-    if isinstance(item, Mapping):
-        return "parts" in item or "role" in item
-    return not isinstance(item, str) and hasattr(item, "parts")
-
-
 def _google_item_is_user(item: Any) -> bool:
     """A user turn of ``contents``: a ``Content`` whose role is ``user`` (or unset), or a bare part / string
     (google-genai makes each run of them one user ``Content``)."""
-    return field_of(item, "role") in (None, "user") if _is_google_content(item) else True
+    return field_of(item, "role") in (None, "user") if is_google_content(item) else True
 
 
 def _google_item_can_hold(item: Any) -> bool:
-    if _is_google_content(item):
+    if is_google_content(item):
         parts = field_of(item, "parts") or []
         return _is_list(parts) and any(not _is_function_part(p) for p in parts)
     return part_text(item) is not None and not _is_function_part(item)
 
 
 def _google_item_has_block(item: Any) -> bool:
-    if _is_google_content(item):
+    if is_google_content(item):
         return content_has_block(field_of(item, "parts"))
     return OPEN_TAG in (part_text(item) or "")
 
@@ -390,7 +384,7 @@ def _google_item_has_block(item: Any) -> bool:
 def _google_item_with_block(item: Any, block: str) -> Any:
     """``item`` with ``block`` after its content (a new part of a ``Content``; appended to a bare text part's
     text), an earlier block removed; ``None`` for a bare part that was only a block."""
-    if _is_google_content(item):
+    if is_google_content(item):
         parts = field_of(item, "parts") or []
         like = parts[-1] if parts else ({} if isinstance(item, Mapping) else None)
 
