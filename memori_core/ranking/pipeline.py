@@ -374,7 +374,8 @@ def _with_passed(scores: PoolScores, limit: int, config: RecallConfig | None, to
     """The rows kept of ``top`` (``decision``'s) and, with affinity (``scores.affinity``), the facts the relevance
     gate passes of the ``limit`` best ranked without it: affinity may push a fact the gate keeps below the limit in
     favour of one it drops (docs/ranking.md item 41). Those come first; affinity's kept entrants fill what is left
-    of ``limit``, best ranked first. Returned in rank order, with the decision saying what was added."""
+    of ``limit``, best ranked first. Returned in ``top``'s order then rank order (as :func:`fates` lists them), with
+    the decision saying what was added."""
     kept = top[decision.keep]
     if (scores.affinity is None or config is None or config.gate != "relevance" or not scores.affinity.any()
             or limit <= 0):
@@ -388,7 +389,8 @@ def _with_passed(scores: PoolScores, limit: int, config: RecallConfig | None, to
     if not missing.size:
         return kept, decision
     extra = kept[~_member(kept, passed)][: max(0, limit - passed.shape[0])]
-    order = rank_order(scores.rank_score, scores.cosine)
+    rest = rank_order(scores.rank_score, scores.cosine)
+    order = np.concatenate((top, rest[~_member(rest, top)]))  # as fates lists them: the limit best first
     chosen = order[_member(order, np.concatenate((passed, extra)))]
     note = (f"{decision.note}; {missing.shape[0]} more kept that the gate passes among the {limit} best ranked "
             f"without affinity")
