@@ -31,13 +31,12 @@ from ..ranking.conversation import (
     told_in,
 )
 from ..ranking.dense import l2_normalise
-from ..ranking.fusion import rank_order
 from ..ranking.gate import USER_WORD
 from ..ranking.implications import asks_to_be_reminded, goes_on, thread_of, with_implied
 from ..ranking.intent import (asks_an_amount_in_a_unit, asks_the_way_there, asks_what_is_left, asks_what_was_told,
                               is_general, reads_as_a_question, speaks_of_the_user)
 from ..ranking.intent import prototype_texts as intent_texts
-from ..ranking.pipeline import PoolScores
+from ..ranking.pipeline import PoolScores, gate_rows
 from ..text import analyzer, main_script
 from .scored import _Gathered
 
@@ -157,7 +156,7 @@ class GateSignals:
         among the rows the gate reads: the third-person lift, the care facts and the implications. ``question``:
         the question's own embedding; ``conv``: the conversation's (``None`` without one)."""
         cfg = self.config
-        top = rank_order(scores.rank_score, scores.cosine, limit)
+        top = gate_rows(scores, limit)
         if cfg.gate_third_person:
             scores = self._lifted(scores, gathered, turn, top, cfg.gate_third_person)
         # Who the turns before name (a friend's allergy is theirs).

@@ -47,6 +47,7 @@ __all__ = [
     "dense_top",
     "fates",
     "first_of_each_text",
+    "gate_rows",
     "neighbour_hops",
     "score_pool",
     "select",
@@ -352,9 +353,49 @@ def _fused_of(neighbours: np.ndarray, pool: np.ndarray, fused: np.ndarray) -> np
 
 def select(scores: PoolScores, limit: int, config: RecallConfig | None) -> np.ndarray:
     """Pool positions that recall returns, best first: the ``limit`` best by
-    :func:`~.fusion.rank_order`, less those the gate drops (``config=None``: no gate)."""
+    :func:`~.fusion.rank_order`, less those the gate drops (``config=None``: no gate); with affinity, also what
+    the gate passes of the ``limit`` best without it (:func:`_with_passed`)."""
     top = rank_order(scores.rank_score, scores.cosine, limit, scores.implied)
-    return top[_decide(scores, top, config).keep]
+    return _with_passed(scores, limit, config, top, _decide(scores, top, config))[0]
+
+
+def gate_rows(scores: PoolScores, limit: int) -> np.ndarray:
+    """The pool positions the gate may read: the ``limit`` best and, with affinity, the ``limit`` best without it
+    (:func:`_with_passed`), whose third-person lift and care facts the engine reads too."""
+    top = rank_order(scores.rank_score, scores.cosine, limit)
+    if scores.affinity is None or not scores.affinity.any():
+        return top
+    plain = rank_order(scores.rank_score - scores.affinity, scores.cosine, limit)
+    return np.concatenate((top, plain[~_member(plain, top)]))
+
+
+def _with_passed(scores: PoolScores, limit: int, config: RecallConfig | None, top: np.ndarray,
+                 decision: GateDecision) -> tuple[np.ndarray, GateDecision]:
+    """The rows kept of ``top`` (``decision``'s) and, with affinity (``scores.affinity``), the facts the relevance
+    gate passes of the ``limit`` best ranked without it: affinity may push a fact the gate keeps below the limit in
+    favour of one it drops (docs/ranking.md item 41). Those come first; affinity's kept entrants fill what is left
+    of ``limit``, best ranked first. Returned in ``top``'s order then rank order (as :func:`fates` lists them), with
+    the decision saying what was added."""
+    kept = top[decision.keep]
+    if (scores.affinity is None or config is None or config.gate != "relevance" or not scores.affinity.any()
+            or limit <= 0):
+        return kept, decision
+    plain_top = rank_order(scores.rank_score - scores.affinity, scores.cosine, limit, scores.implied)
+    if _member(plain_top, top).all():  # the same limit best: the same decision
+        return kept, decision
+    plain = _decide(scores, plain_top, config)
+    passed = plain_top[plain.keep]
+    missing = passed[~_member(passed, kept)]
+    if not missing.size:
+        return kept, decision
+    extra = kept[~_member(kept, passed)][: max(0, limit - passed.shape[0])]
+    rest = rank_order(scores.rank_score, scores.cosine)
+    order = np.concatenate((top, rest[~_member(rest, top)]))  # as fates lists them: the limit best first
+    chosen = order[_member(order, np.concatenate((passed, extra)))]
+    note = (f"{decision.note}; {missing.shape[0]} more kept that the gate passes among the {limit} best ranked "
+            f"without affinity")
+    best = np.nanmax([decision.best_cosine, plain.best_cosine])
+    return chosen, replace(decision, opened=decision.opened or plain.opened, best_cosine=float(best), note=note)
 
 
 def fates(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[np.ndarray, list[str], GateDecision]:
@@ -367,10 +408,19 @@ def fates(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[
         top = with_included(order, limit, scores.implied)
         order = np.concatenate((top, order[~_member(order, top)]))
     decision = _decide(scores, top, config)
-    dropped = BELOW_THRESHOLD if decision.kind == "threshold" else BELOW_GATE if decision.opened else GATE_CLOSED
-    fate = [KEPT if ok else dropped for ok in decision.keep.tolist()]
-    fate += [BEYOND_LIMIT] * (order.shape[0] - top.shape[0])
-    return order, fate, decision
+    chosen, shown = _with_passed(scores, limit, config, top, decision)
+    if shown is decision:
+        dropped = BELOW_THRESHOLD if decision.kind == "threshold" else BELOW_GATE if decision.opened else GATE_CLOSED
+        fate = [KEPT if ok else dropped for ok in decision.keep.tolist()]
+        fate += [BEYOND_LIMIT] * (order.shape[0] - top.shape[0])
+        return order, fate, decision
+    # With what the gate passes without affinity (_with_passed): a fact of the limit best the gate dropped keeps its
+    # fate, one it kept but left out for room is beyond the limit, and one kept from further down is kept.
+    dropped = BELOW_GATE if shown.opened else GATE_CLOSED
+    is_chosen, in_top, kept_top = (_member(order, rows) for rows in (chosen, top, top[decision.keep]))
+    fate = [KEPT if c else dropped if t and not k else BEYOND_LIMIT
+            for c, t, k in zip(is_chosen.tolist(), in_top.tolist(), kept_top.tolist())]
+    return order, fate, shown
 
 
 def _decide(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) -> GateDecision:
