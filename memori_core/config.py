@@ -36,6 +36,7 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORI_RECALL_AFFINITY_WEIGHT": "affinity_weight",
     "MEMORI_RECALL_RESTATEMENT_TERMS": "restatement_terms",
     "MEMORI_RECALL_GATE_IMPLIED": "gate_implied",
+    "MEMORI_RECALL_GATE_SPREAD": "gate_spread",
 }
 
 OTHER_ENV_VARIABLES: tuple[str, ...] = ("MEMORI_RECALL_PATH",)
@@ -70,7 +71,7 @@ class RecallConfig:
             "gate", "relevance_threshold", "gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words",
             "gate_words_cosine", "gate_words_bm25", "gate_care", "gate_care_cosine", "gate_general",
             "gate_general_bm25", "gate_followup", "gate_followup_top", "gate_third_person", "gate_implied",
-            "judge_candidates",
+            "gate_spread", "judge_candidates",
         ),
         "performance": ("dense_limit", "quantized_above"),
     }
@@ -227,6 +228,13 @@ class RecallConfig:
     limitation constrains ("Can I have a beer at the pub?" and "User has coeliac disease.": gluten; sushi and a
     pregnancy; kale and warfarin; the dentist and any medication; a ferry and seasickness), that fact is ranked into the ``limit`` best and kept,
     whatever its cosine. ``False`` turns it off."""
+    gate_spread: float | None = None
+    """Relevance gate, how many once open (memori_core/ranking/spread.py): of the facts the gate keeps by their
+    cosine alone (``gate_keep``, the score band, the words rule), drop those whose gate cosine is more than this
+    below the best kept fact's; the first fact kept, and facts a second signal vouches for (care facts,
+    implications, a follow-up's best), always stay. ``None`` (the default) cuts nothing: on the development
+    sets every spread that lowered the facts per abstention question lost needed facts too (docs/ranking.md,
+    item 42)."""
     judge_candidates: int = 8
     """With a judge (``RecallEngine(judge=...)``, :mod:`memori_core.judge`): how many of the best candidates,
     ungated, the judge is shown (at least ``limit``); recall keeps those it calls relevant. Without a judge
@@ -309,6 +317,10 @@ class RecallConfig:
         for name in ("gate_care", "gate_general", "gate_followup", "gate_third_person"):
             if getattr(self, name) is not None:
                 _check_number(name, getattr(self, name))
+        if self.gate_spread is not None:
+            _check_number("gate_spread", self.gate_spread)
+            if self.gate_spread < 0:
+                raise ValueError(f"gate_spread must be >= 0 or None, got {self.gate_spread}")
         if self.core_when not in ("touched", "always"):
             raise ValueError(f"core_when must be 'touched' or 'always', got {self.core_when!r}")
         if self.gate not in ("relevance", "threshold", "off"):
@@ -459,6 +471,8 @@ def _parse_env_value(name: str, raw: str) -> Any:
         return int(raw)
     if name == "relevance_threshold" and raw.lower() in ("none", "off"):
         return _GATE_OFF
+    if name == "gate_spread" and raw.lower() in ("none", "off"):
+        return None
     value = float(raw)
     if name in ("lex_weight", "lex_weight_short") and value in (float("inf"), float("-inf")):
         # Upstream clamps an infinite weight to the clamp's bound; 1.0 / 0.0 are

@@ -27,8 +27,8 @@ class CandidateScore:
     kept: bool
     """Returned by ``recall``."""
     reason: str
-    """``"kept"``, ``"gate closed"`` (nothing passed the relevance gate), ``"below gate"``,
-    ``"below threshold"`` (threshold gate), ``"beyond limit"``, ``"judged relevant"`` (kept) / ``"judged out"``
+    """``"kept"``, ``"gate closed"`` (nothing passed the relevance gate), ``"below gate"``, ``"far below the best
+    kept"`` (kept by the gate on its cosine alone, dropped by ``RecallConfig.gate_spread``), ``"below threshold"`` (threshold gate), ``"beyond limit"``, ``"judged relevant"`` (kept) / ``"judged out"``
     with a judge (``RecallEngine(judge=...)``), ``"core (injected)"`` for a core fact recall appends after
     the ones it chose (kept; listed last, in the order recall returns them), or ``"same text as a fact above"``
     for one the gate kept that says what a fact recall returns before it says (stored under another id)."""

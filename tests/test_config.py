@@ -67,6 +67,7 @@ SHIPPED_DEFAULTS = {
     "gate_followup_top": 3,
     "gate_third_person": 0.05,
     "gate_implied": True,
+    "gate_spread": None,
 }
 
 

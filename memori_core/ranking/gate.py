@@ -66,6 +66,8 @@ class GateDecision:
     """Relevance gate: the best cosine reached ``gate_confident``."""
     note: str
     """The decision in words, for ``explain()``."""
+    spread_cut: np.ndarray | None = None
+    """Per fact, dropped by the spread cut after the gate kept it (:mod:`.spread`); ``None``: none."""
 
 
 USER_WORD = "User"

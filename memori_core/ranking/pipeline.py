@@ -29,10 +29,12 @@ from .dense import top_k
 from .fusion import fuse, fusion_weights, rank_order, with_included
 from .gate import BELOW_GATE, BELOW_THRESHOLD, GATE_CLOSED, KEPT, GateDecision, decide
 from .lexical import bm25_from_tf, unique_terms
+from .spread import BELOW_SPREAD, beyond_spread
 
 __all__ = [
     "BELOW_THRESHOLD",
     "BELOW_GATE",
+    "BELOW_SPREAD",
     "BEYOND_LIMIT",
     "GATE_CLOSED",
     "KEPT",
@@ -412,27 +414,63 @@ def fates(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[
     if shown is decision:
         dropped = BELOW_THRESHOLD if decision.kind == "threshold" else BELOW_GATE if decision.opened else GATE_CLOSED
         fate = [KEPT if ok else dropped for ok in decision.keep.tolist()]
+        if decision.spread_cut is not None:
+            fate = [BELOW_SPREAD if cut else f for f, cut in zip(fate, decision.spread_cut.tolist())]
         fate += [BEYOND_LIMIT] * (order.shape[0] - top.shape[0])
         return order, fate, decision
     # With what the gate passes without affinity (_with_passed): a fact of the limit best the gate dropped keeps its
     # fate, one it kept but left out for room is beyond the limit, and one kept from further down is kept.
     dropped = BELOW_GATE if shown.opened else GATE_CLOSED
     is_chosen, in_top, kept_top = (_member(order, rows) for rows in (chosen, top, top[decision.keep]))
-    fate = [KEPT if c else dropped if t and not k else BEYOND_LIMIT
-            for c, t, k in zip(is_chosen.tolist(), in_top.tolist(), kept_top.tolist())]
+    cut_top = (_member(order, top[decision.spread_cut]) if decision.spread_cut is not None
+               else np.zeros(order.shape[0], dtype=bool))
+    fate = [KEPT if c else BELOW_SPREAD if s else dropped if t and not k else BEYOND_LIMIT
+            for c, t, k, s in zip(is_chosen.tolist(), in_top.tolist(), kept_top.tolist(), cut_top.tolist())]
     return order, fate, shown
 
 
 def _decide(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) -> GateDecision:
     decision = _decide_all(scores, top, config)
-    if scores.not_theirs is None or decision.kind != "relevance":
+    if decision.kind != "relevance":
         return decision
-    left_out = decision.keep & scores.not_theirs[top]
-    if not left_out.any():
+    if scores.not_theirs is not None:
+        left_out = decision.keep & scores.not_theirs[top]
+        if left_out.any():
+            note = (f"{decision.note}; {int(left_out.sum())} of the asker's own facts left out: the question asks "
+                    f"about {scores.asked_about or 'someone else'}")
+            decision = replace(decision, keep=decision.keep & ~left_out, note=note)
+    return _spread(scores, top, config, decision)
+
+
+def _spread(scores: PoolScores, top: np.ndarray, config: RecallConfig | None, decision: GateDecision) -> GateDecision:
+    """``decision`` less the facts the spread cut drops (:mod:`.spread`; ``gate_spread=None``: unchanged)."""
+    spread = None if config is None else config.gate_spread
+    if spread is None or int(decision.keep.sum()) < 2:
         return decision
-    note = (f"{decision.note}; {int(left_out.sum())} of the asker's own facts left out: the question asks about "
-            f"{scores.asked_about or 'someone else'}")
-    return replace(decision, keep=decision.keep & ~left_out, note=note)
+    cosine = (scores.cosine if scores.gate_cosine is None else scores.gate_cosine)[top]
+    read = cosine + scores.lift[top] if scores.lift is not None and not scores.general else cosine
+    cut = beyond_spread(read, decision.keep, _vouched(scores, top, cosine, config), spread)
+    if not cut.any():
+        return decision
+    note = (f"{decision.note}; {int(cut.sum())} kept on their cosine alone left out, more than {spread:g} below the "
+            f"best kept fact's")
+    return replace(decision, keep=decision.keep & ~cut, note=note, spread_cut=cut)
+
+
+def _vouched(scores: PoolScores, top: np.ndarray, cosine: np.ndarray, config: RecallConfig) -> np.ndarray:
+    """Among the ``top`` facts, those a second signal keeps (care facts, implications, a follow-up's best), which
+    the spread cut never drops."""
+    vouched = np.zeros(top.shape[0], dtype=bool)
+    if scores.general:
+        return vouched
+    if scores.care is not None and config.gate_care is not None:
+        vouched |= scores.care[top] & (cosine >= config.gate_care_cosine)
+    if scores.implied is not None and config.gate_implied:
+        vouched |= scores.implied[top]
+    if scores.in_conversation and config.gate_followup is not None:
+        head = config.gate_followup_top
+        vouched[:head] |= cosine[:head] >= config.gate_followup
+    return vouched
 
 
 def _decide_all(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) -> GateDecision:
