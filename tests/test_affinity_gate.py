@@ -88,3 +88,18 @@ def test_the_gate_reads_the_signals_of_both_limit_best():
     scores = _scores([0.40, 0.20, 0.18, 0.05], [0.0, 0.25, 0.25, 0.0])
     assert sorted(gate_rows(scores, 2).tolist()) == [0, 1, 2]
     assert gate_rows(_scores([0.4, 0.2], [0.0, 0.0]), 1).tolist() == [0]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_explains_kept_facts_are_recalls_with_affinity_and_the_spread_cut_both_on(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 12))
+    cosine = rng.uniform(0.0, 0.7, n).round(3).tolist()
+    affinity = np.where(rng.random(n) < 0.4, rng.uniform(0.0, 0.6, n), 0.0).round(3).tolist()
+    config = RecallConfig(gate_spread=float(rng.choice([0.05, 0.1, 0.2])))
+    limit = int(rng.integers(1, 6))
+    scores = _scores(cosine, affinity)
+    order, fate, _ = fates(scores, limit, config)
+    kept = {int(r) for r, f in zip(order.tolist(), fate) if f == KEPT}
+    assert kept == set(select(scores, limit, config).tolist())
+    assert len(kept) <= limit
