@@ -137,9 +137,10 @@ _MOVED_FROM = rx(
 )
 _PROMOTED_TO = rx(r"\b(?:promoted|promotion)\s+to\s+\w")
 # "User got promoted to senior engineer." and the employer of the stored job it ends ("User works at Google as an
-# engineer."): what the user's job is now.
+# engineer."): what the user's job is now; of one of theirs too ("User's sister Ana got promoted to head nurse.").
 _PROMOTED_AS = re.compile(
-    r"^User\s+(?:just\s+|finally\s+|recently\s+)?(?:got|was|has\s+been)\s+promoted\s+to\s+(?:(?:a|an)\s+)?"
+    r"^(?P<who>User(?:'s\s+[^.]+?)?)\s+(?:just\s+|finally\s+|recently\s+)?(?:got|was|has\s+been)\s+promoted\s+to\s+"
+    r"(?:(?:a|an)\s+)?"
     r"(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?)(?:\s+(?:at|for|with)\s+[^.]+?)?"
     rf"(?:\s+(?:today|yesterday|recently|last\s+\w+|this\s+\w+|{SAID_TIME}))?\.$"
 )
@@ -164,7 +165,8 @@ _AND = rx(r"\s(?:and|but)\s|;")
 
 def with_employer(fact: str, ended: Sequence[str]) -> str:
     """``fact`` ("User got promoted to senior engineer.") as the job it gives at the employer the job fact it
-    ends names ("User works at Google as a senior engineer."): a promotion keeps the employer. A workplace the job
+    ends names ("User works at Google as a senior engineer."): a promotion keeps the employer, the user's or a
+    relative's ("User's sister Ana works at St James's as a head nurse."). A workplace the job
     fact names in lower case stays with the promotion ("User got promoted to senior manager at a mid-size firm
     downtown."). Any other fact, or one ending no fact that names an employer, as it is."""
     m = _PROMOTED_AS.match(fact)
@@ -174,7 +176,7 @@ def with_employer(fact: str, ended: Sequence[str]) -> str:
     role, employer = m.group("role"), employers.pop()
     if employer.split(maxsplit=1)[1][:1].islower():  # "at a mid-size firm downtown": no name to work at
         return f"{fact[: m.end('role')]} {employer}{fact[m.end('role'):]}" if employer not in fact else fact
-    return f"User works {employer} as {article(role)} {role}."
+    return f"{m.group('who')} works {employer} as {article(role)} {role}."
 
 
 # The employer a job fact or an offer names: "at Dynatrace", "an offer from Stripe", "with Google".
