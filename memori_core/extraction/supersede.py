@@ -386,16 +386,19 @@ def _same_person(new: str, old: str, old_words: frozenset[str]) -> bool:
 
 # The words that name someone ("User's wife is called Ana."): a naming, no news, though "called" is a past form.
 _NAMING = content_words("called named name")
+# A fact that only names someone of the user's: "User's son is Leo.", "User's brother is called Sam.".
+_ONLY_NAMES = re.compile(r"^User's\s+(?:[\w-]+\s+){1,2}?(?:is\s+(?:called|named)\s+|'s\s+name\s+is\s+|is\s+)"
+                         r"(?-i:[A-Z])[\w'\u00e0-\u00ff-]+\.$", re.IGNORECASE)
 
 
 def _news_of_the_one_named(new: str, text: str, old: frozenset[str]) -> bool:
     """Whether ``new`` tells news of someone the stored fact ``text`` (content ``old``) says the user has, an event
     or an age, not more of who they are: "User's daughter Sofia made the volleyball team." after "User has a
-    daughter, Sofia." (a team, a promotion, an operation), "User's daughter Sofia is 15.". Such news leaves the
-    fact of who the person is; a lasting fact of them ("User's sister Jo lives in Leeds." after "User has a
-    sister.") still says it, and replaces it."""
-    if holder(new) == holder(text):
-        return False
+    daughter, Sofia." or "User's daughter is Sofia." (a team, a promotion, an operation), "User's daughter Sofia is
+    15.". Such news leaves the fact of who the person is; a lasting fact of them ("User's sister Jo lives in Leeds."
+    after "User has a sister.") still says it, and replaces it."""
+    if holder(new) == holder(text) and not _ONLY_NAMES.match(text):
+        return False  # ("User's son Leo started piano lessons." is news of the one "User's son is Leo." names)
     told = (w for w in re.findall(r"[A-Za-z]+", new) if not content_words(w) <= old | _NAMING)
     return _PLAIN_AGE.match(new) is not None or any(is_past(w) for w in told)
 
