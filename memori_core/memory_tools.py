@@ -345,7 +345,7 @@ class MemoryTools:
         # One writer of the user's statements at a time: a capture of the same fact, running meanwhile, is seen
         # by the plan or sees this write (memori_core.capture.statements).
         with STATEMENTS.held(entity_id):
-            plan = plan_write(self.engine, entity_id, text, core)
+            plan = plan_write(self.engine, entity_id, text, core, said_at)
             if plan.same is not None:
                 if _recore(plan, core):
                     self.engine.update(entity_id, plan.same.id, core=plan.core)
@@ -363,7 +363,7 @@ class MemoryTools:
     async def _awrite(self, entity_id: str, text: str, core: bool | None,
                       said_at: datetime | None = None) -> tuple[ToolWrite, str]:
         async with STATEMENTS.aheld(entity_id):
-            plan = await aplan_write(self.engine, entity_id, text, core)
+            plan = await aplan_write(self.engine, entity_id, text, core, said_at)
             if plan.same is not None:
                 if _recore(plan, core):
                     await self.engine.aupdate(entity_id, plan.same.id, core=plan.core)

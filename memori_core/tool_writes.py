@@ -33,7 +33,7 @@ from datetime import datetime, timezone
 from typing import Any, Protocol
 
 from .capture.repeats import asettle_repeats, on_a_shared_store
-from .capture.shown_facts import SLOT_SCAN_LIMIT
+from .capture.shown_facts import SLOT_SCAN_LIMIT, held_then
 from .capture.statements import STATEMENTS
 from .extraction.core_facts import is_core_fact
 from .extraction.grammar import is_past_statement
@@ -44,6 +44,7 @@ from .extraction.verdicts import KEPT_REWRITTEN, SentenceVerdict
 from .ranking.core import CORE_KEY
 from .slots import slot_keys
 from .text import normalize_fact_text
+from .validate import turn_as_of
 
 __all__ = ["NEAREST_LIMIT", "ToolWrite", "Written", "acopies_of", "aheld_instead", "aplan_write", "awrite_facts",
            "copies_of", "ended_by", "held_instead", "is_core", "is_core_write", "plan_write", "said_before_now", "same_fact"]
@@ -167,25 +168,33 @@ def ended_by(text: str, facts: Iterable[_Fact]) -> list[_Fact]:
     return ended
 
 
-def _decide(text: str, core: bool | None, facts: Sequence[_Fact]) -> ToolWrite:
-    same = same_fact(text, facts)
+def _decide(text: str, core: bool | None, facts: Sequence[_Fact], said_at: datetime | None = None) -> ToolWrite:
+    """The plan over ``facts``, judged as capture judges a turn said at ``said_at``: a replay (said over a minute
+    ago: :func:`~memori_core.validate.turn_as_of`) is a repeat only of a fact stated by then and not expired then,
+    and ends only facts not expired then (:func:`~memori_core.capture.shown_facts.held_then`)."""
+    replayed = turn_as_of(said_at)
+    same = same_fact(text, held_then(facts, replayed))
     if same is not None:
         return ToolWrite(text, is_core_write(text, core), same=same)
-    return ToolWrite(text, is_core_write(text, core), ends=tuple(ended_by(text, facts)))
+    return ToolWrite(text, is_core_write(text, core),
+                     ends=tuple(ended_by(text, held_then(facts, replayed, stated=False))))
 
 
-def plan_write(engine: Any, entity_id: str, text: str, core: bool | None = None) -> ToolWrite:
+def plan_write(engine: Any, entity_id: str, text: str, core: bool | None = None,
+               said_at: datetime | None = None) -> ToolWrite:
     """What a model's write of ``text`` for ``entity_id`` does (:class:`ToolWrite`), over the user's
-    :data:`NEAREST_LIMIT` best-ranked facts for it and their newest ones."""
+    :data:`NEAREST_LIMIT` best-ranked facts for it and their newest ones; ``said_at``: when the turn it runs in was
+    said (a replay is judged at its time: :func:`_decide`)."""
     facts = [*engine.nearest(text, entity_id, NEAREST_LIMIT), *engine.list(entity_id, limit=SLOT_SCAN_LIMIT)]
-    return _decide(text, core, facts)
+    return _decide(text, core, facts, said_at)
 
 
-async def aplan_write(engine: Any, entity_id: str, text: str, core: bool | None = None) -> ToolWrite:
+async def aplan_write(engine: Any, entity_id: str, text: str, core: bool | None = None,
+                      said_at: datetime | None = None) -> ToolWrite:
     """Async :func:`plan_write`."""
     facts = [*await engine.anearest(text, entity_id, NEAREST_LIMIT),
              *await engine.alist(entity_id, limit=SLOT_SCAN_LIMIT)]
-    return _decide(text, core, facts)
+    return _decide(text, core, facts, said_at)
 
 
 @dataclass(frozen=True)
@@ -224,7 +233,8 @@ async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core:
     for text in texts:
         key = normalize_fact_text(text)
         if key not in plans:
-            plans[key] = _decide(text, core, [*await engine.anearest(text, entity_id, NEAREST_LIMIT), *newest])
+            plans[key] = _decide(text, core, [*await engine.anearest(text, entity_id, NEAREST_LIMIT), *newest],
+                                 said_at)
     out: dict[str, Written] = {}
     for key, plan in plans.items():
         if plan.same is not None:

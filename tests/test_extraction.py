@@ -1016,9 +1016,9 @@ def test_words_of_emphasis_are_left_out_and_a_fronted_moment_is_a_moment(said: s
 
 
 def test_an_ending_that_the_new_fact_replaces_too_is_not_stored_but_still_ends_the_stored_fact() -> None:
-    [fact] = RULES.extract([("user", "I handed in my notice and I start at a design studio on Monday.")],
+    [fact] = RULES.extract(said_on("I handed in my notice and I start at a design studio on Monday."),
                            [Stored("old", "User works at a bank.")])
-    assert fact.text == "User starts at a design studio on Monday." and fact.supersedes == ("old",)
+    assert fact.text == "User starts at a design studio on Monday 2026-08-10." and fact.supersedes == ("old",)
 
 
 # -- issue 21, after round 4 (sentences written apart from the capture sets) -----------------------------------

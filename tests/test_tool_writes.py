@@ -282,3 +282,33 @@ def test_an_engine_add_stays_as_it_is(engine):
 def test_a_fresh_user_gets_nothing_stored_from_a_real_engine() -> None:
     engine = RecallEngine(store=ChromaStore.in_memory())
     assert MemoryTools(engine).list("ann") == NOTHING_STORED
+
+
+def test_a_replayed_remember_or_mcp_add_is_judged_at_its_time_not_against_what_was_stated_after_it(engine):
+    """A replay (said_at months ago) is no repeat of a fact first stated after it, as capture judges a replayed turn:
+    it is stored dated then. A fact stated before it still makes it a repeat."""
+    from datetime import datetime, timezone
+
+    then = datetime(2026, 3, 1, 18, 0, tzinfo=timezone.utc)
+    tools = MemoryTools(engine)
+    (later,) = engine.add("ann", ["User's band rehearses every Tuesday at 7pm."])  # stated now
+    answer = tools.remember("ann", "User's band rehearses every tuesday at 7.", said_at=then)
+    assert not answer.startswith("Already remembered"), answer
+    replayed = next(f for f in engine.list("ann") if f.id != later)
+    assert replayed.content == "User's band rehearses every tuesday at 7."
+    assert replayed.created_at.startswith("2026-03-01")
+    # stated before the replay: a repeat, as before
+    february = datetime(2026, 2, 1, tzinfo=timezone.utc)
+    (earlier,) = engine.add("bob", ["User's band rehearses every Tuesday at 7pm."], created_at=february)
+    answer = tools.remember("bob", "User's band rehearses every tuesday at 7.", said_at=then)
+    assert answer.startswith(f"Already remembered as fact {earlier}"), answer
+
+    async def run() -> dict:
+        engine.add("cid", ["User's band rehearses every Tuesday at 7pm."])
+        async with create_connected_server_and_client_session(build_server(engine, entity="cid")) as s:
+            added = await s.call_tool("add", {"facts": ["User's band rehearses every tuesday at 7."],
+                                              "said_at": "2026-03-01T18:00:00Z"})
+            return added.structuredContent
+
+    added = asyncio.run(run())
+    assert added["already"] == [] and engine.count("cid") == 2

@@ -1,9 +1,13 @@
 """The stored facts capture shows an extractor besides the best-ranked ones: those of the turn's slots and of what
-it changes (:func:`same_slot_facts`), with the limits on how many (:data:`EXISTING_FACTS_LIMIT` ...)."""
+it changes (:func:`same_slot_facts`), with the limits on how many (:data:`EXISTING_FACTS_LIMIT` ...); and which of
+them a replayed turn is judged against (:func:`held_then`), by capture and by a model's writes alike."""
 
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from ..extraction.named import told_of
@@ -18,6 +22,7 @@ from ..extraction.endings import disposed_words, named_change, stopped_words
 from ..extraction.slots import JOB_OFFER, slots_of
 from ..extraction.subjects import names_in
 from ..extraction.supersede import hangs_on
+from ..validate import iso_to_ts
 
 EXISTING_FACTS_LIMIT = 5
 """How many of the user's best-ranked stored facts (``engine.nearest``, no gate) an extractor that wants them is shown."""
@@ -27,6 +32,32 @@ SLOT_FACTS_LIMIT = 5
 
 SLOT_SCAN_LIMIT = 500
 """How many of the user's newest valid facts are scanned for those of the turn's slots."""
+
+
+def held_then(facts: Iterable[Any], replayed: datetime | None = None, *, stated: bool = True) -> list[Any]:
+    """The facts of ``facts`` (stored facts) not expired at ``replayed`` (a replayed turn's time,
+    :func:`~memori_core.validate.turn_as_of`; ``None``: now) and, for a replay, stated by then (unless not
+    ``stated``): what a turn said then is compared with for a repeat (a replayed turn is not told what came after
+    it). What it ends may have been stated after it (not ``stated``): the engine lands the replay in that fact's
+    past (:mod:`memori_core.engine.late_facts`)."""
+    now = time.time() if replayed is None else replayed.timestamp()
+    return [f for f in facts if not _expired(getattr(f, "expires_at", None), now)
+            and (replayed is None or not stated or _stated_by(f, now))]
+
+
+def _expired(expires_at: Any, now: float) -> bool:
+    try:
+        return bool(expires_at) and iso_to_ts(expires_at) <= now
+    except ValueError:
+        return False
+
+
+def _stated_by(fact: Any, when: float) -> bool:
+    """Whether ``fact`` was stated by ``when`` (epoch seconds)."""
+    try:
+        return iso_to_ts(getattr(fact, "created_at", None) or "") <= when
+    except (TypeError, ValueError):
+        return True
 
 
 # The slots whose stored facts a turn naming a name they hold may change ("I left Google", "I left Lisbon", "I

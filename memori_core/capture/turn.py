@@ -18,7 +18,7 @@ from ..text import normalize_fact_text
 from ..validate import check_expiry, check_said_at, iso_to_ts, repair_text, turn_as_of
 from .refusal import refused_because
 from .repeats import settle_repeats
-from .shown_facts import EXISTING_FACTS_LIMIT, same_slot_facts
+from .shown_facts import EXISTING_FACTS_LIMIT, held_then, same_slot_facts
 from .statements import STATEMENTS
 from .turns import turn_spans
 
@@ -240,30 +240,13 @@ def _told_already(engine: Any, entity_id: str, facts: Sequence[ExtractedFact], t
         return set()
     lister = getattr(engine, "list", None)  # (an engine without one: the shown facts only)
     newest = lister(entity_id, limit=TOLD_CHECK_LIMIT) if callable(lister) else []
-    now = time.time() if replayed is None else replayed.timestamp()
-    stored = [f for f in [*existing, *newest] if not _expired(getattr(f, "expires_at", None), now)
-              and (replayed is None or _stated_by(f, now))]
+    stored = held_then([*existing, *newest], replayed)
     told = set()
     for text in candidates:
         same = same_fact(text, stored)
         if same is not None and normalize_fact_text(same.content) != normalize_fact_text(text):
             told.add(text)
     return told
-
-
-def _stated_by(fact: Any, when: float) -> bool:
-    """Whether ``fact`` was stated by ``when`` (epoch seconds): a replayed turn is not told what came after it."""
-    try:
-        return iso_to_ts(getattr(fact, "created_at", None) or "") <= when
-    except (TypeError, ValueError):
-        return True
-
-
-def _expired(expires_at: Any, now: float) -> bool:
-    try:
-        return bool(expires_at) and iso_to_ts(expires_at) <= now
-    except ValueError:
-        return False
 
 
 def _as_seen(fact: ExtractedFact) -> ExtractedFact:

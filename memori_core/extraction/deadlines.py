@@ -5,8 +5,8 @@ due day ("User's thesis is due October 30.") or a document's end date ("User's r
 30.") names a day that read a year later says another one; once it has passed, what it asked is done or missed.
 :func:`with_day_due` writes that day out ("by Sunday 2027-01-31") and gives the fact the day's end as its expiry, as a
 plan's day is (:func:`~memori_core.extraction.dates.anchor_plan`). A month or a year alone ("valid until 2028", "by
-June") is left as said. A lasting start told with its day to come ("User's son Eli starts daycare next week.") has its day
-written out too, and no expiry: what starts holds from then on. Pure: patterns, English only.
+June") is left as said. A lasting start told with its day to come ("User starts at Siemens in three weeks.", "User's son
+Eli starts daycare next week.") has its day written out too, and no expiry: what starts holds from then on. Pure: patterns, English only.
 """
 
 from __future__ import annotations
@@ -30,10 +30,12 @@ _DUE_DAY = rx(
     rf"(?=(?:this\s+|next\s+)?{WEEKDAY}\b|tomorrow\b|(?:{_MONTH})\s+\d|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})\b|"
     r"the\s+\d{1,2}(?:st|nd|rd|th)\b|the\s+end\s+of\s+(?:the|this|next)\s+(?:week|month)\b)"
 )
-# Someone's lasting start told with its day to come: "User's son Eli starts daycare at Little Acorns next week.", "User's
-# daughter begins school on September 3.".
-# (The user's own start, "User starts work on Monday.", is read by the job rules: job_start, job_change.)
-_STARTS = rx(r"^User's\s+[\w' -]+?\s+(?:starts|is\s+starting|begins|is\s+beginning)\b")
+# A lasting start told with its day to come, the user's or someone's: "User starts at Siemens in three weeks.", "User's
+# son Eli starts daycare at Little Acorns next week.", "User's daughter begins school on September 3.". (Before, the
+# user's own was left to the job rules, which read "Starting Monday I'm driving ..." but not "I start at X on Monday".)
+_STARTS = rx(r"^User(?:'s\s+[\w' -]+?)?\s+(?:starts|is\s+starting|begins|is\s+beginning)\b")
+# "User starts at 8 tomorrow.", "User starts work at 7am on Monday.": that day's starting time, over with the day.
+_AT_A_TIME = rx(r"\b(?:starts|is\s+starting|begins|is\s+beginning)\s+(?:work\s+|school\s+|their\s+shift\s+)?at\s+\d")
 # A day a deadline word does not make one: "by the way", a past "User was due on ..." is history.
 _PAST = rx(r"^User(?:'s\s+[\w' -]+?)?\s+(?:was|were|had|did|got|passed|missed|submitted|handed)\b")
 
@@ -54,13 +56,19 @@ def with_day_due(verdict: SentenceVerdict, now: datetime, *, zone_known: bool = 
 
     >>> with_day_due(SentenceVerdict("", "User's son Eli starts daycare next week.", "kept"), said).fact
     "User's son Eli starts daycare in the week of Monday 2026-09-14."
+    >>> with_day_due(SentenceVerdict("", "User starts at Siemens in three weeks.", "kept"), said).fact
+    'User starts at Siemens around Wednesday 2026-09-30.'
     """
     fact = verdict.fact
     due = _DUE_DAY.search(fact) if fact is not None and verdict.expires_in is None else None
     if fact is not None and due is None and verdict.expires_in is None and _STARTS.match(fact):
         started = anchor_plan(fact, now, zone_known=zone_known)
         # what starts then holds from that day on: the day (or week) written out, no expiry; a month stays as said
-        return verdict if started is None or started.expires_at is None else replace(verdict, fact=started.text)
+        if started is None or started.expires_at is None:
+            return verdict
+        if _AT_A_TIME.search(fact) and started.expires_at > now:  # a day's starting time: a plan of that day
+            return replace(verdict, fact=started.text, expires_in=started.expires_at - now)
+        return replace(verdict, fact=started.text)
     if fact is None or due is None or _PAST.match(fact):
         return verdict
     plan = anchor_plan(fact, now, zone_known=zone_known)

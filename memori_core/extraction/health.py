@@ -51,14 +51,20 @@ _HEALTH_REST = re.compile(
     rf"(?:{_CONDITION_NOUN}|{_VAGUE_ILL}|{_BETTER}|{_RECOVERED})"
     rf"|(?:was|got|has\s+been|is\s+being)\s+(?:diagnosed|treated)\s+(?:with|for)\s+(?:a\s+|an\s+)?{_CONDITION_NOUN}"
     rf"|(?:is|'s|was|seems|looks|feels)\s+(?:now\s+|still\s+|already\s+)?(?:{_VAGUE_ILL}|{_BETTER}|{_RECOVERED})"
-    rf"|(?:(?:has|is)\s+)?(?:{_RECOVERED}|recovering))\b",
+    rf"|(?:(?:has|is)\s+)?(?:{_RECOVERED}|recovering)"
+    # an event of their health: "had a heart operation", "is having surgery", "broke his hip"
+    rf"|(?:just\s+)?(?:had|has\s+had|is\s+having|'s\s+having|underwent|went\s+in\s+for)\s+(?:a\s+|an\s+|his\s+|her\s+"
+    r"|their\s+|its\s+)?(?:[\w'-]+\s+){0,2}?(?:operation|surgery|op|procedure|transplant|bypass|biopsy|stroke|"
+    r"heart\s+attack|seizure|bad\s+fall)"
+    rf"|(?:just\s+)?(?:broke|fractured|sprained|tore|dislocated|injured)\s+(?:his|her|their|its)\s+{BODY_PART})\b",
     re.IGNORECASE,
 )
 
 
 def health_news(rest: str) -> bool:
     """Whether ``rest``, what a clause says of someone or something named first ("Luna has kidney failure": "has
-    kidney failure"), is news of their health: an illness or a diagnosis, being sick, better or recovered."""
+    kidney failure"), is news of their health: an illness or a diagnosis, being sick, better or recovered, an operation
+    or an injury ("had a heart operation yesterday", "broke his hip")."""
     return bool(_HEALTH_REST.match(rest.strip()))
 
 

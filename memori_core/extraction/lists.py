@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from ..slots import PERSON, placed
 from .grammar import is_bare_present
 from .patterns import rx
 from .profile_items import MYSELF_NAMED, NOW_LEAD, REASON_TAIL, profile_statement, titled_name
@@ -62,10 +63,9 @@ _NEWS_ROUND = rx(
 # A piece of news told without its "I": a change just made ("got a puppy", "started pilates", "took up the cello").
 _NEWS_PAST = rx(r"^(?:just\s+|finally\s+|also\s+)?(?:got|started|adopted|joined|moved|bought|took\s+up|quit|"
                 r"signed\s+up|passed|finished|switched|sold|retired|changed)\s+\S")
-# "sister moved to Cork", "new puppy": the user's own people and things, told without "my".
-_KIN_NEWS = rx(r"^(?:(?:big|little|older|younger|baby|eldest|youngest)\s+)?(?:sister|brother|mum|mom|mother|dad|"
-               r"father|parents|son|daughter|kids|wife|husband|partner|girlfriend|boyfriend|gran|grandma|grandpa|"
-               r"nan|cousin|niece|nephew|in-laws)\s+(?:just\s+)?[a-z]+(?:ed|ot|ew|ent|ade|ook|old|ought)\b")
+# "sister moved to Cork", "new puppy": the user's own people and things, told without "my" (the words for them and
+# the words placing them, memori_core.slots' PERSON and placed()).
+_KIN_NEWS = rx(rf"^{placed('baby')}{PERSON}\s+(?:just\s+)?[a-z]+(?:ed|ot|ew|ent|ade|ook|old|ought)\b")
 _NEW_THING = rx(r"^(?:a\s+)?new\s+(?P<thing>puppy|kitten|dog|cat|car|job|flat|house|home|bike|baby|boyfriend|"
                 r"girlfriend|partner)\b")
 

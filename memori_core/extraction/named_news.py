@@ -1,7 +1,7 @@
 """News of someone of the user's, told by their name the usual way, that memory keeps.
 
 - A milestone of someone named ("Brooke made the volleyball team!", "Eli starts daycare at Little Acorns next week",
-  "Sam passed his driving test"): :func:`named_news` says it is news to keep, which :mod:`.named` reads as the user's
+  "Sam passed his driving test", "Leo started piano lessons"): :func:`named_news` says it is news to keep, which :mod:`.named` reads as the user's
   own ("My daughter Brooke made the volleyball team") when a stored fact says who they are.
 - Who is named in a stored fact that lists the user's children by an everyday word ("User's two girls Kayla and
   Brooke are 16 and 14."): :func:`listed_child` says "daughter" for "Kayla".
@@ -27,7 +27,7 @@ __all__ = ["birthday_of_named", "listed_child", "milestone_of_named", "named_new
 _SCHOOL = (r"school|daycare|day\s+care|nursery|preschool|pre-school|kindergarten|reception|college|uni|university|"
            r"secondary(?:\s+school)?|high\s+school|middle\s+school|sixth\s+form|year\s+\d{1,2}|grade\s+\d{1,2}")
 # What is news of someone named, besides a change, a care fact or their health: a team, a place, a test, a prize, a
-# school begun.
+# school or an activity begun.
 _MILESTONE = rx(
     r"^(?:just\s+|finally\s+|officially\s+)?(?:"
     r"made\s+(?:the|a|her|his|their)\s+(?:[\w'-]+\s+){0,2}?(?:team|squad|band|choir|orchestra|cut|final|finals|"
@@ -39,6 +39,10 @@ _MILESTONE = rx(
     r"match|final|scholarship)"
     rf"|(?:starts|started|is\s+starting|starting|begins|began|is\s+beginning)\s+(?:at\s+)?(?:(?:a|her|his|their|the|"
     rf"new)\s+)*(?:{_SCHOOL})\b"
+    # an activity taken up: "started piano lessons", "joined a swim club", "took up chess"
+    r"|(?:started|starts|is\s+starting|began|joined|has\s+joined)\s+(?:(?:a|an|the|her|his|their|new)\s+)*"
+    r"(?:[\w'-]+\s+){0,2}?(?:lessons|classes|club|choir|orchestra|band|league|scouts|cubs|brownies|guides)\b"
+    r"|(?:took|has\s+taken)\s+up\s+(?:the\s+)?[\w'-]+"
     r")"
 )
 _CHILD_WORD = {"girls": "daughter", "daughters": "daughter", "boys": "son", "sons": "son", "kids": "child",

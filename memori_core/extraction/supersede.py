@@ -137,9 +137,10 @@ _MOVED_FROM = rx(
 )
 _PROMOTED_TO = rx(r"\b(?:promoted|promotion)\s+to\s+\w")
 # "User got promoted to senior engineer." and the employer of the stored job it ends ("User works at Google as an
-# engineer."): what the user's job is now.
+# engineer."): what the user's job is now; of one of theirs too ("User's sister Ana got promoted to head nurse.").
 _PROMOTED_AS = re.compile(
-    r"^User\s+(?:just\s+|finally\s+|recently\s+)?(?:got|was|has\s+been)\s+promoted\s+to\s+(?:(?:a|an)\s+)?"
+    r"^(?P<who>User(?:'s\s+[^.]+?)?)\s+(?:just\s+|finally\s+|recently\s+)?(?:got|was|has\s+been)\s+promoted\s+to\s+"
+    r"(?:(?:a|an)\s+)?"
     r"(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?)(?:\s+(?:at|for|with)\s+[^.]+?)?"
     rf"(?:\s+(?:today|yesterday|recently|last\s+\w+|this\s+\w+|{SAID_TIME}))?\.$"
 )
@@ -164,7 +165,8 @@ _AND = rx(r"\s(?:and|but)\s|;")
 
 def with_employer(fact: str, ended: Sequence[str]) -> str:
     """``fact`` ("User got promoted to senior engineer.") as the job it gives at the employer the job fact it
-    ends names ("User works at Google as a senior engineer."): a promotion keeps the employer. A workplace the job
+    ends names ("User works at Google as a senior engineer."): a promotion keeps the employer, the user's or a
+    relative's ("User's sister Ana works at St James's as a head nurse."). A workplace the job
     fact names in lower case stays with the promotion ("User got promoted to senior manager at a mid-size firm
     downtown."). Any other fact, or one ending no fact that names an employer, as it is."""
     m = _PROMOTED_AS.match(fact)
@@ -174,7 +176,7 @@ def with_employer(fact: str, ended: Sequence[str]) -> str:
     role, employer = m.group("role"), employers.pop()
     if employer.split(maxsplit=1)[1][:1].islower():  # "at a mid-size firm downtown": no name to work at
         return f"{fact[: m.end('role')]} {employer}{fact[m.end('role'):]}" if employer not in fact else fact
-    return f"User works {employer} as {article(role)} {role}."
+    return f"{m.group('who')} works {employer} as {article(role)} {role}."
 
 
 # The employer a job fact or an offer names: "at Dynatrace", "an offer from Stripe", "with Google".
@@ -384,16 +386,19 @@ def _same_person(new: str, old: str, old_words: frozenset[str]) -> bool:
 
 # The words that name someone ("User's wife is called Ana."): a naming, no news, though "called" is a past form.
 _NAMING = content_words("called named name")
+# A fact that only names someone of the user's: "User's son is Leo.", "User's brother is called Sam.".
+_ONLY_NAMES = re.compile(r"^User's\s+(?:[\w-]+\s+){1,2}?(?:is\s+(?:called|named)\s+|'s\s+name\s+is\s+|is\s+)"
+                         r"(?-i:[A-Z])[\w'\u00e0-\u00ff-]+\.$", re.IGNORECASE)
 
 
 def _news_of_the_one_named(new: str, text: str, old: frozenset[str]) -> bool:
     """Whether ``new`` tells news of someone the stored fact ``text`` (content ``old``) says the user has, an event
     or an age, not more of who they are: "User's daughter Sofia made the volleyball team." after "User has a
-    daughter, Sofia." (a team, a promotion, an operation), "User's daughter Sofia is 15.". Such news leaves the
-    fact of who the person is; a lasting fact of them ("User's sister Jo lives in Leeds." after "User has a
-    sister.") still says it, and replaces it."""
-    if holder(new) == holder(text):
-        return False
+    daughter, Sofia." or "User's daughter is Sofia." (a team, a promotion, an operation), "User's daughter Sofia is
+    15.". Such news leaves the fact of who the person is; a lasting fact of them ("User's sister Jo lives in Leeds."
+    after "User has a sister.") still says it, and replaces it."""
+    if holder(new) == holder(text) and not _ONLY_NAMES.match(text):
+        return False  # ("User's son Leo started piano lessons." is news of the one "User's son is Leo." names)
     told = (w for w in re.findall(r"[A-Za-z]+", new) if not content_words(w) <= old | _NAMING)
     return _PLAIN_AGE.match(new) is not None or any(is_past(w) for w in told)
 

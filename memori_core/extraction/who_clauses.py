@@ -1,6 +1,6 @@
 """Someone of the user's named first, then a "who" clause set off by commas: "My brother Sam, who is a nurse, just
 moved to Leeds", "My mum, whose hip is bad, is moving in with us", "Our neighbour Raj, who I carpool with, just
-had a baby".
+had a baby"; or the user: "I, who never cook, just bought a wok".
 
 Cut at its commas as two clauses, the part after the "who" clause was read without its subject ("just moved to
 Leeds") and kept as the user's own move, ending the user's stored home. The person stays the subject of the main
@@ -20,7 +20,8 @@ __all__ = ["split_who_clause"]
 # Sam"); or a name alone ("Sam"), told with "who" (a "which" after a name is of a place or a thing).
 _SOMEONE = (
     rf"(?:(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON}|{PETS})(?:-in-law)?(?:\s+(?-i:[A-Z])[\w\u00e0-\u00ff'-]+)?"
-    r"|(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff]+))"
+    r"|(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff]+)"
+    r"|(?P<me>(?-i:I)))"
 )
 # The "who" clause set off by commas, dashes or brackets, then the main clause's verb phrase in lower case.
 _OPENED_BY_SOMEONE = rx(
@@ -51,6 +52,8 @@ def split_who_clause(sentence: str) -> list[str] | None:
     ['My mum is moving in with us.', "My mum's hip is bad"]
     >>> split_who_clause("Our neighbour Raj, who I carpool with, just had a baby.")
     ['Our neighbour Raj just had a baby.']
+    >>> split_who_clause("I, who never cook, just bought a wok.")
+    ['I just bought a wok.', 'I never cook']
     >>> split_who_clause("I have a daughter, Sofia, who is 14.") is None
     True
     """
@@ -68,4 +71,6 @@ def split_who_clause(sentence: str) -> list[str] | None:
     told = who.split(maxsplit=1)[1] if len(who.split()) > 1 else ""
     if not told:
         return [main]
+    if m.group("me") is not None:  # "I, who never cook, ..." tells "I never cook"; "I, whose back ..." "My back ..."
+        return [main, f"My {told}" if pronoun == "whose" else f"I {told}"]
     return [main, f"{someone}'s {told}" if pronoun == "whose" else f"{someone} {told}"]
