@@ -1,0 +1,89 @@
+"""The last look at a fact the rules kept: would a careful person write it into memory in this shape?
+
+The rules read a sentence clause by clause; where they read only part of it they keep the rest as said. What comes
+out then has a shape no careful note-taker writes, whatever its words (:func:`refused_shape`):
+
+- a pointer to what was said before and is not in the fact: "it" ("User will sleep on it over the weekend."),
+  "there" ("User rides their motorbike there, 20 minutes."), "here" with nothing after it to say where or as what
+  ("User is staying here with the children ...");
+- a second statement with its own subject, joined by "and", "so" or "but" ("User has a 2015 Toyota Vios and the
+  aircon is not so cold."), or a consequence after "so" ("User's husband is lactose intolerant so cooking at
+  theirs is an adventure."). A consequence is cut off (:func:`tidied`: "User's husband is lactose intolerant."),
+  unless too little is left to say anything ("User is one." of "User is one so be nice."); a second statement
+  refuses the fact, for a statement cut short may be a fact a change in the same turn was read against whole.
+
+A fact that ends a stored one is not refused (the rules read a change in it, and refusing it would leave the old fact
+valid); the caller checks that. :func:`tidied` also cuts a chat particle left at a fact's end ("User works in a
+hospital in Dubai for 3 years na.").
+
+Pure, English only.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["refused_shape", "tidied"]
+
+_BRACKETED = re.compile(r"\([^)]*\)")
+# "it" in a set phrase that says all there is: a break-up ("called it a day", "called it quits", "it's over").
+_IT_IN_A_SET_PHRASE = re.compile(r"\bcall(?:ed|s|ing)?\s+it\s+(?:a\s+day|quits|off)\b|\bit'?s\s+over\b")
+_IT = re.compile(r"\bit\b")  # lower case: not "an IT company"
+_THERE = re.compile(r"\bthere\b(?!\s+(?:in|on|at)\s+[A-Z])|\bhere\b(?!\s+(?:in|on|at|as|from|since)\b)",
+                    re.IGNORECASE)
+# A second subject with its own verb after "and", "so" or "but": "... and the aircon is not so cold".
+_SECOND_STATEMENT = re.compile(
+    r",?\s+(?:and|so|but)\s+(?:the|mi|he|she|they|it)\s+(?:[\w'-]+\s+){0,2}?"
+    r"(?:is|are|was|were|has|have|had|wants|says|said|gone|got)\b"
+)
+# "so" between two clauses ("... intolerant so cooking at theirs is ...", "User is one so be nice."); not "so far",
+# "so much", "so many", "so that".
+_SO_THEN = re.compile(r"(?<=\w),?\s+so\s+(?!(?:far|much|many|that)\b)(?=[a-z])")
+# Fewer words than this left of a statement once what was joined on is cut say nothing ("User is one.").
+_MIN_WORDS_LEFT = 4
+# Particles of chat left at a fact's end, never a word of its content: Malay / Singlish "lah", "liao", "lor", "leh",
+# Tagalog "na", "po".
+_PARTICLE_AT_END = re.compile(r"\s+(?:lah|liao|lor|leh|na|po)(?=[.!]*$)")
+
+
+def refused_shape(fact: str) -> str | None:
+    """Why a careful person would not keep ``fact`` (a rewritten "User ..." fact), :func:`tidied`, or ``None``.
+
+    >>> refused_shape("User is one so be nice."), refused_shape("User is 34.")
+    ('too short once what was joined on is cut', None)
+    >>> refused_shape("User has a 2015 Toyota Vios and the aircon is not so cold.")
+    'a second statement joined on'
+    >>> refused_shape("User will sleep on it over the weekend."), refused_shape("User rides their motorbike there.")
+    ('a pointer to what was said before', 'a pointer to what was said before')
+    >>> refused_shape("User and Tama called it quits."), refused_shape("User is a nurse at an IT company in Hinjewadi.")
+    (None, None)
+    >>> refused_shape("User is Mei Ling, 29, nurse at Sunway Medical, vegetarian.") is None  # a list: true facts
+    True
+    """
+    if not isinstance(fact, str):
+        raise TypeError(f"fact must be a str, not {type(fact).__name__}")
+    kept = tidied(fact)
+    unbracketed = _BRACKETED.sub("", kept)
+    if _IT.search(_IT_IN_A_SET_PHRASE.sub("", unbracketed)) or _THERE.search(unbracketed):
+        return "a pointer to what was said before"
+    if _SECOND_STATEMENT.search(unbracketed):
+        return "a second statement joined on"
+    if kept != _PARTICLE_AT_END.sub("", fact) and len(kept.split()) < _MIN_WORDS_LEFT:
+        return "too short once what was joined on is cut"
+    return None
+
+
+def tidied(fact: str) -> str:
+    """``fact`` cut before a consequence joined on with "so", without a chat particle left at its end.
+
+    >>> tidied("User's husband is lactose intolerant so cooking at theirs is an adventure.")
+    "User's husband is lactose intolerant."
+    >>> tidied("User works in a hospital in Dubai for 3 years na."), tidied("User lives in Manila.")
+    ('User works in a hospital in Dubai for 3 years.', 'User lives in Manila.')
+    >>> tidied("User and their wife are both vegetarian."), tidied("User has run so far this year.")
+    ('User and their wife are both vegetarian.', 'User has run so far this year.')
+    """
+    joined = _SO_THEN.search(fact)
+    if joined is not None:
+        fact = fact[:joined.start()].rstrip(" ,;:-") + "."
+    return _PARTICLE_AT_END.sub("", fact)
