@@ -4,8 +4,8 @@ The rules read a sentence clause by clause; where they read only part of it they
 out then has a shape no careful note-taker writes, whatever its words (:func:`refused_shape`):
 
 - a pointer to what was said before and is not in the fact: "it" ("User will sleep on it over the weekend."),
-  "there" ("User rides their motorbike there, 20 minutes."), "here" with nothing after it to say where or as what
-  ("User is staying here with the children ...");
+  "there" ("User rides their motorbike there, 20 minutes."). Not "here": the place the user is, mostly with
+  a true fact beside it ("User's husband and their two cats are with them here.");
 - a second statement with its own subject, joined by "and", "so" or "but" ("User has a 2015 Toyota Vios and the
   aircon is not so cold."), or a consequence after "so" ("User's husband is lactose intolerant so cooking at
   theirs is an adventure."). A consequence is cut off (:func:`tidied`: "User's husband is lactose intolerant."),
@@ -29,8 +29,7 @@ _BRACKETED = re.compile(r"\([^)]*\)")
 # "it" in a set phrase that says all there is: a break-up ("called it a day", "called it quits", "it's over").
 _IT_IN_A_SET_PHRASE = re.compile(r"\bcall(?:ed|s|ing)?\s+it\s+(?:a\s+day|quits|off)\b|\bit'?s\s+over\b")
 _IT = re.compile(r"\bit\b")  # lower case: not "an IT company"
-_THERE = re.compile(r"\bthere\b(?!\s+(?:in|on|at)\s+[A-Z])|\bhere\b(?!\s+(?:in|on|at|as|from|since)\b)",
-                    re.IGNORECASE)
+_THERE = re.compile(r"\bthere\b(?!\s+(?:in|on|at)\s+[A-Z])", re.IGNORECASE)
 # A second subject with its own verb after "and", "so" or "but": "... and the aircon is not so cold".
 _SECOND_STATEMENT = re.compile(
     r",?\s+(?:and|so|but)\s+(?:the|mi|he|she|they|it)\s+(?:[\w'-]+\s+){0,2}?"
