@@ -3,7 +3,8 @@
 The rules read a sentence clause by clause; where they read only part of it they keep the rest as said. What comes
 out then has a shape no careful note-taker writes, whatever its words (:func:`refused_shape`):
 
-- a pointer to what was said before and is not in the fact: "it" ("User will sleep on it over the weekend."),
+- a pointer to what was said before and is not in the fact: "it" in its first clause ("User will sleep on it over
+  the weekend."; after a comma "it" may be what the first clause named: "... knee, doctor says it's a sprain"),
   "there" ("User rides their motorbike there, 20 minutes."). Not "here": the place the user is, mostly with
   a true fact beside it ("User's husband and their two cats are with them here.");
 - a second statement with its own subject, joined by "and", "so" or "but" ("User has a 2015 Toyota Vios and the
@@ -36,8 +37,12 @@ _SECOND_STATEMENT = re.compile(
     r"(?:is|are|was|were|has|have|had|wants|says|said|gone|got)\b"
 )
 # "so" between two clauses ("... intolerant so cooking at theirs is ...", "User is one so be nice."); not "so far",
-# "so much", "so many", "so that".
+# "so much", "so many", "so that", nor "so" after a verb it strengthens ("are so excited", "not so cold").
 _SO_THEN = re.compile(r"(?<=\w),?\s+so\s+(?!(?:far|much|many|that)\b)(?=[a-z])")
+_SO_STRENGTHENS = re.compile(
+    r"(?:\b(?:is|are|was|were|am|be|been|being|not|feel|feels|felt|look|looks|looked|seem|seems|seemed|get|gets|"
+    r"got|getting|become|became|stay|stays|sound|sounds)|'s|'re|'m)$"
+)
 # Fewer words than this left of a statement once what was joined on is cut say nothing ("User is one.").
 _MIN_WORDS_LEFT = 4
 # Particles of chat left at a fact's end, never a word of its content: Malay / Singlish "lah", "liao", "lor", "leh",
@@ -56,6 +61,8 @@ def refused_shape(fact: str) -> str | None:
     ('a pointer to what was said before', 'a pointer to what was said before')
     >>> refused_shape("User and Tama called it quits."), refused_shape("User is a nurse at an IT company in Hinjewadi.")
     (None, None)
+    >>> refused_shape("User twisted their knee, the doctor says it's a sprain.") is None
+    True
     >>> refused_shape("User is Mei Ling, 29, nurse at Sunway Medical, vegetarian.") is None  # a list: true facts
     True
     """
@@ -63,7 +70,8 @@ def refused_shape(fact: str) -> str | None:
         raise TypeError(f"fact must be a str, not {type(fact).__name__}")
     kept = tidied(fact)
     unbracketed = _BRACKETED.sub("", kept)
-    if _IT.search(_IT_IN_A_SET_PHRASE.sub("", unbracketed)) or _THERE.search(unbracketed):
+    first_clause = unbracketed.split(",", 1)[0]  # after a comma "it" may be what the first clause named
+    if _IT.search(_IT_IN_A_SET_PHRASE.sub("", first_clause)) or _THERE.search(unbracketed):
         return "a pointer to what was said before"
     if _SECOND_STATEMENT.search(unbracketed):
         return "a second statement joined on"
@@ -81,8 +89,10 @@ def tidied(fact: str) -> str:
     ('User works in a hospital in Dubai for 3 years.', 'User lives in Manila.')
     >>> tidied("User and their wife are both vegetarian."), tidied("User has run so far this year.")
     ('User and their wife are both vegetarian.', 'User has run so far this year.')
+    >>> tidied("User's kids are so excited about summer break.")
+    "User's kids are so excited about summer break."
     """
-    joined = _SO_THEN.search(fact)
+    joined = next((m for m in _SO_THEN.finditer(fact) if not _SO_STRENGTHENS.search(fact[:m.start()])), None)
     if joined is not None:
         fact = fact[:joined.start()].rstrip(" ,;:-") + "."
     return _PARTICLE_AT_END.sub("", fact)
