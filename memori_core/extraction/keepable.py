@@ -30,7 +30,12 @@ _BRACKETED = re.compile(r"\([^)]*\)")
 # "it" in a set phrase that says all there is: a break-up ("called it a day", "called it quits", "it's over").
 _IT_IN_A_SET_PHRASE = re.compile(r"\bcall(?:ed|s|ing)?\s+it\s+(?:a\s+day|quits|off)\b|\bit'?s\s+over\b")
 _IT = re.compile(r"\bit\b")  # lower case: not "an IT company"
-_THERE = re.compile(r"\bthere\b(?!\s+(?:in|on|at)\s+[A-Z])", re.IGNORECASE)
+# "there" as a place said before; not where it names one ("there in Leeds") nor "there is" / "there's" (what exists).
+_THERE = re.compile(
+    r"\bthere\b(?!\s+(?:in|on|at)\s+[A-Z])(?!\s*(?:'s|'re|'ll|is|are|was|were|wasn't|weren't|isn't|aren't|will|"
+    r"would|has|have|had|may|might|must|could|should|seems?|used)\b)",
+    re.IGNORECASE,
+)
 # A second subject with its own verb after "and", "so" or "but": "... and the aircon is not so cold".
 _SECOND_STATEMENT = re.compile(
     r",?\s+(?:and|so|but)\s+(?:the|mi|he|she|they|it)\s+(?:[\w'-]+\s+){0,2}?"
@@ -63,6 +68,8 @@ def refused_shape(fact: str) -> str | None:
     (None, None)
     >>> refused_shape("User twisted their knee, the doctor says it's a sprain.") is None
     True
+    >>> refused_shape("User has come far, but there's more to do."), refused_shape("User has friends there.")
+    (None, 'a pointer to what was said before')
     >>> refused_shape("User is Mei Ling, 29, nurse at Sunway Medical, vegetarian.") is None  # a list: true facts
     True
     """
@@ -70,7 +77,7 @@ def refused_shape(fact: str) -> str | None:
         raise TypeError(f"fact must be a str, not {type(fact).__name__}")
     kept = tidied(fact)
     unbracketed = _BRACKETED.sub("", kept)
-    first_clause = unbracketed.split(",", 1)[0]  # after a comma "it" may be what the first clause named
+    first_clause = re.split(r"[,;]", unbracketed, maxsplit=1)[0]  # after it "it" may be what the clause named
     if _IT.search(_IT_IN_A_SET_PHRASE.sub("", first_clause)) or _THERE.search(unbracketed):
         return "a pointer to what was said before"
     if _SECOND_STATEMENT.search(unbracketed):
