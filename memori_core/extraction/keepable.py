@@ -27,8 +27,12 @@ import re
 __all__ = ["refused_shape", "tidied"]
 
 _BRACKETED = re.compile(r"\([^)]*\)")
-# "it" in a set phrase that says all there is: a break-up ("called it a day", "called it quits", "it's over").
-_IT_IN_A_SET_PHRASE = re.compile(r"\bcall(?:ed|s|ing)?\s+it\s+(?:a\s+day|quits|off)\b|\bit'?s\s+over\b")
+# "it" in a set phrase that says all there is: a break-up ("called it a day", "called it quits", "it's over"), or
+# "it" given its name ("named it Pickle", "called it Bob"): the fact says what it is called.
+_IT_IN_A_SET_PHRASE = re.compile(
+    r"\bcall(?:ed|s|ing)?\s+it\s+(?:a\s+day|quits|off)\b|\bit'?s\s+over\b"
+    r"|\b(?:named|called|calls|names)\s+it\s+(?=[A-Z])"
+)
 _IT = re.compile(r"\bit\b")  # lower case: not "an IT company"
 # "there" as a place said before; not where it names one ("there in Leeds") nor "there is" / "there's" (what exists).
 _THERE = re.compile(

@@ -12,7 +12,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .one_at_a_time import states_anew
 from ..ranking.care import is_care_fact
 from .break_ups import broken_up_with, outlasts_a_break_up
 from .dates import SAID_TIME
@@ -512,8 +511,6 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return True  # "I live in Porto, not Lisbon" ends "User lives in Lisbon."
     if _HELD_ONCE.search(text) and not (_RESUMED.search(verdict.fact) and words & old):
         return False  # "User used to live in Rome.": history, which a move to Faro leaves true
-    if verdict.reason != KEPT_AS_SAID and states_anew(verdict.fact, text):
-        return True  # "We live in Porto." ends "User lives in Lisbon.": one home at a time, however the move is told
     # a refinement: "has a golden retriever" -> "... called Bo", by the same person ("User's sister is
     # vegetarian." refines nothing of "User is vegetarian.")
     if old < words and verdict.reason != KEPT_AS_SAID and _same_person(verdict.fact, text, old) \
