@@ -59,8 +59,10 @@ _MIN_WORDS_LEFT = 4
 _PARTICLE_AT_END = re.compile(r"\s+(?:lah|liao|lor|leh|na|po)(?=[.!]*$)")
 
 
-def refused_shape(fact: str) -> str | None:
+def refused_shape(fact: str, *, told_before: bool = False) -> str | None:
     """Why a careful person would not keep ``fact`` (a rewritten "User ..." fact), :func:`tidied`, or ``None``.
+    ``told_before``: the same message kept a fact before this one, which a pointer may name ("I got a job offer from
+    Google. I turned it down."): the pointer is then no reason.
 
     >>> refused_shape("User is one so be nice."), refused_shape("User is 34.")
     ('too short once what was joined on is cut', None)
@@ -82,7 +84,7 @@ def refused_shape(fact: str) -> str | None:
     kept = tidied(fact)
     unbracketed = _BRACKETED.sub("", kept)
     first_clause = re.split(r"[,;]", unbracketed, maxsplit=1)[0]  # after it "it" may be what the clause named
-    if _IT.search(_IT_IN_A_SET_PHRASE.sub("", first_clause)) or _THERE.search(unbracketed):
+    if not told_before and (_IT.search(_IT_IN_A_SET_PHRASE.sub("", first_clause)) or _THERE.search(unbracketed)):
         return "a pointer to what was said before"
     if _SECOND_STATEMENT.search(unbracketed):
         return "a second statement joined on"
