@@ -25,6 +25,7 @@ from .filler import strip_filler
 from .job_and_home import as_job_and_home
 from .job_change import as_job_changes
 from .job_start import as_job_started
+from .keepable import refused_shape, tidied
 from .labels import as_labelled
 from .leads import strip_lead
 from .in_passing import as_told_in_passing
@@ -450,8 +451,12 @@ class RuleBasedFactExtractor:
                 said = [(fact, how) for fact, how in said if not plain_pregnancy(fact.text)]
             # "I quit the café, I'm going to teach guitar full time": the ending's stored facts handed to the new job
             texts = [fact.text for fact, _ in said]
-            told = [fact for fact, verdict in told_with_what_holds_now(said)
+            # a fact that ends a stored one stays whatever its shape: refusing it would leave the old fact valid
+            # a pointer may name what a fact kept before it in the same message holds ("... offer. I turned it down.")
+            told = [replace(fact, text=tidied(fact.text))
+                    for n, (fact, verdict) in enumerate(told_with_what_holds_now(said))
                     if not story_of_a_change(fact, verdict, said) and not placeless_move_beside(fact.text, texts)
+                    and (fact.supersedes or refused_shape(fact.text, told_before=n > 0) is None)
                     and policy_keeps(self.policy, fact)]
             facts += told + self._still_held(told, shown, seen)
         return facts
