@@ -147,6 +147,14 @@ class OutageBreaker:
         with self._lock:
             return 0.0 if self._until is None else max(0.0, self._until - self._clock())
 
+    def probe_early(self) -> None:
+        """End the cool-down now, so that the next call is the probe: for a caller that waits for the store anyway
+        (a capture adapter's ``flush`` with turns held), which would otherwise find them kept until the cool-down
+        ends. Nothing when the breaker is closed or a probe is running."""
+        with self._lock:
+            if self._until is not None and not self._probing:
+                self._until = min(self._until, self._clock())
+
     def admit(self) -> Admission | None:
         """Leave for one call to go to the store, or ``None``: skip memory (the breaker is open, or the probe
         after it is running). Every admission is passed to :meth:`settle` once the call is over."""
