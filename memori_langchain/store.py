@@ -92,7 +92,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from langgraph.store.base import BaseStore, Op, Result, TTLConfig
@@ -172,6 +172,12 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
       while the breaker is open it raises :class:`~memori_core.failopen.MemorySkipped` (a ``ConnectionError``)
       at once, without waiting for the store again; its outage errors open the breaker for the other surfaces.
       ``True``: every operation goes to the store and raises its error, as ``strict=True`` adapters do.
+    - ``index``: refused with a ``TypeError`` saying what to pass instead. It is LangGraph's own stores' setting
+      (``{"dims": ..., "embed": ..., "fields": [...]}``); here the engine embeds, and ``fields`` names the value
+      fields to embed.
+
+    A put is dated when it is made, and a search reads memory as it is now: ``BaseStore`` gives neither a time
+    (module docstring; ``engine.add(created_at=...)`` and ``engine.recall(as_of=...)`` take one).
     """
 
     supports_ttl = True
@@ -191,7 +197,10 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
         max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES,
         timeout: float | None = None,
         strict: bool = STRICT_DEFAULT,
+        index: Any = None,
     ) -> None:
+        if index is not None:
+            raise TypeError(_index_refused(index))
         self.engine = check_engine(engine, "MemoriStore")
         if not isinstance(strict, bool):
             raise TypeError(f"MemoriStore: strict must be True or False, got {strict!r}")
@@ -297,3 +306,13 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
             raise
         call.succeeded()
         return result
+
+
+def _index_refused(index: Any) -> str:
+    """Why ``MemoriStore(index=...)``, LangGraph's ``InMemoryStore`` / ``PostgresStore`` setting, is refused, and what
+    to pass instead (its ``fields``, when it names some)."""
+    fields = index.get("fields") if isinstance(index, Mapping) else None
+    instead = f"fields={list(fields)!r}" if isinstance(fields, (list, tuple)) else 'fields=["content"]'
+    return ("MemoriStore: index= is LangGraph's own stores' setting (dims, embed, fields), not MemoriStore's: it "
+            "embeds with its engine's embedder (RecallEngine(embedder=...), whose dimension the store checks); pass "
+            f"the value fields to embed as MemoriStore(engine, {instead})")

@@ -967,6 +967,20 @@ def test_a_bad_template_is_refused(namespace: Any, entity: Any, message: str) ->
 # -- bad input: a clear error, nothing lost ---------------------------------------------------------------
 
 
+@pytest.mark.parametrize(("index", "instead"), [
+    ({"dims": 8, "embed": HashEmbedder(), "fields": ["text"]}, "MemoriStore(engine, fields=['text'])"),
+    ({"dims": 8, "embed": HashEmbedder()}, 'MemoriStore(engine, fields=["content"])'),
+])
+def test_langgraphs_index_argument_is_refused_naming_it_and_pointing_to_fields(index: Any, instead: str) -> None:
+    # Tester j20, finding 13: InMemoryStore(index={...}) is LangGraph's usual constructor; MemoriStore gave a bare
+    # "unexpected keyword argument".
+    with pytest.raises(TypeError) as info:
+        MemoriStore(ungated_engine(HashEmbedder()), index=index)
+    message = str(info.value)
+    assert message.startswith("MemoriStore: index= is LangGraph's own stores' setting")
+    assert "RecallEngine(embedder=...)" in message and message.endswith(instead)
+
+
 def test_bad_input_raises_clearly_and_loses_nothing() -> None:
     store = memori_store(max_value_bytes=1000)
     ns = ("memories", "alice")
