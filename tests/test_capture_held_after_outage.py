@@ -30,6 +30,7 @@ from memori_core import RecallEngine
 from memori_core.capture import OUTAGE_TURNS_KEPT, HeldTurn
 from memori_core.capture.held import OUTAGE_ATTEMPTS
 from memori_core.failopen import OutageBreaker
+from memori_core.outage import EARLY_PROBE_AFTER
 from memori_langchain import MemoriMiddleware, memori_capture_node
 
 WAIT = 30.0
@@ -145,11 +146,13 @@ def test_flush_asks_the_store_at_once_and_captures_the_held_turns_of_every_user_
     # Tester j20, finding 1: with the store back, flush() inside the 10 s cool-down left the turns held, and a
     # process ending then lost them.
     service = Service(10.0)
-    engine, memori = service.engine, service.memori
+    engine, memori, clock = service.engine, service.memori, service.clock
     faults = _store_down(engine)
     service.say("I play the cello.", "2026-11-02T10:00:00+00:00")
     service.say("I play chess.", "2026-11-02T10:05:00+00:00", {"configurable": {"entity_id": "ben"}})
-    faults.disarm()  # the store answers again; the breaker's clock has not moved: the cool-down is not over
+    faults.disarm()  # the store answers again
+    assert memori.flush(WAIT).held == 2  # found down a moment ago: not asked again yet (EARLY_PROBE_AFTER)
+    clock.advance(EARLY_PROBE_AFTER)  # the cool-down is far from over
     result = memori.flush(WAIT)
     assert (result.completed, result.held, result.held_turns) == (2, 0, ())
     assert (_valid(engine), _valid(engine, "ben")) == (["User plays the cello."], ["User plays chess."])
@@ -159,19 +162,21 @@ def test_flush_asks_the_store_at_once_and_captures_the_held_turns_of_every_user_
 def test_a_flush_while_the_store_is_still_down_names_each_turn_it_still_holds_and_spends_none_of_its_attempts(
 ) -> None:
     service = Service(10.0)
-    engine, memori = service.engine, service.memori
+    engine, memori, clock = service.engine, service.memori, service.clock
     faults = _store_down(engine)
     service.say("I play the cello.", "2026-11-02T10:00:00+00:00")
     service.say("I play chess.", "2026-11-02T10:05:00+00:00", {"configurable": {"entity_id": "ben"}})
     for _ in range(OUTAGE_ATTEMPTS + 1):  # each flush asks the store once (one revision read), finds it down
+        clock.advance(EARLY_PROBE_AFTER)
+        asked = faults.calls["revision"]
         result = memori.flush(WAIT)
+        assert faults.calls["revision"] == asked + 1
         assert (result.completed, result.failed, result.held) == (0, 0, 2)
     assert result.held_turns == (HeldTurn("ana", datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc)),
                                  HeldTurn("ben", datetime(2026, 11, 2, 10, 5, tzinfo=timezone.utc)))
-    asked = faults.calls["revision"]
     faults.disarm()
+    clock.advance(EARLY_PROBE_AFTER)
     assert memori.flush(WAIT).completed == 2  # no turn was given up by the flushes that found the store down
-    assert faults.calls["revision"] > asked
     assert (_valid(engine), _valid(engine, "ben")) == (["User plays the cello."], ["User plays chess."])
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from ..extraction.types import FactExtractor, MessageLike, as_messages, last_said_at
 from ..failopen import FailOpenCall, is_outage, warn_failed
 from ..lanes import ERASURES, ForgottenError
-from ..outage import outage_breaker
+from ..outage import EARLY_PROBE_AFTER, outage_breaker
 from ..store.base import ClosedError
 from ..store.deadline import NotReached
 from ..validate import check_said_at
@@ -452,26 +452,27 @@ class BackgroundCapture:
         self.raise_failure()
         return result
 
-    def _probe(self, ends: float | None) -> None:
+    def _probe(self, ends: float | None, *, after: float = EARLY_PROBE_AFTER) -> bool:
         """Before a flush hands the held turns back: ask the store once whether it answers (its revision record of
         a user holding a turn, one small read in the store's request time limit, waited for until ``ends``), the
-        engine's cool-down ended early (:meth:`~memori_core.outage.OutageBreaker.probe_early`). It answers -> the
+        engine's cool-down ended early once ``after`` seconds passed since the store was last found down
+        (:meth:`~memori_core.outage.OutageBreaker.probe_early`; at exit at once). It answers -> the
         breaker closes and the turns go now; it does not -> they stay held, another cool-down starts, and no
-        turn spends one of its :data:`~memori_core.capture.held.OUTAGE_ATTEMPTS`. A flush waited the cool-down
+        turn spends one of its :data:`~memori_core.capture.held.OUTAGE_ATTEMPTS`. ``True`` when the store answered
+        (the breaker is closed). A flush waited the cool-down
         out before: a process ending right after the store came back lost its held turns."""
         engine, held = self._engine, self._held
         breaker = outage_breaker(engine)
         if held is None or breaker is None or not breaker.is_open:
-            return
+            return False
         turns = held.listing()
-        if not turns:
-            return
-        breaker.probe_early()
+        if not turns or not breaker.probe_early(after):
+            return False
         entity_id = turns[0][0]
         call = FailOpenCall(engine, strict=False, owner=self.owner, logger=self.logger, what="flush's look at the store",
                             entity_id=entity_id)
         if call.skipped:  # another call is probing now
-            return
+            return False
         done = threading.Event()
 
         def look() -> None:
@@ -482,17 +483,24 @@ class BackgroundCapture:
 
         threading.Thread(target=look, name="memori-flush-probe", daemon=True).start()
         done.wait(None if ends is None else max(0.0, ends - time.monotonic()))
+        return not breaker.is_open
 
-    def _wait(self, timeout: float | None) -> FlushResult:
+    def _wait(self, timeout: float | None, *, at_exit: bool = False) -> FlushResult:
         ends = None if timeout is None else time.monotonic() + timeout
-        if self._engine is not None and not self._engine.closed:
-            self._probe(ends)
-        handed = self._hand_back(self._engine, due=True) if self._engine is not None else []
+        engine = self._engine
+        handed = self._hand_back(engine, due=True) if engine is not None else []
         finished = _settled([self, *self._handed_to(handed)], ends)
+        if finished and self.held and engine is not None and not engine.closed:
+            # Turns still held once the captures queued so far ended (one due to probe the store did it itself):
+            # the flush asks the store, and hands them back if it answers.
+            again = self._hand_back(engine) if self._probe(ends, after=0.0 if at_exit else EARLY_PROBE_AFTER) else []
+            if again:
+                handed += again
+                finished = _settled([self, *self._handed_to(again)], ends)
         if handed and finished and self.held:
             # The first of them probed the store; others of other users, run meanwhile, were skipped while it did
             # and held again: once it answered, they go too.
-            finished = _settled([self, *self._handed_to(self._hand_back(self._engine))], ends)
+            finished = _settled([self, *self._handed_to(self._hand_back(engine))], ends)
         with self._done:
             if finished:
                 self._handed.clear()
@@ -526,7 +534,7 @@ def _flush_held_at_exit() -> None:
         if not capture.held or engine is None or engine.closed:
             continue
         try:
-            capture._wait(max(0.0, ends - time.monotonic()))
+            capture._wait(max(0.0, ends - time.monotonic()), at_exit=True)
         except Exception as exc:  # noqa: BLE001 - exit goes on; what is still held is logged after
             warn_failed(capture.logger, capture.owner, "flush at exit", None, exc)
 
