@@ -34,6 +34,12 @@ DEFAULT_OUTAGE_COOLDOWN = 10.0
 server is."""
 
 
+EARLY_PROBE_AFTER = 1.0
+"""Seconds after the store was last found down before a capture adapter's ``flush`` with turns held may ask it
+again ahead of the cool-down (:meth:`OutageBreaker.probe_early`): a restarted server is found at once, and a loop
+that flushes after every turn during an outage asks at most once a second (a hung server costs each such ask up
+to the store's request ``timeout``, within the flush's own)."""
+
 HELD_TURNS_NOTE = ("MemoriMiddleware, memori_capture_node and MemoriMemoryBlock hold theirs and capture them again on "
                    "a next turn or flush(); other background captures are not stored")
 """What becomes of the background captures an outage kept from the store, as the warnings counting them say."""
@@ -109,6 +115,7 @@ class OutageBreaker:
         self.cooldown = cooldown
         self._clock = clock
         self._since = 0.0  # when the current outage was first seen
+        self._found_down = 0.0  # when the store was last found down (the opening error, or a failed probe)
         self._probing = False
         self._outages = 0
         self._error = ""
@@ -147,6 +154,20 @@ class OutageBreaker:
         with self._lock:
             return 0.0 if self._until is None else max(0.0, self._until - self._clock())
 
+    def probe_early(self, after: float = EARLY_PROBE_AFTER) -> bool:
+        """End the cool-down now, so that the next call is the probe, once ``after`` seconds have passed since the
+        store was last found down (the error that opened the breaker, or the last probe): for a caller that waits
+        for the store anyway (a capture adapter's ``flush`` with turns held), which would otherwise find them kept
+        until the cool-down ends. ``False`` (nothing changed) when the breaker is closed, a probe is running, or
+        the store was found down less than ``after`` seconds ago (a flush after every turn asks at most that
+        often)."""
+        with self._lock:
+            now = self._clock()
+            if self._until is None or self._probing or now - self._found_down < after:
+                return False
+            self._until = min(self._until, now)
+            return True
+
     def admit(self) -> Admission | None:
         """Leave for one call to go to the store, or ``None``: skip memory (the breaker is open, or the probe
         after it is running). Every admission is passed to :meth:`settle` once the call is over."""
@@ -184,10 +205,11 @@ class OutageBreaker:
                     return Verdict.KNOWN  # began before an outage that has ended since
                 self._outages += 1
                 self._until, self._since, self._error = now + self._cooldown, now, type(error).__name__
+                self._found_down = now
                 self._lost, self._lost_told = 0, False
                 return Verdict.OPENED
             if admission.probe and current:
-                self._until, self._error = now + self._cooldown, type(error).__name__
+                self._until, self._error, self._found_down = now + self._cooldown, type(error).__name__, now
                 return Verdict.STILL_DOWN
             return Verdict.KNOWN
 

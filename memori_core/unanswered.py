@@ -90,6 +90,11 @@ class UnansweredTurns(Generic[K, T]):
             taken = [self._all.pop((entity_id, key)) for key in keys or ()]
         return [entry for entry in taken if not entry.erased]
 
+    def kept(self) -> list[Unanswered[T]]:
+        """Every user's turns kept now, oldest first, still kept (a snapshot)."""
+        with self._lock:
+            return list(self._all.values())
+
     def take_all(self) -> list[Unanswered[T]]:
         """Every user's kept turns, oldest first, no longer kept, those of users forgotten since they began
         included (``Unanswered.erased``: the caller counts them)."""

@@ -28,7 +28,7 @@ from memori_core.extraction.core_facts import is_core_fact
 from memori_core.facts import SEARCHABLE_KEY
 from memori_core.ranking.core import CORE_KEY
 from memori_core.filters import check_where
-from memori_core.validate import check_text
+from memori_core.validate import check_said_at, check_text
 
 from ._store_namespaces import NamespaceTemplate, as_namespace_pattern
 from ._store_values import ITEM_KEY, item_metadata, item_text, whole_text
@@ -201,6 +201,7 @@ class StorePlanning:
     template: NamespaceTemplate
     fields: tuple[str, ...] | None
     max_value_bytes: int
+    said_at_field: str | None
     _scope: dict[str, Any]
 
     def _plan(self, op: Op) -> Plan:
@@ -274,6 +275,9 @@ class StorePlanning:
         ttl = check_ttl(op.ttl)
         now = datetime.now(timezone.utc)
         expires = (now + timedelta(minutes=ttl)).isoformat() if ttl is not None else None
+        said = self._said_at(value, key)
+        if said is not None:
+            now = said
         # Without text at its indexed fields (missing, None, blank), an item is stored whole and unsearched, as
         # index=False stores it: LangGraph's own stores embed nothing for it either.
         text = item_text(value, fields) if index is not False else None
@@ -286,6 +290,16 @@ class StorePlanning:
         elif is_core_fact(text):  # an allergy, a medication, a diet: recalled on every turn, as capture marks it
             metadata[CORE_KEY] = True
         return PutPlan(entity, key, text, metadata, now.isoformat(), expires)
+
+    def _said_at(self, value: dict[str, Any], key: str) -> datetime | None:
+        """When the item's memory was said: the value's ``said_at_field``, when the store names one and the value
+        holds it (an ISO 8601 string with its UTC offset, :func:`~memori_core.validate.check_said_at`), else
+        ``None``: now. A bad one raises, naming the key and the field."""
+        field = self.said_at_field
+        if field is None or value.get(field) is None:
+            return None
+        said = check_said_at(value[field], f"value of {key!r} field {field!r} (MemoriStore(said_at_field=...))")
+        return None if said is None else said.astimezone(timezone.utc)
 
     def _plan_list(self, op: ListNamespacesOp) -> ListNamespacesPlan:
         labels = self.template.labels

@@ -92,7 +92,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from langgraph.store.base import BaseStore, Op, Result, TTLConfig
@@ -172,11 +172,24 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
       while the breaker is open it raises :class:`~memori_core.failopen.MemorySkipped` (a ``ConnectionError``)
       at once, without waiting for the store again; its outage errors open the breaker for the other surfaces.
       ``True``: every operation goes to the store and raises its error, as ``strict=True`` adapters do.
+    - ``said_at_field``: a value field that says when the memory was said (``"said_at"``: ``{"content": ...,
+      "said_at": "2026-10-05T09:30:00+01:00"}``, an ISO 8601 string with its UTC offset; without one it is read as
+      UTC, with a ``NaiveTimeWarning``), for an imported or replayed chat: a put of a new key dates its fact then
+      (its ``created_at``, "Stated at", and a change it states ends the fact it replaces at that time, or lands in
+      that fact's past when said before it), a put of a key moves ``updated_at`` to it; the field stays in the
+      value. Default ``None``: every put is dated when it runs, as a value without the field is. A bad time
+      raises ``ValueError`` / ``TypeError`` naming the key and the field, and nothing is written.
+    - ``index``: refused with a ``TypeError`` saying what to pass instead. It is LangGraph's own stores' setting
+      (``{"dims": ..., "embed": ..., "fields": [...]}``); here the engine embeds, and ``fields`` names the value
+      fields to embed.
+
+    A put is dated when it is made unless ``said_at_field`` says otherwise, and a search reads memory as it is
+    now: ``BaseStore`` gives a search no time (``engine.recall(as_of=...)`` takes one).
     """
 
     supports_ttl = True
     __slots__ = ("engine", "template", "fields", "gate", "supersede", "ttl_config", "max_value_bytes", "timeout",
-                 "strict", "_ungated", "_scope", "_text_field")
+                 "strict", "said_at_field", "_ungated", "_scope", "_text_field")
 
     def __init__(
         self,
@@ -191,7 +204,11 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
         max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES,
         timeout: float | None = None,
         strict: bool = STRICT_DEFAULT,
+        said_at_field: str | None = None,
+        index: Any = None,
     ) -> None:
+        if index is not None:
+            raise TypeError(_index_refused(index))
         self.engine = check_engine(engine, "MemoriStore")
         if not isinstance(strict, bool):
             raise TypeError(f"MemoriStore: strict must be True or False, got {strict!r}")
@@ -209,6 +226,10 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
         if isinstance(max_value_bytes, bool) or not isinstance(max_value_bytes, int) or max_value_bytes < 1:
             raise ValueError(f"MemoriStore: max_value_bytes must be an int >= 1, got {max_value_bytes!r}")
         self.max_value_bytes = max_value_bytes
+        if said_at_field is not None and (not isinstance(said_at_field, str) or not said_at_field.strip()):
+            raise TypeError(f"MemoriStore: said_at_field must be a value's field name (a non-empty str) or None, "
+                            f"got {said_at_field!r}")
+        self.said_at_field = said_at_field
         self._ungated: tuple[Any, RecallEngine] | None = None  # (the config it was made from, the twin)
         # The facts this store reads: its namespace's items, and the facts no namespace holds (engine.add, capture).
         self._scope: dict[str, Any] = {NAMESPACE_KEY: {"$in": [self.template.kind, None]}}
@@ -297,3 +318,13 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
             raise
         call.succeeded()
         return result
+
+
+def _index_refused(index: Any) -> str:
+    """Why ``MemoriStore(index=...)``, LangGraph's ``InMemoryStore`` / ``PostgresStore`` setting, is refused, and what
+    to pass instead (its ``fields``, when it names some)."""
+    fields = index.get("fields") if isinstance(index, Mapping) else None
+    instead = f"fields={list(fields)!r}" if isinstance(fields, (list, tuple)) else 'fields=["content"]'
+    return ("MemoriStore: index= is LangGraph's own stores' setting (dims, embed, fields), not MemoriStore's: it "
+            "embeds with its engine's embedder (RecallEngine(embedder=...), whose dimension the store checks); pass "
+            f"the value fields to embed as MemoriStore(engine, {instead})")

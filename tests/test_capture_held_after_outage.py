@@ -27,8 +27,10 @@ from _faults import Faults
 from _helpers import Clock, HashEmbedder, ungated_engine
 from _langchain_fakes import RecordingChatModel
 from memori_core import RecallEngine
-from memori_core.capture import OUTAGE_TURNS_KEPT
+from memori_core.capture import OUTAGE_TURNS_KEPT, HeldTurn
+from memori_core.capture.held import OUTAGE_ATTEMPTS
 from memori_core.failopen import OutageBreaker
+from memori_core.outage import EARLY_PROBE_AFTER
 from memori_langchain import MemoriMiddleware, memori_capture_node
 
 WAIT = 30.0
@@ -139,18 +141,43 @@ def test_held_turns_are_bounded_per_user_and_the_oldest_is_dropped_with_a_warnin
     assert _valid(engine) == [f"User has a friend in {town}." for town in towns[1:]]  # the oldest was dropped
 
 
-def test_flush_captures_the_held_turns_of_every_user_once_the_cooldown_is_over() -> None:
+def test_flush_asks_the_store_at_once_and_captures_the_held_turns_of_every_user_without_waiting_the_cooldown(
+) -> None:
+    # Tester j20, finding 1: with the store back, flush() inside the 10 s cool-down left the turns held, and a
+    # process ending then lost them.
     service = Service(10.0)
     engine, memori, clock = service.engine, service.memori, service.clock
     faults = _store_down(engine)
     service.say("I play the cello.", "2026-11-02T10:00:00+00:00")
     service.say("I play chess.", "2026-11-02T10:05:00+00:00", {"configurable": {"entity_id": "ben"}})
-    faults.disarm()
-    assert memori.flush(WAIT).held == 2  # the store answers, but it failed moments ago: not asked yet
-    clock.advance(10)
-    assert memori.flush(WAIT).completed == 2
+    faults.disarm()  # the store answers again
+    assert memori.flush(WAIT).held == 2  # found down a moment ago: not asked again yet (EARLY_PROBE_AFTER)
+    clock.advance(EARLY_PROBE_AFTER)  # the cool-down is far from over
+    result = memori.flush(WAIT)
+    assert (result.completed, result.held, result.held_turns) == (2, 0, ())
     assert (_valid(engine), _valid(engine, "ben")) == (["User plays the cello."], ["User plays chess."])
-    assert memori.capture_stats.held == 0
+    assert memori.capture_stats.held == 0 and not engine.outage.is_open
+
+
+def test_a_flush_while_the_store_is_still_down_names_each_turn_it_still_holds_and_spends_none_of_its_attempts(
+) -> None:
+    service = Service(10.0)
+    engine, memori, clock = service.engine, service.memori, service.clock
+    faults = _store_down(engine)
+    service.say("I play the cello.", "2026-11-02T10:00:00+00:00")
+    service.say("I play chess.", "2026-11-02T10:05:00+00:00", {"configurable": {"entity_id": "ben"}})
+    for _ in range(OUTAGE_ATTEMPTS + 1):  # each flush asks the store once (one revision read), finds it down
+        clock.advance(EARLY_PROBE_AFTER)
+        asked = faults.calls["revision"]
+        result = memori.flush(WAIT)
+        assert faults.calls["revision"] == asked + 1
+        assert (result.completed, result.failed, result.held) == (0, 0, 2)
+    assert result.held_turns == (HeldTurn("ana", datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc)),
+                                 HeldTurn("ben", datetime(2026, 11, 2, 10, 5, tzinfo=timezone.utc)))
+    faults.disarm()
+    clock.advance(EARLY_PROBE_AFTER)
+    assert memori.flush(WAIT).completed == 2  # no turn was given up by the flushes that found the store down
+    assert (_valid(engine), _valid(engine, "ben")) == (["User plays the cello."], ["User plays chess."])
 
 
 def _held_through_an_outage(text: str, before: Callable[[RecallEngine], object] = lambda engine: None) -> Service:
@@ -242,23 +269,64 @@ _EXITING = """
     memori = MemoriMiddleware(engine=engine, capture=True)
     agent = create_agent(RecordingChatModel(messages=iter(["Noted."] * 3)), tools=[], middleware=[memori])
     Faults(engine.store).arm("revision", error=httpx.ConnectError, message="refused")
-    for said in ("Sam and I broke up.", "I live in York."):
-        agent.invoke({{"messages": [HumanMessage(said)]}}, {{"configurable": {{"entity_id": "ana"}}}})
+    for said, at in zip(("Sam and I broke up.", "I live in York."), {said!r}):
+        agent.invoke({{"messages": [HumanMessage(said, additional_kwargs={{"created_at": at}})]}},
+                     {{"configurable": {{"entity_id": "ana"}}}})
     print("the script ends", memori.flush(30).held, flush=True)
 """
+
+_SAID = ("2026-11-02T21:30:00+00:00", "2026-11-02T21:35:00+00:00")
+
+_BACK_BEFORE_EXIT = """
+    import atexit, logging, sys
+    sys.path.insert(0, {tests!r})
+    logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
+    import httpx
+    from langchain.agents import create_agent
+    from langchain_core.messages import HumanMessage
+    from _faults import Faults
+    from _helpers import HashEmbedder, ungated_engine
+    from _langchain_fakes import RecordingChatModel
+    from memori_langchain import MemoriMiddleware
+
+    engine = ungated_engine(HashEmbedder())
+    memori = MemoriMiddleware(engine=engine, capture=True)
+    agent = create_agent(RecordingChatModel(messages=iter(["Noted."] * 3)), tools=[], middleware=[memori])
+    faults = Faults(engine.store)
+    faults.arm("revision", error=httpx.ConnectError, message="refused")
+    for said in ("Sam and I broke up.", "I live in York."):
+        agent.invoke({{"messages": [HumanMessage(said)]}}, {{"configurable": {{"entity_id": "ana"}}}})
+    print("held", memori.flush(30).held, "down", engine.outage.is_open, flush=True)
+    faults.disarm()  # the store answers again, inside the cool-down; the script ends without a flush
+    atexit.register(lambda: print("stored at exit", sorted(f.content for f in engine.list("ana")), flush=True))
+"""
+
+
+def test_turns_held_when_a_process_ends_right_after_the_store_came_back_are_stored_at_exit(tmp_path: Path) -> None:
+    # Tester j20, finding 1: a job ending ~3 s after the server's restart logged its 4 held turns as never stored.
+    script = tmp_path / "back.py"
+    script.write_text(textwrap.dedent(_BACK_BEFORE_EXIT.format(tests=str(Path(__file__).parent))))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.splitlines() == ["held 2 down True",
+                                       "stored at exit ['User and Sam broke up.', 'User lives in York.']"]
+    assert "never stored" not in run.stderr
 
 
 def test_turns_still_held_when_the_process_ends_are_counted_in_the_log(tmp_path: Path) -> None:
     script = tmp_path / "exiting.py"
-    script.write_text(textwrap.dedent(_EXITING.format(tests=str(Path(__file__).parent))))
+    script.write_text(textwrap.dedent(_EXITING.format(tests=str(Path(__file__).parent), said=_SAID)))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
     assert run.returncode == 0, run.stderr[-3000:]
     assert run.stdout.splitlines() == ["the script ends 2"]
     lines = run.stderr.splitlines()
-    assert ("memori_langchain WARNING MemoriMiddleware: at interpreter exit, 2 turn(s) whose capture met a store "
-            "outage were never stored: the store had not answered again (held in this process only, they end with "
-            "it)") in lines
+    said = [line for line in lines if "at interpreter exit, 2 turn(s) whose capture met a store outage" in line]
+    assert len(said) == 1 and said[0].startswith("memori_langchain WARNING MemoriMiddleware: ")
+    assert said[0].endswith("were never stored: the store did not answer when they were tried at exit (held in "
+                            "this process only, they end with it): entity 'ana': 2 said at "
+                            f"{_SAID[0]}, {_SAID[1]}")
     outage = [line for line in lines if line.startswith("memori_core.outage WARNING at interpreter exit")]
     assert len(outage) == 1 and outage[0].endswith(
         "(ConnectError); background captures skipped or failed meanwhile: 2 (not stored; the adapters that held "

@@ -967,6 +967,59 @@ def test_a_bad_template_is_refused(namespace: Any, entity: Any, message: str) ->
 # -- bad input: a clear error, nothing lost ---------------------------------------------------------------
 
 
+def test_a_put_is_dated_by_the_values_said_at_field_and_a_move_said_later_ends_the_home_at_its_time() -> None:
+    # Tester j20, finding 12: six weeks of a replayed chat all read "Stated at" the minute of the import.
+    store = memori_store(fields=["content"], said_at_field="said_at")
+    maya = ("memories", "maya")
+    store.put(maya, "city", {"content": "User lives in Lisbon.", "said_at": "2026-10-05T09:00:00+01:00"})
+    store.put(maya, "move", {"content": "User moved to Porto.", "said_at": "2026-10-20T18:00:00+01:00"})
+    item = store.get(maya, "move")
+    assert item is not None and item.value["said_at"] == "2026-10-20T18:00:00+01:00"  # kept in the value
+    assert item.created_at == item.updated_at == datetime(2026, 10, 20, 17, 0, tzinfo=timezone.utc)
+    lisbon = next(f for f in store.engine.list("maya", include_invalid=True) if f.content == "User lives in Lisbon.")
+    assert datetime.fromisoformat(lisbon.created_at) == datetime(2026, 10, 5, 8, 0, tzinfo=timezone.utc)
+    assert datetime.fromisoformat(lisbon.valid_to) == datetime(2026, 10, 20, 17, 0, tzinfo=timezone.utc)
+    assert [i.key for i in store.search(maya)] == ["move"]
+    store.put(maya, "diet", {"content": "User is vegetarian."})  # no field: dated now, as without the option
+    diet = store.get(maya, "diet")
+    assert diet is not None and diet.created_at > datetime.now(timezone.utc) - timedelta(minutes=1)
+
+
+@pytest.mark.parametrize(("said_at", "error", "words"), [
+    ("last Tuesday", ValueError, "is not an ISO 8601 timestamp"),
+    (1760000000, TypeError, "said_at"),
+    ("2999-01-01T00:00:00+00:00", ValueError, "is in the future"),
+])
+def test_a_bad_said_at_field_is_refused_naming_the_key_and_the_field_and_nothing_is_written(
+    said_at: Any, error: type[Exception], words: str,
+) -> None:
+    store = memori_store(fields=["content"], said_at_field="said_at")
+    with pytest.raises(error) as info:
+        store.put(("memories", "maya"), "tea", {"content": "User likes tea.", "said_at": said_at})
+    assert "value of 'tea' field 'said_at' (MemoriStore(said_at_field=...))" in str(info.value)
+    assert words in str(info.value)
+    assert store.engine.count("maya") == 0
+
+
+def test_said_at_field_must_name_a_field() -> None:
+    with pytest.raises(TypeError, match="MemoriStore: said_at_field must be a value's field name"):
+        memori_store(said_at_field="")
+
+
+@pytest.mark.parametrize(("index", "instead"), [
+    ({"dims": 8, "embed": HashEmbedder(), "fields": ["text"]}, "MemoriStore(engine, fields=['text'])"),
+    ({"dims": 8, "embed": HashEmbedder()}, 'MemoriStore(engine, fields=["content"])'),
+])
+def test_langgraphs_index_argument_is_refused_naming_it_and_pointing_to_fields(index: Any, instead: str) -> None:
+    # Tester j20, finding 13: InMemoryStore(index={...}) is LangGraph's usual constructor; MemoriStore gave a bare
+    # "unexpected keyword argument".
+    with pytest.raises(TypeError) as info:
+        MemoriStore(ungated_engine(HashEmbedder()), index=index)
+    message = str(info.value)
+    assert message.startswith("MemoriStore: index= is LangGraph's own stores' setting")
+    assert "RecallEngine(embedder=...)" in message and message.endswith(instead)
+
+
 def test_bad_input_raises_clearly_and_loses_nothing() -> None:
     store = memori_store(max_value_bytes=1000)
     ns = ("memories", "alice")

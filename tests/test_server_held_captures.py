@@ -62,3 +62,72 @@ def test_a_breakup_told_while_the_server_was_killed_is_stored_once_after_its_res
         assert partner.superseded_by == breakup.id and breakup.times_seen == 1
         assert datetime.fromisoformat(breakup.created_at) == datetime(2026, 11, 2, 21, 30, tzinfo=timezone.utc)
         assert [f.content for f in reader.list("ana")] == ["User and Sam broke up."]
+
+
+_JOB = """
+    import sys
+    sys.path.insert(0, {tests!r})
+    from langchain.agents import create_agent
+    from langchain_core.messages import HumanMessage
+    from _helpers import HashEmbedder, ungated_engine
+    from _langchain_fakes import RecordingChatModel
+    from memori_core import ChromaStore
+    from memori_langchain import MemoriMiddleware
+
+    engine = ungated_engine(HashEmbedder(), store=ChromaStore.http(host="127.0.0.1", port={port}, collection={collection!r},
+                                                                    timeout=1.0))
+    memori = MemoriMiddleware(engine=engine, capture=True)
+    agent = create_agent(RecordingChatModel(messages=iter(["Noted."] * 5)), tools=[], middleware=[memori])
+
+    def say(text, at):
+        agent.invoke({{"messages": [HumanMessage(text, additional_kwargs={{"created_at": at}})]}},
+                     {{"configurable": {{"entity_id": "nina"}}}})
+
+    say("I take sertraline.", "2026-10-20T09:00:00+01:00")
+    print("stored", memori.flush(60).completed, flush=True)
+    sys.stdin.readline()  # the server is killed
+    say("My doctor switched me to fluoxetine.", "2026-10-21T09:00:00+01:00")
+    print("held", memori.flush(60).held, flush=True)
+    sys.stdin.readline()  # the server is back: the job ends at once, inside the cool-down, without a flush
+"""
+
+
+def test_a_job_ending_right_after_the_server_restarted_stores_its_held_turn_at_exit(tmp_path: Path) -> None:
+    # Tester j20, finding 1: the job process ended ~3 s after the server's restart and logged its held turns as
+    # never stored; the old medication stayed valid (and core) on every later turn.
+    import subprocess
+    import sys
+    import textwrap
+
+    collection = f"t_{uuid.uuid4().hex}"
+    with running_chroma_server(tmp_path) as (host, port, proc):
+        script = tmp_path / "job.py"
+        script.write_text(textwrap.dedent(_JOB.format(tests=str(Path(__file__).parent), port=port,
+                                                      collection=collection)))
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        job = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            assert job.stdout is not None and job.stdin is not None
+            assert job.stdout.readline().strip() == "stored 1"
+            proc.kill()
+            proc.wait()
+            job.stdin.write("\n")
+            job.stdin.flush()
+            assert job.stdout.readline().strip() == "held 1"
+            with running_chroma_server(tmp_path, port=port):
+                job.stdin.write("\n")
+                job.stdin.close()
+                assert job.wait(timeout=120) == 0
+                err = job.stderr.read() if job.stderr is not None else ""
+                reader = ungated_engine(HashEmbedder(), store=ChromaStore.http(host=host, port=port,
+                                                                                collection=collection))
+                facts = {f.content: f for f in reader.list("nina", include_invalid=True)}
+        finally:
+            if job.poll() is None:
+                job.kill()
+    assert "never stored" not in err, err[-3000:]
+    assert sorted(facts) == ["User takes fluoxetine.", "User takes sertraline."]
+    assert facts["User takes sertraline."].superseded_by == facts["User takes fluoxetine."].id
+    assert datetime.fromisoformat(facts["User takes fluoxetine."].created_at) == datetime(
+        2026, 10, 21, 8, 0, tzinfo=timezone.utc)

@@ -22,7 +22,7 @@ from .arguments import DEFAULT_MAX_PENDING_CAPTURES, check_extractor, check_max_
 from .background import BackgroundCapture
 from .held import OUTAGE_TURNS_KEPT
 from .markup import prompt_markup_in
-from .outcomes import CaptureDropped, CaptureStats, FlushResult, WaitsForCaptures
+from .outcomes import CaptureDropped, CaptureStats, FlushResult, HeldTurn, WaitsForCaptures
 from .refusal import Refusal, refused_because
 from .said_at import SAID_AT_KEY, said_as_of, said_at_in, said_zone
 from .secrets import secret_in
@@ -33,7 +33,7 @@ from .turns import newest_turn, turn_spans
 __all__ = [
     "DEFAULT_MAX_PENDING_CAPTURES", "EXISTING_FACTS_LIMIT", "OUTAGE_TURNS_KEPT", "SAID_AT_KEY", "SLOT_FACTS_LIMIT",
     "SLOT_SCAN_LIMIT",
-    "BackgroundCapture", "CaptureDropped", "CaptureStats", "FlushResult", "Refusal", "WaitsForCaptures",
+    "BackgroundCapture", "CaptureDropped", "CaptureStats", "FlushResult", "HeldTurn", "Refusal", "WaitsForCaptures",
     "capture_facts", "check_extractor", "check_max_pending", "newest_turn", "prompt_markup_in", "refused_because",
     "said_as_of", "said_at_in", "said_zone", "same_slot_facts", "secret_in", "turn_spans",
 ]

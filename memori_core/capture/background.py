@@ -15,19 +15,26 @@ from typing import Any
 from ..extraction.types import FactExtractor, MessageLike, as_messages, last_said_at
 from ..failopen import FailOpenCall, is_outage, warn_failed
 from ..lanes import ERASURES, ForgottenError
-from ..outage import outage_breaker
+from ..outage import EARLY_PROBE_AFTER, outage_breaker
 from ..store.base import ClosedError
 from ..store.deadline import NotReached
 from ..validate import check_said_at
 from .arguments import DEFAULT_MAX_PENDING_CAPTURES, check_hold, check_max_pending
 from .held import OUTAGE_ATTEMPTS, Held, HeldTurns
-from .outcomes import CaptureDropped, CaptureStats, FlushResult
+from .outcomes import CaptureDropped, CaptureStats, FlushResult, HeldTurn
 from .turn import capture_facts
 
 
 _HELD = "the turn is held and captured again once the store answers"
 
 _ALL_CAPTURES: weakref.WeakSet[BackgroundCapture] = weakref.WeakSet()
+
+HELD_AT_EXIT_SECONDS = 10.0
+"""At interpreter exit, how long the adapters still holding turns an outage kept from the store wait for them, in
+all: each flushes once (the store asked at once whether it answers, one request within the store's request time
+limit, then the turns captured again). What the store takes is stored; what it does not is logged, each turn
+named (:mod:`memori_core.capture.held`). A process exiting right after an outage (a cron job, a queue worker)
+lost those turns with only a warning while the cool-down ran."""
 
 
 def _after_fork_in_child() -> None:
@@ -445,22 +452,65 @@ class BackgroundCapture:
         self.raise_failure()
         return result
 
-    def _wait(self, timeout: float | None) -> FlushResult:
+    def _probe(self, ends: float | None, *, after: float = EARLY_PROBE_AFTER) -> bool:
+        """Before a flush hands the held turns back: ask the store once whether it answers (its revision record of
+        a user holding a turn, one small read in the store's request time limit, waited for until ``ends``), the
+        engine's cool-down ended early once ``after`` seconds passed since the store was last found down
+        (:meth:`~memori_core.outage.OutageBreaker.probe_early`; at exit at once). It answers -> the
+        breaker closes and the turns go now; it does not -> they stay held, another cool-down starts, and no
+        turn spends one of its :data:`~memori_core.capture.held.OUTAGE_ATTEMPTS`. ``True`` when the store answered
+        (the breaker is closed). A flush waited the cool-down
+        out before: a process ending right after the store came back lost its held turns."""
+        engine, held = self._engine, self._held
+        breaker = outage_breaker(engine)
+        if held is None or breaker is None or not breaker.is_open:
+            return False
+        turns = held.listing()
+        if not turns or not breaker.probe_early(after):
+            return False
+        entity_id = turns[0][0]
+        call = FailOpenCall(engine, strict=False, owner=self.owner, logger=self.logger, what="flush's look at the store",
+                            entity_id=entity_id)
+        if call.skipped:  # another call is probing now
+            return False
+        done = threading.Event()
+
+        def look() -> None:
+            try:
+                call.run(lambda: engine.store.revision(entity_id), None, instead="the held turns stay held")
+            finally:
+                done.set()
+
+        threading.Thread(target=look, name="memori-flush-probe", daemon=True).start()
+        done.wait(None if ends is None else max(0.0, ends - time.monotonic()))
+        return not breaker.is_open
+
+    def _wait(self, timeout: float | None, *, at_exit: bool = False) -> FlushResult:
         ends = None if timeout is None else time.monotonic() + timeout
-        handed = self._hand_back(self._engine, due=True) if self._engine is not None else []
+        engine = self._engine
+        handed = self._hand_back(engine, due=True) if engine is not None else []
         finished = _settled([self, *self._handed_to(handed)], ends)
+        if finished and self.held and engine is not None and not engine.closed:
+            # Turns still held once the captures queued so far ended (one due to probe the store did it itself):
+            # the flush asks the store, and hands them back if it answers.
+            again = self._hand_back(engine) if self._probe(ends, after=0.0 if at_exit else EARLY_PROBE_AFTER) else []
+            if again:
+                handed += again
+                finished = _settled([self, *self._handed_to(again)], ends)
         if handed and finished and self.held:
             # The first of them probed the store; others of other users, run meanwhile, were skipped while it did
             # and held again: once it answered, they go too.
-            finished = _settled([self, *self._handed_to(self._hand_back(self._engine))], ends)
+            finished = _settled([self, *self._handed_to(self._hand_back(engine))], ends)
         with self._done:
             if finished:
                 self._handed.clear()
             since = {k: v - self._flushed[k] for k, v in self._counts.items()}
             self._flushed = dict(self._counts)
             pending = self._pending
+        turns = self._held.listing() if self._held is not None else []
         return FlushResult(finished=finished, pending=pending, completed=since["completed"],
-                           dropped=since["dropped"], failed=since["failed"], erased=since["erased"], held=self.held)
+                           dropped=since["dropped"], failed=since["failed"], erased=since["erased"], held=len(turns),
+                           held_turns=tuple(HeldTurn(entity_id, said_at) for entity_id, said_at in turns))
 
 
 def _settled(captures: Sequence[BackgroundCapture], ends: float | None) -> bool:
@@ -472,6 +522,31 @@ def _settled(captures: Sequence[BackgroundCapture], ends: float | None) -> bool:
             left = None if ends is None else max(0.0, ends - time.monotonic())
             finished = capture._done.wait_for(lambda c=capture: c._pending == 0, left) and finished
     return finished
+
+
+def _flush_held_at_exit() -> None:
+    """Interpreter exit, before the capture pools drain: every adapter still holding turns (over an open engine)
+    flushes once, within :data:`HELD_AT_EXIT_SECONDS` in all; the turns it hands back are then stored while the
+    store answers, as every pending capture is at exit (:mod:`memori_core.lanes`)."""
+    ends = time.monotonic() + HELD_AT_EXIT_SECONDS
+    for capture in list(_ALL_CAPTURES):
+        engine = capture._engine
+        if not capture.held or engine is None or engine.closed:
+            continue
+        try:
+            capture._wait(max(0.0, ends - time.monotonic()), at_exit=True)
+        except Exception as exc:  # noqa: BLE001 - exit goes on; what is still held is logged after
+            warn_failed(capture.logger, capture.owner, "flush at exit", None, exc)
+
+
+# Registered after memori_core.lanes' own exit hook, so run before it (threading runs them in reverse): the turns
+# handed back join the captures the pools drain.
+_register_exit = getattr(threading, "_register_atexit", None)
+if _register_exit is not None:
+    try:
+        _register_exit(_flush_held_at_exit)
+    except RuntimeError:  # imported while the interpreter is already shutting down
+        pass
 
 
 def _call(callback: Callable[[], None] | None) -> None:

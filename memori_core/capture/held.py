@@ -5,9 +5,11 @@ A capture skipped while the engine's outage breaker was open, or failed with an 
 connection), stored nothing though the turn said something: "Sam and I broke up." lost that way leaves the partner
 fact valid for good. An adapter that holds such turns hands them to capture again, in order and with their own
 said-at times, once the store answers: at the next capture it queues (any user's) while the breaker is closed, or
-at its ``flush()``. The record is bounded per user and in all (the oldest dropped, with a warning), lives in the
-process only (a forked child starts with none: the parent captures its own), and what it still holds at
-interpreter exit is logged.
+at its ``flush()``, which asks the store at once whether it answers (the cool-down ended early) rather than
+wait the cool-down out. The record is bounded per user and in all (the oldest dropped, with a warning), lives
+in the process only (a forked child starts with none: the parent captures its own); at interpreter exit the
+adapters holding turns flush them once more, within :data:`~memori_core.capture.background.HELD_AT_EXIT_SECONDS`,
+and what is still held then is logged, each turn named by its user and said-at time.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 from ..extraction.types import FactExtractor, Message
 from ..unanswered import UNANSWERED_KEPT, Unanswered, UnansweredTurns
 
-__all__ = ["OUTAGE_ATTEMPTS", "OUTAGE_TURNS_KEPT", "Held", "HeldTurns"]
+__all__ = ["OUTAGE_ATTEMPTS", "OUTAGE_TURNS_KEPT", "Held", "HeldTurns", "describe_turns"]
 
 OUTAGE_TURNS_KEPT = 8
 """How many of a user's turns an outage kept from the store an adapter holds (the most recent), to capture again
@@ -92,6 +94,10 @@ class HeldTurns:
         go of, those of users forgotten since included (``Unanswered.erased``)."""
         return self._turns.keep(entity_id, next(self._arrivals), turn, since, erased=True)
 
+    def listing(self) -> list[tuple[str, datetime]]:
+        """Each held turn's user and said-at time, oldest first (a snapshot: nothing is taken)."""
+        return [(entry.entity_id, entry.turn.said_at) for entry in self._turns.kept()]
+
     def take(self) -> list[Unanswered[Held]]:
         """Every user's held turns, oldest first, no longer held; those of users forgotten since they began
         included (``Unanswered.erased``)."""
@@ -103,14 +109,25 @@ class HeldTurns:
                 f"{self.per_entity} of the user's turns (or {UNANSWERED_KEPT} in all) were held")
 
 
+def describe_turns(turns: list[tuple[str, datetime]]) -> str:
+    """Which turns, for a log line: each user's count and the said-at times of their turns, oldest first."""
+    whose: dict[str, list[str]] = {}
+    for entity_id, said_at in turns:
+        whose.setdefault(entity_id, []).append(said_at.isoformat(timespec="seconds"))
+    return "; ".join(f"entity {entity_id!r}: {len(times)} said at {', '.join(times)}"
+                     for entity_id, times in whose.items())
+
+
 def _tell_at_exit() -> None:
-    """Interpreter exit (after the capture pools drained): each adapter still holding turns says how many."""
+    """Interpreter exit (after the capture pools drained, and after the held turns were tried once more:
+    :mod:`memori_core.capture.background`): each adapter still holding turns says which."""
     for held in list(_ALL):
-        count = len(held)
-        if count:
+        turns = held.listing()
+        if turns:
             held.logger.warning(
                 "%s: at interpreter exit, %d turn(s) whose capture met a store outage were never stored: the store "
-                "had not answered again (held in this process only, they end with it)", held.owner, count)
+                "did not answer when they were tried at exit (held in this process only, they end with it): %s",
+                held.owner, len(turns), describe_turns(turns))
 
 
 def _after_fork_in_child() -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -45,13 +46,24 @@ class CaptureStats:
 
 
 @dataclass(frozen=True)
+class HeldTurn:
+    """One turn a store outage kept from the store, still held when a flush ended: whose it is (``entity_id``) and
+    when it was said (``said_at``), so that an app can tell which turns are not stored yet, or re-send them."""
+
+    entity_id: str
+    said_at: datetime
+
+
+@dataclass(frozen=True)
 class FlushResult:
     """What :meth:`BackgroundCapture.flush` found: whether every capture submitted so far has finished, and
     what became of the captures that ended since the previous flush (or since the adapter was made).
 
     It is true when ``finished``, so ``assert adapter.flush()`` and ``if not adapter.flush(timeout=5):`` read
     as before; check ``dropped`` and ``failed`` to see turns that were not stored, and ``held`` for those a
-    store outage kept from it, held now to be captured again once it answers (:class:`CaptureStats`).
+    store outage kept from it, held now to be captured again once it answers (:class:`CaptureStats`); a flush
+    asks the store first whether it answers, so ``held`` are turns the store did not take even then, and
+    ``held_turns`` names each of them, oldest first (:class:`HeldTurn`).
     """
 
     finished: bool
@@ -61,6 +73,7 @@ class FlushResult:
     failed: int
     erased: int
     held: int = 0
+    held_turns: tuple[HeldTurn, ...] = ()
 
     def __bool__(self) -> bool:
         return self.finished

@@ -18,6 +18,7 @@ from ..text import normalize_fact_text
 from ..validate import check_expiry, check_said_at, iso_to_ts, repair_text, turn_as_of
 from .refusal import refused_because
 from .repeats import settle_repeats
+from .slot_races import settle_slot_races
 from .shown_facts import EXISTING_FACTS_LIMIT, held_then, same_slot_facts
 from .statements import STATEMENTS
 from .turns import turn_spans
@@ -128,6 +129,7 @@ def _capture_turn(
     if said_at is not None:
         turn = [m if m.created_at is not None else replace(m, created_at=said_at) for m in turn]
     existing: list[Any] = []
+    looked = time.time_ns()  # a fact written from now on by another writer was not shown to the extractor
     if getattr(extractor, "uses_existing_facts", False):
         # The facts valid now, a late turn's too: a supersede it names of a fact stated after it lands in that
         # fact's past (engine/late_facts.py), which a fact valid only then could not.
@@ -151,7 +153,10 @@ def _capture_turn(
         ids = _store(engine, entity_id, facts, texts, existing, said_at, since, metadata, session_id, cancelled)
         # Another process's writer may have stored one of these in other words meanwhile: one of them stays.
         gone = settle_repeats(engine, entity_id, ids, began)
-        return [fid for fid in ids if fid not in gone]
+        kept = [fid for fid in ids if fid not in gone]
+        # ...or stated a change of one of these, or one of these changes what it stated: settled by when each was said.
+        settle_slot_races(engine, entity_id, turn, extractor, kept, looked, {f.id for f in existing}, said_at)
+        return kept
 
 
 def _store(

@@ -24,8 +24,9 @@ from datetime import datetime, timezone
 
 from ..error_log import warn_briefly
 from ..facts import StoredFact
-from ..validate import iso_to_ts
-from .storing import Storing
+from ..validate import check_entity_id, iso_to_ts
+from .closing import when_open
+from .storing import Storing, _bounded
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +61,21 @@ def outlived(facts: Sequence[StoredFact], ended: Sequence[str], mine: Sequence[s
     return list(out.values())
 
 
+def ends_raced(facts: dict[str, StoredFact], pairs: Sequence[tuple[str, str]]) -> list[StoredFact]:
+    """The facts to rewrite so that, for each ``(ended, by)`` of ``pairs`` whose facts are both in ``facts`` (by id)
+    and still valid, ``ended`` is superseded by ``by`` at ``by``'s ``created_at`` (the time it was said) and ``by``
+    is linked to it: a change another process stored at the same moment, settled as one process would have."""
+    out: dict[str, StoredFact] = {}
+    for ended_id, by_id in pairs:
+        ended, by = out.get(ended_id, facts.get(ended_id)), out.get(by_id, facts.get(by_id))
+        if ended is None or by is None or ended.valid_to is not None or by.valid_to is not None or ended_id == by_id:
+            continue
+        end = by.created_at or datetime.now(timezone.utc).isoformat()
+        out[ended_id] = replace(ended, valid_to=end, superseded_by=by_id)
+        out[by_id] = replace(by, supersedes=tuple(dict.fromkeys((*by.supersedes, ended_id))))
+    return list(out.values())
+
+
 ONE_ADD_NS = 1_000
 """An add numbers its facts one nanosecond apart (:func:`~memori_core.engine.supersede.numbered`); facts dated alike
 whose ``seq`` lie closer than this are taken as one add's (two adds numbered within it stay both valid: rare)."""
@@ -81,6 +97,28 @@ def _adds(rivals: Sequence[StoredFact]) -> list[list[StoredFact]]:
 class Successors(Storing):
     """The look after a supersede of :class:`~memori_core.engine.RecallEngine` (a mixin: the state is the
     engine's)."""
+
+    @when_open
+    @_bounded
+    def end_raced(self, entity_id: str, pairs: Sequence[tuple[str, str]]) -> list[str]:
+        """End facts another writer stored at the same moment as a change of them: for each ``(ended, by)``,
+        ``ended`` is marked superseded by ``by`` at the time ``by`` was said (its ``created_at``), kept as history,
+        and ``by`` is linked to it, as an ``add(..., supersedes=[ended])`` dated then would have done. For a
+        writer's look after its write on a shared store (:mod:`memori_core.capture.slot_races`); a pair whose
+        facts are gone or no longer valid (read again under the write lock) is left alone. Returns the ids
+        ended."""
+        entity_id = check_entity_id(entity_id)
+        ids = list(dict.fromkeys(i for pair in pairs for i in pair))
+        if not ids:
+            return []
+        with self._coord.writing(entity_id) as done:
+            changed = ends_raced(self._stored(entity_id, ids), pairs)
+            if changed:
+                done.begin()
+                self.store.update_seen(entity_id, changed)
+                done.update_seen(changed)
+        ended = {ended_id for ended_id, _ in pairs}
+        return [f.id for f in changed if f.id in ended and f.valid_to is not None]
 
     def _settle_successors(self, entity_id: str, ended: Sequence[str], mine: Sequence[str]) -> None:
         """After an add of ``mine`` that asked to supersede ``ended`` on a shared store: when another process
