@@ -7,7 +7,15 @@ keeping our three packages only. The third asks the same words in a new string (
 question asked again over an unchanged copy, which is printed apart (``--repeated``). A deterministic word-hashing embedder stands in for
 MiniLM, so the model's own modules are not counted; the store is ``ChromaStore.in_memory()``.
 
+Beside the modules, the same calls grouped by concern (:data:`CONCERNS`: the folders and layers of
+docs/architecture.md, written once here): the ranking and the question-reading tables are split into small
+one-job modules by design, so the module count says little of how many things a reader must hold in mind. It
+prints the number of concerns the recall passes and the number of its modules outside the question-reading
+tables and the foundations. A module no concern names is reported as "unplaced" (tests/test_warm_path_modules.py
+fails on one), so the table cannot drift silently as modules are added. The script measures no cold recall.
+
     python benchmarks/warm_path_modules.py
+    python benchmarks/warm_path_modules.py --repeated
 """
 
 from __future__ import annotations
@@ -26,6 +34,47 @@ from memori_core import ChromaStore, RecallEngine  # noqa: E402
 from memori_langchain import MemoriRetriever  # noqa: E402
 
 OURS = ("memori_core", "memori_langchain", "memori_llamaindex")
+
+# Each concern with the modules it holds: a name ending in ".*" is a folder (the package and everything in it),
+# any other name one module. Folders whose every module has one concern are named whole; ranking/ is named module
+# by module, since it holds two concerns (the formula over arrays, and the English tables that read a question),
+# so a new ranking module is unplaced until someone says which it is. The layers are docs/architecture.md's.
+CONCERNS: dict[str, tuple[str, ...]] = {
+    # layer 6
+    "adapter": ("memori_langchain.*", "memori_llamaindex.*"),
+    # layer 5
+    "command line, public names": ("memori_core", "memori_core.cli.*"),
+    # layers 4 and 2: what every adapter shares, and the fail-open policy's parts
+    "adapter policy": ("memori_core.adapter_args", "memori_core.metadata_keys", "memori_core.failopen",
+                       "memori_core.outage", "memori_core.time_limit", "memori_core.error_log"),
+    # layer 4: the rest of what is built on the engine
+    "capture, extraction": ("memori_core.capture.*", "memori_core.extraction.*", "memori_core.capture_failures",
+                            "memori_core.unanswered"),
+    "agent tools, sdk, evaluation": ("memori_core.memory_tools", "memori_core.tool_arguments",
+                                     "memori_core.tool_writes", "memori_core.mcp_server", "memori_core.sdk.*",
+                                     "memori_core.evaluation.*"),
+    # layer 3
+    "engine": ("memori_core.engine.*",),
+    # layer 2
+    "cache": ("memori_core.cache.*",),
+    # layer 1
+    "store": ("memori_core.store.*",),
+    "embedder": ("memori_core.embedders", "memori_core.minilm"),
+    "ranking formula": tuple(f"memori_core.ranking{name}" for name in (
+        "", ".candidates", ".pipeline", ".dense", ".lexical", ".fusion", ".gate", ".recency", ".core", ".judged",
+        ".rerank", ".affinity", ".domain_vectors")),
+    # ranking/'s English tables that read a question (and the turns before it), and layer 0's two of them
+    "question-reading tables": tuple(f"memori_core.ranking.{name}" for name in (
+        "asking", "care", "intent", "concerns", "implications", "kin", "allergens", "conversation")) + (
+        "memori_core.meta_questions", "memori_core.tool_queries"),
+    # layer 0: values, checks, text analysis, the block
+    "foundations": tuple(f"memori_core.{name}" for name in (
+        "config", "facts", "validate", "text", "slots", "filters", "records", "bounded", "context", "placement",
+        "explain", "query", "judge", "lanes", "argspec", "extras", "_version")),
+}
+UNPLACED = "unplaced"
+# What the second count leaves out: concerns that are many small modules by design, or that everything stands on.
+SMALL_BY_DESIGN = ("question-reading tables", "foundations")
 
 
 def warm_path_modules(repeated: bool = False) -> Counter[str]:
@@ -52,8 +101,53 @@ def warm_path_modules(repeated: bool = False) -> Counter[str]:
     return calls
 
 
+def holders(module: str) -> list[str]:
+    """The concerns of :data:`CONCERNS` that name ``module`` (one when the mapping is sound)."""
+    found = []
+    for concern, names in CONCERNS.items():
+        for name in names:
+            if module == name or (name.endswith(".*") and (module == name[:-2] or module.startswith(name[:-1]))):
+                found.append(concern)
+                break
+    return found
+
+
+def concern_of(module: str) -> str:
+    """The concern ``module`` belongs to, or :data:`UNPLACED` when none names it."""
+    found = holders(module)
+    return found[0] if found else UNPLACED
+
+
+def by_concern(calls: Counter[str]) -> dict[str, Counter[str]]:
+    """``calls`` (per module) grouped by concern, in :data:`CONCERNS`' order, unplaced modules last."""
+    grouped: dict[str, Counter[str]] = {}
+    for concern in (*CONCERNS, UNPLACED):
+        members = Counter({module: n for module, n in calls.items() if concern_of(module) == concern})
+        if members:
+            grouped[concern] = members
+    return grouped
+
+
+def concern_table(calls: Counter[str]) -> list[str]:
+    """The lines printed for ``calls`` by concern: a row per concern, then the two counts."""
+    grouped = by_concern(calls)
+    lines = [f"{'concern':30s} {'modules':>7s} {'calls':>6s}  modules"]
+    for concern, members in grouped.items():
+        short = ", ".join(module.removeprefix("memori_core.") for module in sorted(members))
+        lines.append(f"{concern:30s} {len(members):7d} {sum(members.values()):6d}  {short}")
+    placed = [concern for concern in grouped if concern != UNPLACED]
+    outside = sum(len(members) for concern, members in grouped.items() if concern not in SMALL_BY_DESIGN)
+    lines.append(f"concerns: {len(placed)}")
+    lines.append(f"modules outside the question-reading tables and foundations (unplaced included): {outside}")
+    if UNPLACED in grouped:
+        lines.append(f"UNPLACED: {', '.join(sorted(grouped[UNPLACED]))} (add them to CONCERNS)")
+    return lines
+
+
 if __name__ == "__main__":
     modules = warm_path_modules(repeated="--repeated" in sys.argv[1:])
     for name, n in sorted(modules.items()):
         print(f"{n:4d}  {name}")
     print(f"{len(modules)} modules")
+    print()
+    print("\n".join(concern_table(modules)))
