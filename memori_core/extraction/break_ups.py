@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..ranking.care import is_care_fact
 from ..slots import PARTNERS, holder
 from .children import CHILD_WORDS
 from .cues import content_words
@@ -97,7 +98,11 @@ def outlasts_a_break_up(fact: str) -> bool:
     separation ends the relationship ("User is married to Aisha.", "User and Sam have been dating 6 months."), what
     the user told of the partner ("User's boyfriend Tom is a chef.") and what the fact tells of another slot with
     them ("User and their wife Ingrid live in a house in Uppsala with their two kids."); not these. Whether
-    the user still goes on the trip is theirs to say."""
+    the user still goes on the trip is theirs to say. The partner's health ("User's wife Priya is allergic to
+    penicillin.") is theirs, and holds after a separation too."""
+    if holder(fact, "relationship") == "user" and holder(fact) != "user" and is_care_fact(fact) \
+            and not is_relationship_status(fact):
+        return True  # the partner's own health: "User's wife Priya is allergic to penicillin." still holds of Priya
     if holder(fact) != "user" or is_relationship_status(fact) or slots_of(fact) - {"relationship"}:
         return False  # a home shared with the partner ends with the relationship ("... live in Uppsala with ...")
     return bool(content_words(fact) & CHILD_WORDS or plan_places(fact))

@@ -53,7 +53,7 @@ from .reminders import restates_stored
 from .remonthed import month_end, remonthed
 from .retimed import retimed
 from .rules import judge_sentence, statement_before_question
-from ..slots import holder
+from ..slots import holder, slot_keys
 from .cues import content_words, is_negated, words_within
 from .supersede import (
     handed_over,
@@ -462,9 +462,11 @@ class RuleBasedFactExtractor:
         architect." of "User is an architect in Helsinki." after a move), as facts of their own, each once."""
         kept = []
         for fact in told:
+            # not what another fact of the message changes: "we broke up and I moved out" leaves no home kept
+            changed = {key for other in told if other is not fact for key in slot_keys(other.text)}
             for text in (t for fid in fact.supersedes for t in still_holds(fact.text, shown[fid].content)):
                 key = normalize_fact_text(text)
-                if key not in seen:
+                if key not in seen and not slot_keys(text) & changed:
                     seen.add(key)
                     core = self.core_rule is not None and bool(self.core_rule(text))
                     kept.append(ExtractedFact(text, core=core, path=fact.path))

@@ -514,7 +514,10 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
     # a refinement: "has a golden retriever" -> "... called Bo", by the same person ("User's sister is
     # vegetarian." refines nothing of "User is vegetarian.")
     if old < words and verdict.reason != KEPT_AS_SAID and _same_person(verdict.fact, text, old) \
-            and not _news_of_the_one_named(verdict.fact, text, old):
+            and not _news_of_the_one_named(verdict.fact, text, old) \
+            and not (is_care_fact(verdict.fact) and not is_care_fact(text)):
+        # a care fact of someone named is no more of who they are: "User's wife Priya is allergic to penicillin."
+        # leaves "User's wife is Priya."
         return True
     said = verdict.sentence
     changed, ended = is_change(said), is_ended(said)
