@@ -30,6 +30,7 @@ from ..query import recent_turns
 from ..ranking.affinity import affinity_for, asks_personally, domain_shares, with_affinity
 from ..ranking.candidates import gather
 from ..ranking.care import for_the_asker, is_personal, speaks_of_the_asker
+from ..ranking.referents import with_referent
 from ..ranking.conversation import (
     asks_something,
     blend_query,
@@ -336,6 +337,8 @@ class ReadPath(Answers, GateSignals, Judging):
         asks for nothing (:meth:`_unasked`), of a general question, or of a personal one (:meth:`_personal`)."""
         query, entity_id, limit, where, at = request.query, request.entity_id, request.limit, request.where, request.at
         conversation, read = request.conversation, request.turns
+        if read and request.query_vector is None:
+            query = with_referent(query, read)  # "What should I feed him?" after "... a beagle named Max.": Max
         # One freshness check per call, at its start; the copy is used again below (under the lock: a write
         # updates a copy in place only under it, and never one it dropped). ``cache``: recall made it under the
         # lock, and has answered already for an empty one.
