@@ -140,3 +140,15 @@ def test_what_to_feed_the_puppy_named_the_turn_before_gets_none_of_the_askers_ow
                                       "What's a nice day trip from where I live?"])
 def test_a_question_about_where_the_asker_lives_recalls_the_home(maya, question):
     assert "User lives in Lyon." in [f.content for f in maya.recall(question, "maya")]
+
+
+def test_a_request_only_for_media_after_a_medical_turn_is_read_alone_and_gets_none_of_its_facts(minilm):
+    # tester j20 (finding 9): the thread's care facts and the move came along with a podcast request
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("raj", ["User is allergic to penicillin.", "User has asthma.", "User is halal."], core=True)
+    engine.add("raj", ["User is moving to Vancouver in January 2027.", "User works at Stripe as a staff engineer."])
+    thread = ["We're moving to Vancouver in January.", "Where do I live?",
+              "Can I take amoxicillin for my sinus infection?"]
+    assert engine.recall("Recommend a podcast about history.", "raj", context=thread) == []
+    # one that leans on the thread still reads it
+    assert engine.recall("Any podcasts about that?", "raj", context=thread) != []

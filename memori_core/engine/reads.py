@@ -397,7 +397,8 @@ class ReadPath(Answers, GateSignals, Judging):
                     (tells_something(query)
                      or ((asks_only_for_media(query) or (is_personal(query) and not speaks_of_the_asker(query)))
                          and not turn.leans))
-                    and not (read and asks_something(read[-1]) and is_personal(read[-1]))):
+                    and not (read and asks_something(read[-1]) and is_personal(read[-1])
+                             and not (asks_only_for_media(query) and not turn.leans))):
                 own_core = _core_for_concerns(own_core, question_concerns(query))
 
         # Under core_when="touched", another turn about the asker keeps core facts only when it is about the body,
