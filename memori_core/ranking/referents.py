@@ -28,8 +28,9 @@ _CAPITALISED = re.compile(r"(?<![\w'])(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+(?:\s+(?-i
 # What a place is named after: "to Japan", "in Lisbon", "visiting Rome".
 _PLACE_BEFORE = re.compile(r"\b(?:to|in|at|from|near|visit|visiting|around|across)\s+$", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
-# A name that opens a sentence is told by the verb after it: "Pixel has been sneezing", "Max is sick".
-_SUBJECT_VERB = re.compile(r"^\s+(?:is|was|has|had|keeps|kept|seems|won't|doesn't|didn't|can't|just|loves|hates|"
+# A name that opens a sentence is told by the verb after it, or by another name: "Pixel has been sneezing", "Max is
+# sick", "Tom and Leo are coming".
+_SUBJECT_VERB = re.compile(r"^\s+(?:and(?=\s+(?-i:[A-Z]))|is|was|has|had|keeps|kept|seems|won't|doesn't|didn't|can't|just|loves|hates|"
                            r"got|gets|threw|ate|needs|started|turned|turns)\b", re.IGNORECASE)
 # Where "there" is gone to: "How do I get there?" -> "to Japan".
 _GOES = re.compile(r"\b(?:get|go|going|fly|flying|travel|travelling|traveling|drive|driving|move|moving|walk|take)\s+$",
