@@ -461,9 +461,9 @@ class RuleBasedFactExtractor:
         """What of the stored facts ``told`` ends still holds (:func:`~.still_holds.still_holds`: "User is an
         architect." of "User is an architect in Helsinki." after a move), as facts of their own, each once."""
         kept = []
+        # not what a fact of the message says anew: "we broke up and I moved to Paris" keeps no home
+        changed = {key for fact in told for key in slot_keys(fact.text)}
         for fact in told:
-            # not what another fact of the message changes: "we broke up and I moved out" leaves no home kept
-            changed = {key for other in told if other is not fact for key in slot_keys(other.text)}
             for text in (t for fid in fact.supersedes for t in still_holds(fact.text, shown[fid].content)):
                 key = normalize_fact_text(text)
                 if key not in seen and not slot_keys(text) & changed:
