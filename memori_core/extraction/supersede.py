@@ -616,7 +616,7 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             now_with, before_with = broken_up_with(verdict.fact), partner_of([text], "")
             if now_with is not None and before_with is not None and now_with != before_with:
                 continue  # "Sam and I broke up" ends what names Sam, not "User is dating Alex."
-            if ends and outlasts_a_break_up(text):
+            if ends and outlasts_a_break_up(text, verdict.fact):
                 continue  # "Aisha and I are separating" leaves "User and their wife Aisha have two sons ..."
             stands = relationship_stage(text) is not None or is_relationship_status(text)
             if (is_loss(said) or (changed and is_relationship_status(said))) and (ends or stands):
