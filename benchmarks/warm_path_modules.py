@@ -62,10 +62,10 @@ CONCERNS: dict[str, tuple[str, ...]] = {
     "embedder": ("memori_core.embedders", "memori_core.minilm"),
     "ranking formula": tuple(f"memori_core.ranking{name}" for name in (
         "", ".candidates", ".pipeline", ".dense", ".lexical", ".fusion", ".gate", ".recency", ".core", ".judged",
-        ".rerank", ".affinity", ".domain_vectors")),
+        ".rerank", ".affinity", ".domain_vectors", ".spread")),
     # ranking/'s English tables that read a question (and the turns before it), and layer 0's two of them
     "question-reading tables": tuple(f"memori_core.ranking.{name}" for name in (
-        "asking", "care", "intent", "concerns", "implications", "kin", "allergens", "conversation")) + (
+        "asking", "care", "intent", "concerns", "implications", "kin", "allergens", "conversation", "referents")) + (
         "memori_core.meta_questions", "memori_core.tool_queries"),
     # layer 0: values, checks, text analysis, the block
     "foundations": tuple(f"memori_core.{name}" for name in (

@@ -301,7 +301,7 @@ def holder(text: str, slot: str | None = None) -> str:
     folded = fold(text).strip()
     m = _OTHER_HOLDER.match(folded)
     if m is None:
-        return _owner_before(folded, slot) or "user"
+        return _owner_before(folded, slot) or _clause_subject(text.strip(), folded, slot) or "user"
     who, great, law = m.group("who"), m.group("great").count("great"), m.group("law") or ""
     if slot == "relationship" and who in PARTNERS and not (great or law):
         return "user"
@@ -330,6 +330,38 @@ def _owner_before(folded: str, slot: str | None) -> str | None:
     if m is None:
         return None
     return re.sub(r"\s+", " ", m.group("who") or m.group("name"))
+
+
+# Where a clause of its own begins inside a fact: "User broke up with Sam; he moved out.".
+_CLAUSE_BREAK = re.compile(r"[;,:]|\b(?:and|but|so|then|because|after|when|while|since)\b")
+# A clause's subject that is someone else: "he", "she", or one name ("Sam"), an adverb allowed before the verb.
+_SOMEONE_ELSE = re.compile(r"^(?P<who>he|she|(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+)(?:\s+(?:just|finally|also|already|"
+                           r"then|has|had|have|recently|suddenly))*\s*$", re.IGNORECASE)
+
+
+def _clause_subject(text: str, folded: str, slot: str | None) -> str | None:
+    """Whose the words of ``slot`` are when they stand in a later clause with someone else as its subject ("User
+    broke up with Sam; he moved out.": his move, not the user's home; a "he" or "she" only when the clause before
+    names someone); ``None`` when the clause is the user's."""
+    rx = SLOTS.get(slot) if slot is not None else None
+    hit = rx.search(folded) if rx is not None else None
+    if hit is None or len(folded) != len(text):
+        return None
+    parts = _CLAUSE_BREAK.split(text[: hit.start()])
+    if len(parts) < 2 or (len(parts) == 2 and parts[0].strip().casefold() == "user"):
+        return None  # the fact's own subject, "User ...", "User and Karim ..."
+    m = _SOMEONE_ELSE.match(parts[-1].strip())
+    if m is None or m.group("who").casefold() in ("user", "i", "we", "they"):
+        return None
+    before = " ".join(parts[:-1])
+    if m.group("who").casefold() in ("he", "she") and not (
+            _NAMED.search(before) or re.search(rf"\b{PERSON}\b", fold(before))):
+        return None  # "User got a job in Bath, so she moved there.": a model's "she" for the user, no one else named
+    return m.group("who").casefold()
+
+
+# Someone named as the user's company: "with Sam", "and Sam", "dating Sam" (not a place: "a job in Bath").
+_NAMED = re.compile(r"\b(?:with|and|dating|seeing|married\s+to)\s+(?!User\b)(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+")
 
 
 @functools.lru_cache(maxsize=8192)  # the gate reads the same facts' slots on every recall

@@ -103,3 +103,52 @@ def test_explain_lifts_a_told_fact_on_the_questions_own_cosine(minilm):
     solo = next(c for c in alone.candidates if c.content == told.content)
     assert told.gate_cosine == pytest.approx(solo.gate_cosine if solo.gate_cosine is not None else solo.cosine + 0.05,
                                              abs=0.02)
+
+
+# -- tester j20 (findings 6, 7): a pronoun's referent and "where I live" ------------------------------------------
+
+@pytest.fixture(scope="module")
+def maya(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("maya", ["User is allergic to tree nuts, especially cashews.", "User is vegetarian."], core=True)
+    engine.add("maya", ["User lives in Lyon.", "User is going to Japan in March for two weeks.",
+                        "User has a beagle puppy named Max.", "User adopted a rescue greyhound called Bolt.",
+                        "User plays the cello."])
+    return engine
+
+
+@pytest.mark.parametrize("question, before, needed", [
+    ("What should I feed him?", "We got a puppy, a beagle named Max.", "User has a beagle puppy named Max."),
+    ("How often should I walk him?", "I adopted a rescue greyhound called Bolt.",
+     "User adopted a rescue greyhound called Bolt."),
+    ("What food should I be careful with over there?", "I'm going to Japan in March for two weeks.",
+     "User is going to Japan in March for two weeks."),
+])
+def test_a_pronoun_follow_up_recalls_the_pet_or_the_trip_the_turn_before_named(maya, question, before, needed):
+    recalled = [f.content for f in maya.recall(question, "maya", context=[before])]
+    assert needed in recalled
+
+
+def test_what_to_feed_the_puppy_named_the_turn_before_gets_none_of_the_askers_own_core_facts(maya):
+    recalled = {f.content for f in maya.recall("What should I feed him?", "maya",
+                                               context=["We got a puppy, a beagle named Max."])}
+    assert not {"User is allergic to tree nuts, especially cashews.", "User is vegetarian."} & recalled
+
+
+@pytest.mark.parametrize("question", ["What's the weather usually like where I live?",
+                                      "Is it going to rain in the town I live in?",
+                                      "What's a nice day trip from where I live?"])
+def test_a_question_about_where_the_asker_lives_recalls_the_home(maya, question):
+    assert "User lives in Lyon." in [f.content for f in maya.recall(question, "maya")]
+
+
+def test_a_request_only_for_media_after_a_medical_turn_is_read_alone_and_gets_none_of_its_facts(minilm):
+    # tester j20 (finding 9): the thread's care facts and the move came along with a podcast request
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("raj", ["User is allergic to penicillin.", "User has asthma.", "User is halal."], core=True)
+    engine.add("raj", ["User is moving to Vancouver in January 2027.", "User works at Stripe as a staff engineer."])
+    thread = ["We're moving to Vancouver in January.", "Where do I live?",
+              "Can I take amoxicillin for my sinus infection?"]
+    assert engine.recall("Recommend a podcast about history.", "raj", context=thread) == []
+    # one that leans on the thread still reads it
+    assert engine.recall("Any podcasts about that?", "raj", context=thread) != []

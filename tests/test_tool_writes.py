@@ -96,6 +96,10 @@ def test_restore_memory_undoes_a_replacement_the_model_finds_wrong_and_keeps_the
     ("User works at Google.", "User drives a Ford Ranger."),  # a car, not the work
     ("User has decided to go vegan.", "User is vegetarian."),  # another state than the one decided on
     ("User's sister has decided to go vegan.", "User is vegan."),
+    # tester j20 (findings 2, 3): a partner's move, a partner's health, a separation of the partner's health
+    ("User lives in Bristol.", "User broke up with Sam; he moved out."),
+    ("User's wife is Priya.", "User's wife Priya is allergic to penicillin."),
+    ("User's wife Priya is allergic to penicillin.", "User and Priya are separating."),
 ])
 def test_a_new_fact_that_can_hold_beside_the_stored_one_ends_nothing(old: str, new: str) -> None:
     class Fact:
@@ -118,6 +122,8 @@ def test_a_new_fact_that_can_hold_beside_the_stored_one_ends_nothing(old: str, n
     ("User drives long-haul for Prairie Freight out of Winnipeg.", "User drives local delivery for Red River Grocers."),
     ("User is a nurse at St Mary's.", "User works at Google."),
     ("User has decided to go vegan.", "User is vegan."),  # the decision carried out
+    ("User's partner is Sam.", "User broke up with Sam; he moved out."),  # the relationship the break-up ends
+    ("User's wife is Priya.", "User and Priya are separating."),
 ])
 def test_a_change_ends_the_stored_fact_as_capture_would(old: str, new: str) -> None:
     class Fact:

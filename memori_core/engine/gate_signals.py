@@ -18,6 +18,7 @@ from ..cache.columns import PoolFacts
 from ..config import RecallConfig
 from ..embedders import Embedder, embedder_scripts
 from ..facts import StoredFact
+from ..ranking.core import asks_only_for_media
 from ..ranking.care import care_share, is_care_fact, kin_holder, named_by, names_them
 from ..ranking.care import prototype_texts as domain_texts
 from ..ranking.conversation import (
@@ -72,11 +73,15 @@ class _Turn:
 
 
 def _turn(query: str, read: Sequence[str], general: bool) -> _Turn:
-    """How the gate reads ``query`` after the turns ``read``: a general question, a turn telling news, or one
-    asking to be reminded of the asker's own thing ("What's my job?") is judged on its own words."""
+    """How the gate reads ``query`` after the turns ``read``: a general question, a turn telling news, one asking to
+    be reminded of the asker's own thing ("What's my job?"), or a request only for media that does not lean on the
+    turns before it ("Recommend a podcast about history.") is judged on its own words."""
     news = bool(read) and tells_news(query)
     leans = bool(read) and leans_on_the_conversation(query)
-    alone = general or news or (bool(read) and asks_to_be_reminded(query) and not points_back(query))
+    # a request only for something to read, watch or listen to that does not lean on the turns before it is a
+    # topic switch: "Recommend a podcast about history." after a medical question
+    switch = bool(read) and not leans and asks_only_for_media(query)
+    alone = general or news or switch or (bool(read) and asks_to_be_reminded(query) and not points_back(query))
     return _Turn(read, general, news, leans, alone)
 
 

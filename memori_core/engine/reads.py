@@ -30,6 +30,7 @@ from ..query import recent_turns
 from ..ranking.affinity import affinity_for, asks_personally, domain_shares, with_affinity
 from ..ranking.candidates import gather
 from ..ranking.care import for_the_asker, is_personal, speaks_of_the_asker
+from ..ranking.referents import with_referent
 from ..ranking.conversation import (
     asks_something,
     blend_query,
@@ -336,6 +337,8 @@ class ReadPath(Answers, GateSignals, Judging):
         asks for nothing (:meth:`_unasked`), of a general question, or of a personal one (:meth:`_personal`)."""
         query, entity_id, limit, where, at = request.query, request.entity_id, request.limit, request.where, request.at
         conversation, read = request.conversation, request.turns
+        if read and request.query_vector is None:
+            query = with_referent(query, read)  # "What should I feed him?" after "... a beagle named Max.": Max
         # One freshness check per call, at its start; the copy is used again below (under the lock: a write
         # updates a copy in place only under it, and never one it dropped). ``cache``: recall made it under the
         # lock, and has answered already for an empty one.
@@ -394,7 +397,8 @@ class ReadPath(Answers, GateSignals, Judging):
                     (tells_something(query)
                      or ((asks_only_for_media(query) or (is_personal(query) and not speaks_of_the_asker(query)))
                          and not turn.leans))
-                    and not (read and asks_something(read[-1]) and is_personal(read[-1]))):
+                    and not (read and asks_something(read[-1]) and is_personal(read[-1])
+                             and not (asks_only_for_media(query) and not turn.leans))):
                 own_core = _core_for_concerns(own_core, question_concerns(query))
 
         # Under core_when="touched", another turn about the asker keeps core facts only when it is about the body,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..ranking.care import is_care_fact
 from ..slots import PARTNERS, holder
 from .children import CHILD_WORDS
 from .cues import content_words
@@ -90,14 +91,23 @@ def broken_up_with(fact: str) -> str | None:
     return None if m is None else m.group("name") or m.group("name2")
 
 
-def outlasts_a_break_up(fact: str) -> bool:
+# A separation still under way: "User and Priya are separating.", "User is getting divorced."
+_UNDER_WAY = rx(r"\b(?:separating|divorcing|getting\s+(?:a\s+)?divorced?|splitting\s+up|on\s+a\s+break)\b")
+
+
+def outlasts_a_break_up(fact: str, ending: str = "") -> bool:
     """Whether the stored ``fact`` tells something of the user's own that only names the partner, and so still holds
     when the relationship ends: the user's children ("User and their wife Aisha have two sons, Karim and Yusuf."), a
     trip the user plans ("User is planning a trip to Japan in February 2027 with boyfriend Sam."). A break-up or a
     separation ends the relationship ("User is married to Aisha.", "User and Sam have been dating 6 months."), what
     the user told of the partner ("User's boyfriend Tom is a chef.") and what the fact tells of another slot with
     them ("User and their wife Ingrid live in a house in Uppsala with their two kids."); not these. Whether
-    the user still goes on the trip is theirs to say."""
+    the user still goes on the trip is theirs to say. The partner's health ("User's wife Priya is allergic to
+    penicillin.") still holds while the ``ending`` is a separation under way ("User and Priya are separating."):
+    they still share a household; a break-up done ("Tom and I broke up") ends it as no longer the household's."""
+    if _UNDER_WAY.search(ending) and holder(fact, "relationship") == "user" and holder(fact) != "user" \
+            and is_care_fact(fact) and not is_relationship_status(fact):
+        return True  # the partner's own health: "User's wife Priya is allergic to penicillin." still holds of Priya
     if holder(fact) != "user" or is_relationship_status(fact) or slots_of(fact) - {"relationship"}:
         return False  # a home shared with the partner ends with the relationship ("... live in Uppsala with ...")
     return bool(content_words(fact) & CHILD_WORDS or plan_places(fact))

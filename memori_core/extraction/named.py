@@ -39,10 +39,11 @@ from .verdicts import KEPT_REWRITTEN, SentenceVerdict
 __all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "partner_of", "resolve_same", "told_of",
            "who_plans_name"]
 
-# The user (or their partner) is expecting: "User is pregnant.", "User's wife is expecting twins.", "User is 7 months
-# pregnant with their first."
+# The user (or their partner) is expecting: "User is pregnant.", "User's wife is expecting twins.", "User's wife
+# Anita is pregnant with their first child.", "User is 7 months pregnant with their first."
 OWN_PREGNANCY = rx(
-    r"^user(?:'s\s+(?:wife|partner|girlfriend|fianc\w*))?(?:\s+and\s+\w+)?\s+(?:is|are)\s+(?:\w+\s+){0,3}?"
+    r"^user(?:'s\s+(?:wife|partner|girlfriend|fianc\w*)(?:\s+(?-i:[A-Z])[\w'-]+)?)?(?:\s+and\s+\w+)?\s+(?:is|are)\s+"
+    r"(?:\w+\s+){0,3}?"
     r"(?:pregnant|expecting)\b"
 )
 # "the baby was born last week", "Sofia was born on Tuesday", "the baby arrived": a birth told without whose it

@@ -54,7 +54,7 @@ from .reminders import restates_stored
 from .remonthed import month_end, remonthed
 from .retimed import retimed
 from .rules import judge_sentence, statement_before_question
-from ..slots import holder
+from ..slots import holder, slot_keys
 from .cues import content_words, is_negated, words_within
 from .supersede import (
     handed_over,
@@ -466,10 +466,12 @@ class RuleBasedFactExtractor:
         """What of the stored facts ``told`` ends still holds (:func:`~.still_holds.still_holds`: "User is an
         architect." of "User is an architect in Helsinki." after a move), as facts of their own, each once."""
         kept = []
+        # not what a fact of the message says anew: "we broke up and I moved to Paris" keeps no home
+        changed = {key for fact in told for key in slot_keys(fact.text)}
         for fact in told:
             for text in (t for fid in fact.supersedes for t in still_holds(fact.text, shown[fid].content)):
                 key = normalize_fact_text(text)
-                if key not in seen:
+                if key not in seen and not slot_keys(text) & changed:
                     seen.add(key)
                     core = self.core_rule is not None and bool(self.core_rule(text))
                     kept.append(ExtractedFact(text, core=core, path=fact.path))

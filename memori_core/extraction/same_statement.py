@@ -14,7 +14,7 @@ from ..slots import slot_keys
 from ..text import normalize_fact_text
 from .cues import content_words, is_negated, words_within
 
-__all__ = ["same_fact", "statement_frame"]
+__all__ = ["JOB_FRAME", "same_fact", "statement_frame"]
 
 F = TypeVar("F")
 
@@ -27,7 +27,8 @@ _NOT_STUDIES = r"(?!.*\b(?:student|undergrad\w*|phd|postdoc|intern|volunteer)\b)
 _JOB_SAID = re.compile(
     rf"^user (?:works (?:as|at|for)\b|drives \S.* for \S|is (?:a|an) {_NOT_STUDIES}\S.* (?:at|for) \S)")
 _IS_A_ROLE = re.compile(rf"^user is (?:now |also |still |currently )?(?:a|an) {_NOT_STUDIES}")
-_JOB_FRAME = ("user", "<job>")
+JOB_FRAME = ("user", "<job>")
+"""The frame (:func:`statement_frame`) of a job said the usual ways: "User works as ...", "User is a <title> at ..."."""
 
 
 def statement_frame(text: str) -> tuple[str, ...]:
@@ -37,7 +38,7 @@ def statement_frame(text: str) -> tuple[str, ...]:
     "User is a school principal.")."""
     said = normalize_fact_text(text)
     if _JOB_SAID.match(said) or (_IS_A_ROLE.match(said) and "user:job" in slot_keys(text)):
-        return _JOB_FRAME
+        return JOB_FRAME
     words = said.split()
     return tuple(words[:3]) if len(words) > 2 and words[2] in _LINKS else tuple(words[:2])
 

@@ -8,6 +8,8 @@ that changed.
   ("User drives for a freight company out of San Antonio.").
 - A reason told with a relative ("... for their husband Kwame's new job.") keeps the relative's part ("User's
   husband Kwame has a new job.").
+- A break-up ends a home told with the partner ("User lives in Lyon with their boyfriend Karim."); where the user
+  lives holds until they tell a move ("User lives in Lyon.").
 
 :func:`with_role_named` gives a new fact the role an ended fact gave the person it names ("User and Marisol are
 getting back together." after "User and their wife Marisol separated ..."). Pure: patterns, English only.
@@ -20,6 +22,7 @@ from collections.abc import Sequence
 
 from ..slots import holder
 from .cues import is_negated
+from .relationships import ENDED_STAGES, relationship_stage
 from .patterns import rx
 from .routes import changes_route, haul_of
 
@@ -91,10 +94,35 @@ def still_holds(new: str, old: str) -> list[str]:
         rest = _RUNS.sub("", _HAUL_WORD.sub("", old, count=1))
         if _DRIVES_FOR.match(rest):
             kept.append(rest)
+    home = _home_without_partner(old) if relationship_stage(new) in ENDED_STAGES else None
+    if home is not None:
+        kept.append(home)
     relative = _FOR_RELATIVE.search(old)
     if relative is not None and relative.group("name") not in new and holder(old) == "user":
         kept.append(f"User's {relative.group('role')} {relative.group('name')} has {_article(relative.group('what'))}.")
     return kept
+
+
+_PARTNER_WORD = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"
+# "with their boyfriend Karim", "with Karim": the partner a home is told with.
+_WITH_PARTNER = re.compile(rf"\s*,?\s*with\s+(?:their\s+{_PARTNER_WORD}(?:\s+[A-Z][\w'-]+)?|[A-Z][\w'-]+)(?=[\s.,]|$)")
+# "User and their partner Sam live in Leeds.", "User lives with their boyfriend Kofi in Peckham."
+_SHARED_HOME = re.compile(
+    rf"^User\s+(?:and\s+(?:their\s+{_PARTNER_WORD}(?:\s+[A-Z][\w'-]+)?|[A-Z][\w'-]+)\s+live|lives)\b(?P<rest>.+)$"
+)
+
+
+def _home_without_partner(old: str) -> str | None:
+    """Where the user lives, of a stored home told with the partner ("User lives in Lyon with their boyfriend
+    Karim." -> "User lives in Lyon."); ``None`` when ``old`` is no such home or says no place."""
+    m = _SHARED_HOME.match(old.strip())
+    if m is None or is_negated(old):
+        return None
+    together = not m.group(0).startswith("User lives")
+    rest, n = _WITH_PARTNER.subn("", m.group("rest"), count=1)
+    if not (together or n) or not re.match(r"\s+(?:in|on|at|near|outside)\s+\S", rest):
+        return None
+    return f"User lives{rest.rstrip(' .!')}."
 
 
 def _article(what: str) -> str:

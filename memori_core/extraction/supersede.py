@@ -19,6 +19,7 @@ from .grammar import is_past, is_past_statement
 from .named import ENDED_STAGES, OWN_PREGNANCY, partner_of
 from .patterns import rx
 from .restated import takes_back
+from .same_statement import JOB_FRAME, statement_frame
 from .rewrite import article
 from ..slots import holder
 from .activities import ACTIVITY_SLOTS, same_activity, says_how_often
@@ -28,7 +29,7 @@ from .commutes import changes_commute
 from .corrections import corrected_words, denies
 from .counts import count_held, recounts
 from .back_to_work import back_to_work, ends_leave
-from .cues import content_words, is_change, is_ended, is_negated
+from .cues import content_words, is_change, is_ended, is_negated, is_planned
 from .diets import CONSUMPTION_SLOTS, consumed, is_exclusive, left_out, taken_back
 from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, lives_elsewhere, stopped_words
 from .health import ends_health
@@ -464,6 +465,26 @@ def _another_age(fact: str, text: str) -> bool:
     return now is not None and before is not None and now.group("age") != before.group("age")
 
 
+def _plain_present(fact: str) -> bool:
+    """Whether ``fact`` states what holds now, without a change, a plan, a past or a denial ("User is a nurse.")."""
+    return not (is_past_statement(fact) or is_planned(fact) or is_negated(fact) or is_change(fact))
+
+
+def _another_job_said_alike(fact: str, text: str) -> bool:
+    """Whether ``fact`` and the stored ``text`` each state the user's one job now, the usual way ("User works as
+    ...", "User is a <title> at ...": :func:`statement_frame`), and ``fact`` another: the newer one holds, as a
+    model's write of it does (:mod:`memori_core.tool_writes`). Not a job beside one ("User is a student.")."""
+    if _BESIDE.search(fact) or _BESIDE.search(text):
+        return False  # "User is also a writer.", "User works at a bar on weekends."
+    return holder(fact, "job") == holder(text, "job") == "user" and statement_frame(fact) == statement_frame(text) \
+        == JOB_FRAME and _plain_present(fact) and _plain_present(text)
+
+
+# A job held beside another: "also", "part-time", "on weekends", "on the side".
+_BESIDE = rx(r"\b(?:also|too|as\s+well|on\s+the\s+side|side|part[- ]time|weekends?|evenings?|nights?|freelance|"
+             r"second|another)\b")
+
+
 def _corrects(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
     """Whether the new fact of ``verdict`` corrects the stored fact ``text``: the words it says were wrong are
     ``text``'s and not its own, of the same person, the rest of ``text`` said again or of the same slot."""
@@ -519,7 +540,10 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
     # a refinement: "has a golden retriever" -> "... called Bo", by the same person ("User's sister is
     # vegetarian." refines nothing of "User is vegetarian.")
     if old < words and verdict.reason != KEPT_AS_SAID and _same_person(verdict.fact, text, old) \
-            and not _news_of_the_one_named(verdict.fact, text, old):
+            and not _news_of_the_one_named(verdict.fact, text, old) \
+            and not (is_care_fact(verdict.fact) and not is_care_fact(text)):
+        # a care fact of someone named is no more of who they are: "User's wife Priya is allergic to penicillin."
+        # leaves "User's wife is Priya."
         return True
     said = verdict.sentence
     changed, ended = is_change(said), is_ended(said)
@@ -597,7 +621,7 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             now_with, before_with = broken_up_with(verdict.fact), partner_of([text], "")
             if now_with is not None and before_with is not None and now_with != before_with:
                 continue  # "Sam and I broke up" ends what names Sam, not "User is dating Alex."
-            if ends and outlasts_a_break_up(text):
+            if ends and outlasts_a_break_up(text, verdict.fact):
                 continue  # "Aisha and I are separating" leaves "User and their wife Aisha have two sons ..."
             stands = relationship_stage(text) is not None or is_relationship_status(text)
             if (is_loss(said) or (changed and is_relationship_status(said))) and (ends or stands):
@@ -607,6 +631,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
                 return True
         elif changed or (slot == "age" and _another_age(verdict.fact, text)):
             return True  # "Correction: I am 41." ends "User is 44 years old.": one age at a time
+        elif slot == "job" and not _BESIDE.search(said) and _another_job_said_alike(verdict.fact, text):
+            return True  # "I'm a nurse at the city hospital." ends "User works as a pharmacist."
         elif slot in CONSUMPTION_SLOTS and is_exclusive(said) and not is_negated(said) \
                 and not _CONDITION.search(text):  # "I only eat rice" leaves "User is coeliac."
             return True

@@ -278,11 +278,13 @@ _MY_WORK = re.compile(
     # a working day of the asker's to plan is mostly the job's hours: "Help me plan my Monday", "plan my workday"
     r"|\bplan\s+(?:out\s+)?(?:my|our)\s+(?:mon|tues|wednes|thurs|fri)day\b|\bplan\s+(?:out\s+)?(?:my|our)\s+work(?:ing\s+)?day\b",
     re.IGNORECASE)
-# the asker's own place, used rather than named: "the weather in my city", "events in my town", "near me", "Do I need
-# a licence to fish here?"
+# the asker's own place, used rather than named: "the weather in my city", "events in my town", "near me", "the
+# weather where I live", "Do I need a licence to fish here?"
 _MY_PLACE = re.compile(r"\b(?:my|our)\s+(?:city|town|village|neighbou?rhood|area|local\s+area|place|hometown|home\s+town|"
                        r"suburb|street|region)\b|\bnear\s+(?:me|us)\b|"
-                       r"\b(?:near|around|close\s+to)\s+where\s+(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:live|living|staying|based)\b|"
+                       # "the weather where I live", "a day trip from where we're based", "the town I live in"
+                       r"\bwhere\s+(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:live|living|staying|based)\b|"
+                       r"\b(?:city|town|village|area|country|place)\s+(?:i|we)\s+live\s+in\b|"
                        r"\b(?:around\s+|over\s+|out\s+)?here\b|\blocally\b|\b(?:close\s+to|near)\s+(?:my\s+|our\s+)?home\b|"
                        # the way to work or a drive starts at home: "how do I get to work?", "how long is the drive?"
                        r"\bget\s+to\s+(?:work|the\s+office)\b|\bmy\s+commute\b|\bcommute\s+to\s+work\b|"

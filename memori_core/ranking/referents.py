@@ -1,0 +1,89 @@
+"""A follow-up's pronoun read as the one the turn before it named: "What should I feed him?" after "We got a puppy, a
+beagle named Max." is asked of Max; "What food should I be careful with over there?" after "I'm going to Japan in
+March." is asked of Japan.
+
+Blending the turns into the query (:mod:`.conversation`) dilutes every cosine, and a fact the turn before told
+word for word is read on the question's own cosine (:func:`.conversation.told_in`), which a bare "him" or "there"
+shares with nothing: the pet and the trip were lost. Recall reads such a question as if it named its referent,
+the way the user meant it. Only a referent the newest turn names by a capitalised word, and only one: a person or
+a pet ("named Max", "called Bolt", "my friend Jo") for "he", "him", "his", "she", "her"; a place ("to Japan", "in
+Lisbon") for "there". Pure: patterns, English only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["with_referent"]
+
+# Capitalised words that name no one and nowhere: days, months, holidays, pronouns, words a sentence opens with.
+_NOT_A_NAME = frozenset("""
+    i i'm i've i'd i'll monday tuesday wednesday thursday friday saturday sunday january february march april may
+    june july august september october november december christmas easter mum mom dad ok okay thanks user we you
+    he she it they this that these those there the a an my our your his her their its so and but then just also
+    we've we're we'd it's that's there's
+""".split())
+_CAPITALISED = re.compile(r"(?<![\w'])(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+(?:\s+(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+)?")
+# What a place is named after: "to Japan", "in Lisbon", "visiting Rome".
+_PLACE_BEFORE = re.compile(r"\b(?:to|in|at|from|near|visit|visiting|around|across)\s+$", re.IGNORECASE)
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
+# A name that opens a sentence is told by the verb after it, or by another name: "Pixel has been sneezing", "Max is
+# sick", "Tom and Leo are coming".
+_SUBJECT_VERB = re.compile(r"^\s+(?:and(?=\s+(?-i:[A-Z]))|is|was|has|had|keeps|kept|seems|won't|doesn't|didn't|can't|just|loves|hates|"
+                           r"got|gets|threw|ate|needs|started|turned|turns)\b", re.IGNORECASE)
+# Where "there" is gone to: "How do I get there?" -> "to Japan".
+_GOES = re.compile(r"\b(?:get|go|going|fly|flying|travel|travelling|traveling|drive|driving|move|moving|walk|take)\s+$",
+                   re.IGNORECASE)
+_PERSON = re.compile(r"\b(?P<word>he|him|his|she|her)\b", re.IGNORECASE)
+# "over there", "out there", or "there" ending the question ("What should I eat there?"), not "Is there ...?"
+_THERE = re.compile(r"\b(?:over|out|down|up)\s+there\b|(?<!\bis\s)(?<!\bare\s)\bthere(?=\W*$)", re.IGNORECASE)
+# After "her", a word that shows it is no possessive: "What should I get her for her birthday?"
+_NOT_OWNED = re.compile(r"^(?:\s*[^\w\s]|\s*$|\s+(?:to|for|with|a|an|the|some|any|on|in|at|about|up|out|off|back|again|now|"
+                        r"today|tonight|tomorrow|more|less|every|each|once|twice|or|and|if|when)\b)", re.IGNORECASE)
+
+
+def _names(turn: str) -> tuple[list[str], list[str]]:
+    """The capitalised names ``turn`` holds, not at a sentence's start: those said as places (after "to", "in"...)
+    and the others, each once."""
+    places: dict[str, None] = {}
+    others: dict[str, None] = {}
+    for m in _CAPITALISED.finditer(turn):
+        name, before = m.group(), turn[: m.start()]
+        if name.casefold() in _NOT_A_NAME or name.split()[0].casefold() in _NOT_A_NAME:
+            continue
+        if _SENTENCE_START.search(before) and not _SUBJECT_VERB.match(turn[m.end():]):
+            continue  # "Went to the park" opens a sentence: any word does
+        (places if _PLACE_BEFORE.search(before) else others)[name] = None
+    return list(places), list(others)
+
+
+def with_referent(question: str, read: Sequence[str]) -> str:
+    """``question`` with its "him", "her", "he", "she" or "there" read as the one person or place the newest of the
+    ``read`` turns (oldest first) names, when it names exactly one such; ``question`` as it is otherwise, and when
+    it names someone itself.
+
+    >>> with_referent("What should I feed him?", ["We got a puppy, a beagle named Max."])
+    'What should I feed Max?'
+    >>> with_referent("What food should I be careful with over there?", ["I'm going to Japan in March."])
+    'What food should I be careful with in Japan?'
+    >>> with_referent("What should I feed him?", ["We got a puppy."])
+    'What should I feed him?'
+    """
+    if not read or _names(f". {question}")[1]:
+        return question
+    places, others = _names(read[-1])
+    said = question
+    if len(others) == 1 and _PERSON.search(said):
+        name = others[0]
+
+        def named(m: re.Match[str]) -> str:
+            word = m.group("word").lower()
+            if word == "his" or (word == "her" and not _NOT_OWNED.match(said[m.end():])):
+                return f"{name}'s"
+            return name
+
+        said = _PERSON.sub(named, said)
+    if len(places) == 1:
+        said = _THERE.sub(lambda m: f"{'to' if _GOES.search(said[: m.start()]) else 'in'} {places[0]}", said)
+    return said
