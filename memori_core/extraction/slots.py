@@ -140,11 +140,12 @@ _STARTS_LATER = re.compile(r"\b(?:got|accepted|landed|took)\s+(?:a|an|the)\s+(?:
                            r"starting\s+(?!today\b|now\b|tonight\b|right\s+away\b)")
 
 
-# "User starts at Siemens in three weeks.", "I'm starting with Deloitte next month": the user's first day at another
-# employer, said with a day to come (the fact has it written out: "around Wednesday 2026-09-30", "in October 2026").
+# "User starts at Siemens in three weeks.", "I'm starting with Deloitte next month": the user's first day at
+# another employer, said with a day to come (the fact has it written out: "around Wednesday 2026-09-30").
 _STARTS_AT_LATER = re.compile(
     r"\b(?:i|user)\s+(?:start|starts|begin|begins|(?:am|'m|is)\s+(?:starting|beginning))\s+(?:work\s+)?(?:at|with)\s+"
-    r"(?!\d)[^,.!?]*?\b(?:in\s+(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?)|"
+    r"(?!\d)[^,.!?]*?\b(?:in\s+(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+"
+    r"(?:days?|weeks?|months?)|"
     rf"next\s+\w+|on\s+\w+|around\s+\w+|in\s+the\s+week\s+of|tomorrow|in\s+(?:{'|'.join(MONTH_NAMES)}))\b"
 )
 
