@@ -17,7 +17,10 @@ model's write, unlike ``engine.add`` (the app's own API, which stores what it is
   makes it valid again), and the answer names it, so the model can undo a wrong replacement;
 - is ``core`` (recalled on every turn) when it is a care fact, by the rule capture marks core by
   (:func:`~memori_core.extraction.core_facts.is_core_fact`: an allergy, a medication, a diet), unless the call
-  says ``core`` itself.
+  says ``core`` itself;
+- keeps what of an ended fact still holds, as capture does (:func:`~memori_core.extraction.still_holds.still_holds`:
+  "User switched from an insulin pump to injections." ends "User has type 1 diabetes and uses an insulin pump." and
+  keeps "User has type 1 diabetes.").
 
 The decisions here are pure; :func:`plan_write` / :func:`aplan_write` read the facts they are made over (the
 user's best-ranked facts for the text, and their newest ones), as capture reads the facts it shows an extractor.
@@ -39,6 +42,7 @@ from .extraction.core_facts import is_core_fact
 from .extraction.grammar import is_past_statement
 from .extraction.cues import content_words, is_change, is_negated, is_planned
 from .extraction.same_statement import same_fact, statement_frame
+from .extraction.still_holds import still_holds
 from .extraction.supersede import hangs_on, replaces
 from .extraction.verdicts import KEPT_REWRITTEN, SentenceVerdict
 from .ranking.core import CORE_KEY
@@ -73,13 +77,14 @@ class ToolWrite:
     """What a model's write of ``text`` does: nothing but answer ``same`` (a valid fact that already says it), or
     store ``text`` (``core`` or not), ending the facts of ``ends``; ``instead``: the fact that holds in place of the
     one stored, when another process ended the same facts at the same moment and its fact stayed
-    (:func:`held_instead`)."""
+    (:func:`held_instead`); ``keeps``: what of the ended facts still holds, to store beside ``text``."""
 
     text: str
     core: bool
     same: _Fact | None = None
     ends: tuple[_Fact, ...] = ()
     instead: _Fact | None = None
+    keeps: tuple[str, ...] = ()
 
 
 def _holder(found: Sequence[Any]) -> str | None:
@@ -176,8 +181,10 @@ def _decide(text: str, core: bool | None, facts: Sequence[_Fact], said_at: datet
     same = same_fact(text, held_then(facts, replayed))
     if same is not None:
         return ToolWrite(text, is_core_write(text, core), same=same)
-    return ToolWrite(text, is_core_write(text, core),
-                     ends=tuple(ended_by(text, held_then(facts, replayed, stated=False))))
+    ends = tuple(ended_by(text, held_then(facts, replayed, stated=False)))
+    held = [f for f in facts if f.id not in {e.id for e in ends}]
+    keeps = dict.fromkeys(t for f in ends for t in still_holds(text, f.content) if same_fact(t, held) is None)
+    return ToolWrite(text, is_core_write(text, core), ends=ends, keeps=tuple(keeps))
 
 
 def plan_write(engine: Any, entity_id: str, text: str, core: bool | None = None,
@@ -254,6 +261,9 @@ async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core:
             (fid,) = await engine.aadd(entity_id, [plan.text], core=plan.core, supersedes=[f.id for f in plan.ends],
                                        created_at=said_at)
             landed.append(fid)
+            if plan.keeps:
+                landed.extend(await engine.aadd(entity_id, list(plan.keeps),
+                                                core=[is_core_write(t) for t in plan.keeps], created_at=said_at))
             out[key] = Written(fid, False, plan.ends, await aheld_instead(engine, entity_id, fid))
     return [out[normalize_fact_text(text)] for text in texts]
 

@@ -43,7 +43,7 @@ PRESENT_VERBS = frozenset(
     dance watch listen follow avoid attend belong care come commute coach grow knit meditate support suffer struggle
     rent raise run sleep wake wear manage lead mentor know feel get make fly miss plan intend try sell buy shop save
     earn spend host train research design build fix repair code serve share stay celebrate adore identify
-    garden camp surf ski climb fish hunt sew draw start smoke vape jog foster adopt lift brew ride give read carry
+    garden camp surf ski climb fish hunt sew draw start begin smoke vape jog foster adopt lift brew ride give read carry
     boulder skate skateboard snowboard kayak dive send call phone ring text feed donate babysit tutor fast pray""".split()
 )
 _IRREGULAR_PAST = frozenset(

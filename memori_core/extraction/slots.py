@@ -140,6 +140,16 @@ _STARTS_LATER = re.compile(r"\b(?:got|accepted|landed|took)\s+(?:a|an|the)\s+(?:
                            r"starting\s+(?!today\b|now\b|tonight\b|right\s+away\b)")
 
 
+# "User starts at Siemens in three weeks.", "I'm starting with Deloitte next month": the user's first day at
+# another employer, said with a day to come (the fact has it written out: "around Wednesday 2026-09-30").
+_STARTS_AT_LATER = re.compile(
+    r"\b(?:i|user)\s+(?:start|starts|begin|begins|(?:am|'m|is)\s+(?:starting|beginning))\s+(?:work\s+)?(?:at|with)\s+"
+    r"(?!\d)[^,.!?]*?\b(?:in\s+(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+"
+    r"(?:days?|weeks?|months?)|"
+    rf"next\s+\w+|on\s+\w+|around\s+\w+|in\s+the\s+week\s+of|tomorrow|in\s+(?:{'|'.join(MONTH_NAMES)}))\b"
+)
+
+
 def is_job_to_come(text: str) -> bool:
     """Whether ``text`` (the user's words, or a fact) tells a job the user got that starts later ("I got a job at Tesco,
     starting in December"): until then the job held is still the user's, so it ends none (its first day told ends
@@ -147,8 +157,14 @@ def is_job_to_come(text: str) -> bool:
 
     >>> is_job_to_come("User got a job at Tesco, starting in December 2026."), is_job_to_come("User works at Tesco.")
     (True, False)
+
+    A first day at another employer said with its day to come is one too ("I start at Siemens in three weeks").
+
+    >>> is_job_to_come("I start at Siemens in three weeks."), is_job_to_come("I started at Siemens last week.")
+    (True, False)
     """
-    return bool(_STARTS_LATER.search(_fold(text)))
+    folded = _fold(text)
+    return bool(_STARTS_LATER.search(folded) or _STARTS_AT_LATER.search(folded))
 
 
 def slots_of(text: str) -> frozenset[str]:

@@ -8,6 +8,9 @@ that changed.
   ("User drives for a freight company out of San Antonio.").
 - A reason told with a relative ("... for their husband Kwame's new job.") keeps the relative's part ("User's
   husband Kwame has a new job.").
+- A switch away from a device or medicine ends a fact that holds it beside another part of the user's ("User has
+  type 1 diabetes and uses an insulin pump." after "User switched from an insulin pump to injections.":
+  :func:`part_still_held`); the other part holds ("User has type 1 diabetes.").
 - A break-up ends a home told with the partner ("User lives in Lyon with their boyfriend Karim."); where the user
   lives holds until they tell a move ("User lives in Lyon.").
 
@@ -22,11 +25,12 @@ from collections.abc import Sequence
 
 from ..slots import holder
 from .cues import is_negated
+from .endings import ends_habit
 from .relationships import ENDED_STAGES, relationship_stage
 from .patterns import rx
 from .routes import changes_route, haul_of
 
-__all__ = ["left_the_place", "still_holds", "with_role_named"]
+__all__ = ["left_the_place", "part_still_held", "still_holds", "with_role_named"]
 
 _CITY = r"(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"
 # Where the user lives now, told as a present state ("User lives in Leicester.", "User has moved into their flat in
@@ -77,6 +81,30 @@ _FOR_RELATIVE = re.compile(
 )
 
 
+# "User has type 1 diabetes and uses an insulin pump.": what the user has or is, then a device or medicine they use.
+_TWO_PARTS = re.compile(
+    r"^User\s+(?P<first>(?:has|is)\s+[^,;]+?)\s+and\s+(?P<second>(?:uses|takes|wears|is\s+on)\s+[^,;]+?)\s*\.?$"
+)
+
+
+def part_still_held(new: str, old: str) -> str | None:
+    """The first part of ``old`` ("User has type 1 diabetes.") when ``old`` joins it to a device or medicine the user
+    uses ("... and uses an insulin pump.") and ``new`` ends that use alone ("User switched from an insulin pump to
+    injections.": :func:`~.endings.ends_habit`); ``None`` otherwise.
+
+    >>> part_still_held("User switched from an insulin pump to injections.",
+    ...                 "User has type 1 diabetes and uses an insulin pump.")
+    'User has type 1 diabetes.'
+    >>> part_still_held("User switched from an insulin pump to injections.", "User has type 1 diabetes.") is None
+    True
+    """
+    m = _TWO_PARTS.match(old)
+    if m is None:
+        return None
+    first, second = f"User {m.group('first')}.", f"User {m.group('second')}."
+    return first if ends_habit(new, second) and not ends_habit(new, first) else None
+
+
 def still_holds(new: str, old: str) -> list[str]:
     """What of ``old``, a stored fact ``new`` ends, still holds, as facts to keep (``[]`` when nothing does).
 
@@ -97,6 +125,9 @@ def still_holds(new: str, old: str) -> list[str]:
     home = _home_without_partner(old) if relationship_stage(new) in ENDED_STAGES else None
     if home is not None:
         kept.append(home)
+    part = part_still_held(new, old)
+    if part is not None:
+        kept.append(part)
     relative = _FOR_RELATIVE.search(old)
     if relative is not None and relative.group("name") not in new and holder(old) == "user":
         kept.append(f"User's {relative.group('role')} {relative.group('name')} has {_article(relative.group('what'))}.")

@@ -48,7 +48,7 @@ from .relationships import another_stage, is_relationship_status, relationship_s
 from .side_jobs import beside_the_job
 from .slots import JOB_OFFER, is_job_offer, is_job_to_come, only_looks_for_work, slots_of
 from .state_enders import ends_state
-from .still_holds import left_the_place
+from .still_holds import left_the_place, part_still_held
 from .subjects import names_in
 from .speech_acts import own_part
 from .trips import ends_planned_trip
@@ -531,6 +531,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
     if kept_out is not None and holder(verdict.fact) == holder(text):
         # "I'm back on carbs" ends "User is on keto."; "I eat eggs again" leaves "User is vegetarian."
         return bool(back & kept_out)
+    if part_still_held(verdict.fact, text) is not None:
+        return True  # "switched from an insulin pump" ends "User has type 1 diabetes and uses an insulin pump."
     if _says_more(verdict, text):
         return False
     if _corrects(verdict, words, text, old):
