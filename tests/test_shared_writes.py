@@ -68,13 +68,14 @@ def test_a_failed_write_that_lands_later_is_recalled_once_it_lands(chroma_server
     engine = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)
     engine.add("u", ["User likes green tea.", "User walks the dog."])
     assert answers(engine)
-    late: list[threading.Timer] = []
-    real_upsert = store.upsert
+    late: list[threading.Thread] = []
+    land = threading.Event()  # the server gets to the request when the test says, not after a time a loaded
+    real_upsert = store.upsert  # machine may overrun between the two recalls compared below
 
     def upsert_late(*args: Any, **kwargs: Any) -> None:
-        timer = threading.Timer(0.3, real_upsert, args, kwargs)  # the server gets to it later
-        late.append(timer)
-        timer.start()
+        thread = threading.Thread(target=lambda: land.wait(30) and real_upsert(*args, **kwargs))
+        late.append(thread)
+        thread.start()
         raise httpx.ReadTimeout("timed out")
 
     store.upsert = upsert_late  # type: ignore[method-assign]
@@ -83,6 +84,7 @@ def test_a_failed_write_that_lands_later_is_recalled_once_it_lands(chroma_server
     store.upsert = real_upsert  # type: ignore[method-assign]
     assert split_revision(store.revision("u"))[1], "the failed write's intent stays on the token"
     assert answers(engine) == answers(RecallEngine(store=store, embedder=hash_embedder, config=OPEN))
+    land.set()
     late[0].join()
     assert store.count("u") == 3  # it landed, and nothing told the engine
     fresh = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)
