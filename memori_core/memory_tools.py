@@ -51,7 +51,7 @@ from .text import normalize_fact_text, user_subject
 from .meta_questions import asks_what_memory_holds
 from .tool_queries import as_the_user_asks
 from .tool_writes import (ToolWrite, acopies_of, aheld_instead, aplan_write, copies_of, held_instead, is_core,
-                          is_core_write, plan_write, said_before_now)
+                          plan_write, said_before_now, stored_by)
 
 logger = logging.getLogger("memori_core.memory_tools")
 
@@ -352,13 +352,10 @@ class MemoryTools:
                 return plan, plan.same.id
             began = time.time_ns()
             try:
-                fid = self.engine.add(entity_id, [text], core=plan.core, created_at=said_at, **_ending(plan))[0]
+                fid = self.engine.add(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))[0]
             except KeyError:  # a fact it ends was deleted meanwhile (by another writer): end those left
                 plan = _still(plan, {f.id for f in self.engine.get(entity_id, [f.id for f in plan.ends])})
-                fid = self.engine.add(entity_id, [text], core=plan.core, created_at=said_at, **_ending(plan))[0]
-            if plan.keeps:  # what of an ended fact still holds ("User has type 1 diabetes.")
-                self.engine.add(entity_id, list(plan.keeps), core=[is_core_write(t) for t in plan.keeps],
-                                created_at=said_at)
+                fid = self.engine.add(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))[0]
             if plan.ends:  # another process may have ended them at the same moment, its fact staying
                 plan = replace(plan, instead=held_instead(self.engine, entity_id, fid))
             return _settled(plan, fid, settle_repeats(self.engine, entity_id, [fid], began))
@@ -373,15 +370,10 @@ class MemoryTools:
                 return plan, plan.same.id
             began = time.time_ns()
             try:
-                fid = (await self.engine.aadd(entity_id, [text], core=plan.core, created_at=said_at,
-                                              **_ending(plan)))[0]
+                fid = (await self.engine.aadd(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan)))[0]
             except KeyError:
                 plan = _still(plan, {f.id for f in await self.engine.aget(entity_id, [f.id for f in plan.ends])})
-                fid = (await self.engine.aadd(entity_id, [text], core=plan.core, created_at=said_at,
-                                              **_ending(plan)))[0]
-            if plan.keeps:
-                await self.engine.aadd(entity_id, list(plan.keeps), core=[is_core_write(t) for t in plan.keeps],
-                                       created_at=said_at)
+                fid = (await self.engine.aadd(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan)))[0]
             if plan.ends:
                 plan = replace(plan, instead=await aheld_instead(self.engine, entity_id, fid))
             return _settled(plan, fid, await asettle_repeats(self.engine, entity_id, [fid], began))

@@ -51,7 +51,8 @@ from .text import normalize_fact_text
 from .validate import turn_as_of
 
 __all__ = ["NEAREST_LIMIT", "ToolWrite", "Written", "acopies_of", "aheld_instead", "aplan_write", "awrite_facts",
-           "copies_of", "ended_by", "held_instead", "is_core", "is_core_write", "plan_write", "said_before_now", "same_fact"]
+           "copies_of", "ended_by", "held_instead", "is_core", "is_core_write", "plan_write", "said_before_now", "same_fact",
+           "stored_by"]
 
 NEAREST_LIMIT = 10
 """How many of the user's best-ranked facts for a written text (``engine.nearest``) a write is checked against,
@@ -187,6 +188,13 @@ def _decide(text: str, core: bool | None, facts: Sequence[_Fact], said_at: datet
     return ToolWrite(text, is_core_write(text, core), ends=ends, keeps=tuple(keeps))
 
 
+def stored_by(plan: ToolWrite) -> dict[str, Any]:
+    """``engine.add``'s ``facts`` and ``core`` for ``plan``: its text first (the id the answer names; the first new
+    fact is the one the ended facts are superseded by), then what of those facts still holds ("User has type 1
+    diabetes."), in one write, so a failure never leaves one stored without the other."""
+    return {"facts": [plan.text, *plan.keeps], "core": [plan.core, *(is_core_write(t) for t in plan.keeps)]}
+
+
 def plan_write(engine: Any, entity_id: str, text: str, core: bool | None = None,
                said_at: datetime | None = None) -> ToolWrite:
     """What a model's write of ``text`` for ``entity_id`` does (:class:`ToolWrite`), over the user's
@@ -258,12 +266,10 @@ async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core:
         out.update({key: Written(fid, False) for (key, _), fid in zip(plain, ids)})
     for key, plan in plans.items():
         if key not in out:
-            (fid,) = await engine.aadd(entity_id, [plan.text], core=plan.core, supersedes=[f.id for f in plan.ends],
-                                       created_at=said_at)
-            landed.append(fid)
-            if plan.keeps:
-                landed.extend(await engine.aadd(entity_id, list(plan.keeps),
-                                                core=[is_core_write(t) for t in plan.keeps], created_at=said_at))
+            ids = await engine.aadd(entity_id, **stored_by(plan), supersedes=[f.id for f in plan.ends],
+                                    created_at=said_at)
+            fid = ids[0]
+            landed.extend(ids)
             out[key] = Written(fid, False, plan.ends, await aheld_instead(engine, entity_id, fid))
     return [out[normalize_fact_text(text)] for text in texts]
 

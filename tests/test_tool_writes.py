@@ -14,9 +14,11 @@ from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from mcp.shared.memory import create_connected_server_and_client_session
 
+from _faults import Faults, InjectedFault
 from _helpers import ungated_engine
 from _langchain_fakes import replies
 from memori_core import ChromaStore, RecallEngine
+from memori_core.engine import derived_fact_id
 from memori_core.mcp_server import build_server
 from memori_core.memory_tools import NOTHING_STORED, MemoryTools
 from memori_core.meta_questions import asks_what_memory_holds
@@ -262,6 +264,26 @@ def test_remembering_a_switch_away_from_a_device_ends_its_fact_and_keeps_the_con
     assert "It replaces fact" in answer and "insulin pump." in answer
     assert valid(engine) == ["User has type 1 diabetes.", "User switched from an insulin pump to injections."]
     assert [f.content for f in engine.list("ann") if is_core(f)] == ["User has type 1 diabetes."]
+
+
+@pytest.mark.parametrize("surface", ["remember", "mcp add"])
+def test_a_switch_whose_write_fails_ends_nothing_and_loses_no_part_of_the_ended_fact(engine, surface):
+    # The switch, its ending and the part kept ("User has type 1 diabetes.") are one write: a store that refuses
+    # the kept part's row refuses the whole write, and the compound stays valid (not ended with its part lost).
+    ops = MemoryTools(engine)
+    compound = "User has type 1 diabetes and uses an insulin pump."
+    ops.remember("ann", compound)
+    faults = Faults(engine.store._facts)  # the real Chroma collection: its write of the kept part's row fails
+    faults.arm("upsert", ids=[derived_fact_id("User has type 1 diabetes.")])
+    switch = "User switched from an insulin pump to injections."
+    if surface == "remember":
+        ops.remember("ann", switch)
+    else:
+        with pytest.raises(InjectedFault):
+            asyncio.run(awrite_facts(engine, "ann", [switch]))
+    faults.disarm()
+    assert valid(engine) == [compound]
+    assert valid(RecallEngine(store=engine.store, embedder=engine.embedder)) == [compound]
 
 
 def test_an_async_write_of_a_switch_keeps_what_of_the_ended_fact_still_holds(engine):
