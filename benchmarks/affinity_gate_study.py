@@ -23,6 +23,7 @@ import argparse
 import os
 import pickle
 import sys
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -177,9 +178,7 @@ def classify(rows: list[dict[str, Any]]) -> None:
         f"{f} {auc(np.array([float(r[f]) for r in pos]), np.array([float(r[f]) for r in neg])):.2f}"
         for f in FEATURES))
     personal = [r for r in missed if r["personal"]]
-    by_turn: dict[Any, list[dict[str, Any]]] = {}
-    for r in personal:
-        by_turn.setdefault((r["set"], r["turn"]), []).append(r)
+    by_turn = _by_turn(personal)
     tops = {"rank 1": lambda r: r["rank"], "affinity top 1": lambda r: -r["affinity"],
             "cosine top 1": lambda r: -r["gate_cosine"]}
     for label, key in tops.items():
@@ -190,23 +189,37 @@ def classify(rows: list[dict[str, Any]]) -> None:
 def sweep(rows: list[dict[str, Any]]) -> None:
     """The rule "a personal question keeps its affinity top 1 with a margin over the next, from a cosine": per
     setting, turns gained, off-topic turns made unclean, facts added and how many of them were needed."""
+    by_turn = _by_turn(rows)
+    for margin in (0.0, 0.02, 0.05, 0.1, 0.15):
+        for floor in (0.0, 0.1, 0.15, 0.2):
+            print(f"margin >= {margin:.2f}, cosine >= {floor:.2f}: " + _tally(by_turn.values(), lambda rs: [
+                r for r in rs if not r["kept"] and r["personal"] and r["affinity"] > 0 and r["affinity_rank"] == 1
+                and r["affinity_margin"] >= margin and r["gate_cosine"] >= floor]))
+
+
+def _by_turn(rows: Iterable[dict[str, Any]]) -> dict[Any, list[dict[str, Any]]]:
+    """``rows`` grouped by their turn (set, turn), in order."""
     by_turn: dict[Any, list[dict[str, Any]]] = {}
     for r in rows:
         by_turn.setdefault((r["set"], r["turn"]), []).append(r)
-    for margin in (0.0, 0.02, 0.05, 0.1, 0.15):
-        for floor in (0.0, 0.1, 0.15, 0.2):
-            gain = dirty = added = needed = 0
-            for rs in by_turn.values():
-                add = [r for r in rs if not r["kept"] and r["personal"] and r["affinity"] > 0
-                       and r["affinity_rank"] == 1 and r["affinity_margin"] >= margin and r["gate_cosine"] >= floor]
-                if rs[0]["kind"] in OFFTOPIC:
-                    dirty += bool(add) and not any(r["kept"] for r in rs)
-                    continue
-                added += len(add)
-                needed += sum(r["needed"] for r in add)
-                gain += (not rs[0]["turn_hit"]) and any(r["needed"] for r in add)
-            print(f"margin >= {margin:.2f}, cosine >= {floor:.2f}: +{gain} turns, {dirty} off-topic turns unclean, "
-                  f"{added} facts added, {needed} needed ({needed / max(1, added):.0%})")
+    return by_turn
+
+
+def _tally(turns: Iterable[list[dict[str, Any]]], pick: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]) -> str:
+    """What a rule that adds ``pick(rows)`` of each turn's rows to what the gate kept would do: turns gained (a
+    turn with needs and no needed fact kept that gets one), off-topic turns made unclean (nothing kept, something
+    added), facts added and how many of them were needed."""
+    gain = dirty = added = needed = 0
+    for rs in turns:
+        add = pick(rs)
+        if rs[0]["kind"] in OFFTOPIC:
+            dirty += bool(add) and not any(r["kept"] for r in rs)
+            continue
+        added += len(add)
+        needed += sum(r["needed"] for r in add)
+        gain += (not rs[0]["turn_hit"]) and any(r["needed"] for r in add)
+    return (f"+{gain} turns, {dirty} off-topic turns unclean, {added} facts added, {needed} needed "
+            f"({needed / max(1, added):.0%})")
 
 
 COMBINER = ("gate_cosine", "overlap", "affinity", "care", "affinity_margin", "rank", "care_share", "bm25", "advice")
@@ -229,29 +242,21 @@ def combiner(rows: list[dict[str, Any]], l2: float = 1.0) -> None:
         w -= 0.5 * (z.T @ (p - y) / len(y) + l2 * w / len(y))
         b -= 0.5 * float((p - y).mean())
     print("combiner weights (standardised): " + ", ".join(f"{f} {v:+.2f}" for f, v in zip(COMBINER, w)))
-    by_turn: dict[Any, list[dict[str, Any]]] = {}
-    for r in rows:
-        if r["personal"]:
-            by_turn.setdefault((r["set"], r["turn"]), []).append(r)
+    by_turn = _by_turn(r for r in rows if r["personal"])
+
+    def above(t: float) -> Callable[[list[dict[str, Any]]], list[dict[str, Any]]]:
+        def pick(rs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            left = [r for r in rs if not r["kept"]]
+            if not left:
+                return []
+            p = 1.0 / (1.0 + np.exp(-(((features(left) - mu) / sd) @ w + b)))
+            return [r for r, q in zip(left, p) if q >= t]
+        return pick
+
     for t in (0.3, 0.4, 0.5):
         for part in ("fit", "check"):
-            gain = dirty = added = needed = 0
-            for (name, _), rs in by_turn.items():
-                if (name in FIT) != (part == "fit"):
-                    continue
-                left = [r for r in rs if not r["kept"]]
-                if not left:
-                    continue
-                p = 1.0 / (1.0 + np.exp(-(((features(left) - mu) / sd) @ w + b)))
-                add = [r for r, q in zip(left, p) if q >= t]
-                if rs[0]["kind"] in OFFTOPIC:
-                    dirty += bool(add) and not any(r["kept"] for r in rs)
-                    continue
-                added += len(add)
-                needed += sum(r["needed"] for r in add)
-                gain += (not rs[0]["turn_hit"]) and any(r["needed"] for r in add)
-            print(f"t {t:.1f} {part:5s}: +{gain} turns, {dirty} off-topic turns unclean, {added} facts added, "
-                  f"{needed} needed ({needed / max(1, added):.0%})")
+            turns = [rs for (name, _), rs in by_turn.items() if (name in FIT) == (part == "fit")]
+            print(f"t {t:.1f} {part:5s}: " + _tally(turns, above(t)))
 
 
 def study(path: str) -> None:
