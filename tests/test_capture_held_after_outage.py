@@ -141,15 +141,22 @@ def test_held_turns_are_bounded_per_user_and_the_oldest_is_dropped_with_a_warnin
     assert _valid(engine) == [f"User has a friend in {town}." for town in towns[1:]]  # the oldest was dropped
 
 
+def _two_users_held() -> tuple[Service, Faults]:
+    """A service whose store went down, holding one turn of ana ("I play the cello.") and one of ben ("I play
+    chess."), five minutes apart; the faults still armed."""
+    service = Service(10.0)
+    faults = _store_down(service.engine)
+    service.say("I play the cello.", "2026-11-02T10:00:00+00:00")
+    service.say("I play chess.", "2026-11-02T10:05:00+00:00", {"configurable": {"entity_id": "ben"}})
+    return service, faults
+
+
 def test_flush_asks_the_store_at_once_and_captures_the_held_turns_of_every_user_without_waiting_the_cooldown(
 ) -> None:
     # Tester j20, finding 1: with the store back, flush() inside the 10 s cool-down left the turns held, and a
     # process ending then lost them.
-    service = Service(10.0)
+    service, faults = _two_users_held()
     engine, memori, clock = service.engine, service.memori, service.clock
-    faults = _store_down(engine)
-    service.say("I play the cello.", "2026-11-02T10:00:00+00:00")
-    service.say("I play chess.", "2026-11-02T10:05:00+00:00", {"configurable": {"entity_id": "ben"}})
     faults.disarm()  # the store answers again
     assert memori.flush(WAIT).held == 2  # found down a moment ago: not asked again yet (EARLY_PROBE_AFTER)
     clock.advance(EARLY_PROBE_AFTER)  # the cool-down is far from over
@@ -161,11 +168,8 @@ def test_flush_asks_the_store_at_once_and_captures_the_held_turns_of_every_user_
 
 def test_a_flush_while_the_store_is_still_down_names_each_turn_it_still_holds_and_spends_none_of_its_attempts(
 ) -> None:
-    service = Service(10.0)
+    service, faults = _two_users_held()
     engine, memori, clock = service.engine, service.memori, service.clock
-    faults = _store_down(engine)
-    service.say("I play the cello.", "2026-11-02T10:00:00+00:00")
-    service.say("I play chess.", "2026-11-02T10:05:00+00:00", {"configurable": {"entity_id": "ben"}})
     for _ in range(OUTAGE_ATTEMPTS + 1):  # each flush asks the store once (one revision read), finds it down
         clock.advance(EARLY_PROBE_AFTER)
         asked = faults.calls["revision"]
