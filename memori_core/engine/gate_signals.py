@@ -70,6 +70,7 @@ class _Turn:
     news: bool  # it tells news (only a turn read with its conversation can)
     leans: bool  # it leans on its conversation
     alone: bool  # it is judged on its own words: the conversation does not widen the gate
+    media: bool  # it asks only for something to read, watch or listen to (:func:`~.ranking.core.asks_only_for_media`)
 
 
 def _turn(query: str, read: Sequence[str], general: bool) -> _Turn:
@@ -80,9 +81,10 @@ def _turn(query: str, read: Sequence[str], general: bool) -> _Turn:
     leans = bool(read) and leans_on_the_conversation(query)
     # a request only for something to read, watch or listen to that does not lean on the turns before it is a
     # topic switch: "Recommend a podcast about history." after a medical question
-    switch = bool(read) and not leans and asks_only_for_media(query)
+    media = asks_only_for_media(query)
+    switch = bool(read) and not leans and media
     alone = general or news or switch or (bool(read) and asks_to_be_reminded(query) and not points_back(query))
-    return _Turn(read, general, news, leans, alone)
+    return _Turn(read, general, news, leans, alone, media)
 
 
 class GateSignals:

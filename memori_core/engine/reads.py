@@ -42,7 +42,7 @@ from ..ranking.conversation import (
 )
 from ..ranking.asking import query_terms
 from ..ranking.concerns import question_concerns
-from ..ranking.core import asks_only_for_media, core_turn_concerns
+from ..ranking.core import core_turn_concerns
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights
 from ..ranking.implications import (
@@ -395,10 +395,10 @@ class ReadPath(Answers, GateSignals, Judging):
                 own_core = _core_for_someone_else(own_core, fed)
             elif general_shape or (
                     (tells_something(query)
-                     or ((asks_only_for_media(query) or (is_personal(query) and not speaks_of_the_asker(query)))
+                     or ((turn.media or (is_personal(query) and not speaks_of_the_asker(query)))
                          and not turn.leans))
                     and not (read and asks_something(read[-1]) and is_personal(read[-1])
-                             and not (asks_only_for_media(query) and not turn.leans))):
+                             and not (turn.media and not turn.leans))):
                 own_core = _core_for_concerns(own_core, question_concerns(query))
 
         # Under core_when="touched", another turn about the asker keeps core facts only when it is about the body,
