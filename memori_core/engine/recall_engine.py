@@ -32,7 +32,7 @@ from ..filters import check_reaches_valid, check_where
 from ..judge import Judge
 from ..lanes import DEFAULT_CAPTURE_WORKERS, Lanes
 from ..minilm import threads_from_env
-from ..outage import DEFAULT_OUTAGE_COOLDOWN, OutageBreaker
+from ..outage import DEFAULT_OUTAGE_COOLDOWN, OutageBreaker, outage_breaker
 from ..records import to_record
 from ..store.base import ClosedError, FactStore
 from ..validate import check_entity_id, check_id_list, check_session_id, iso_to_ts
@@ -397,6 +397,12 @@ class RecallEngine(ReadPath, WritePath):
             left = None if timeout is None else max(0.0, timeout - (time.monotonic() - began))
             closing = self.capture_lanes.close_down(left)
             self.capture_lanes.after_close()  # what the adapters still hold is named in the log, and dropped
+            outage = outage_breaker(self)
+            lost = outage.told_at_close() if outage is not None else None
+            if lost is not None:  # said now, as its recovery or interpreter exit would have said it
+                logger.warning("RecallEngine.close: the store had not answered again after %.0f s down (%s); "
+                               "background captures skipped or failed meanwhile: %d (not stored)", lost.seconds,
+                               outage.error, lost.lost_captures)
             finished = closing.finished and not closing.dropped
             if closing.dropped or closing.unreached or closing.running:
                 logger.warning("RecallEngine.close: %s", closing.describe())
