@@ -370,8 +370,10 @@ def test_the_answer_to_a_switch_names_the_fact_kept_of_the_compound_it_ended(eng
     ops.remember("ann", "User has type 1 diabetes and uses an insulin pump.")
     answer = ops.remember("ann", "User switched from an insulin pump to injections.")
     (kept,) = [f for f in engine.list("ann") if f.content == "User has type 1 diabetes."]
-    assert answer.splitlines()[-1] == f"What of it still holds stays remembered as fact {kept.id}: User has type 1 diabetes."
-    assert asyncio.run(ops.aremember("bea", "User has type 1 diabetes and uses an insulin pump.")).startswith("Remembered")
+    assert answer.splitlines()[-1] == (f"What of it still holds stays remembered as fact {kept.id}: "
+                                       "User has type 1 diabetes.")
+    compound = asyncio.run(ops.aremember("bea", "User has type 1 diabetes and uses an insulin pump."))
+    assert compound.startswith("Remembered")
     async_answer = asyncio.run(ops.aremember("bea", "User switched from an insulin pump to injections."))
     assert async_answer.splitlines()[-1].endswith(f"as fact {kept.id}: User has type 1 diabetes.")  # (derived id)
 
