@@ -36,6 +36,7 @@ import contextvars
 import logging
 import os
 import threading
+import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
@@ -158,6 +159,8 @@ if hasattr(os, "register_at_fork"):
 
 Job = Callable[[], None]
 OnDrop = Callable[[str], None]
+BeforeClose = Callable[[Any, "Lanes", float], None]
+AfterClose = Callable[[Any, "Lanes"], None]
 
 CARRIED: tuple[contextvars.ContextVar[Any], ...] = (UNNORMALIZED_IDS_ALLOWED,)
 """The context variables a job takes from the code that submitted it, with their values at :meth:`Lanes.submit`:
@@ -235,6 +238,9 @@ class Lanes:
         self._drop_reason: str | None = None  # set while closing once the store is down: jobs not started drop
         self._dropped = 0
         self._unreached = 0
+        # Objects with work of their own to end at close (an adapter's held turns), weakly: (before, after) hooks.
+        self._close_hooks: weakref.WeakKeyDictionary[Any, tuple[BeforeClose, AfterClose]] = \
+            weakref.WeakKeyDictionary()
         _ALL_LANES.add(self)
 
     @property
@@ -288,6 +294,35 @@ class Lanes:
                 if self._drop_reason is None:
                     self._drop_reason = f"the store is unreachable: {error}"
 
+    def on_close(self, owner: Any, before: BeforeClose, after: AfterClose) -> None:
+        """At the engine's close, call ``before(owner, self, seconds)`` ahead of :meth:`close_down` (work of the
+        owner's to hand to this pool while the store may still take it, within ``seconds``) and
+        ``after(owner, self)`` once the pool took its last job (what is left of it is given up). Held weakly:
+        an owner gone is not called. Registering an owner again replaces its hooks."""
+        with self._cond:
+            self._close_hooks[owner] = (before, after)
+
+    def before_close(self, seconds: float) -> None:
+        """Run every owner's ``before`` hook (:meth:`on_close`), within ``seconds`` in all."""
+        ends = time.monotonic() + seconds
+        for owner, (before, _) in self._hooks():
+            try:
+                before(owner, self, max(0.0, ends - time.monotonic()))
+            except Exception as exc:  # noqa: BLE001 - closing goes on; the owner's after hook reports what is left
+                logger.warning("closing the capture pool: %s failed: %s", type(owner).__name__, exc)
+
+    def after_close(self) -> None:
+        """Run every owner's ``after`` hook (:meth:`on_close`)."""
+        for owner, (_, after) in self._hooks():
+            try:
+                after(owner, self)
+            except Exception as exc:  # noqa: BLE001
+                logger.warning("closing the capture pool: %s failed: %s", type(owner).__name__, exc)
+
+    def _hooks(self) -> list[tuple[Any, tuple[BeforeClose, AfterClose]]]:
+        with self._cond:
+            return list(self._close_hooks.items())
+
     def close_down(self, timeout: float | None) -> Closing:
         """Wait for the jobs (at most ``timeout`` seconds; ``None``: no limit) while the store answers: when it is
         known down already (``unreachable()``) or found down meanwhile (:meth:`unreachable`), the jobs not
@@ -323,6 +358,7 @@ class Lanes:
         self._pending = self._running = self._dropped = self._unreached = 0
         self._closing, self._drop_reason = False, None
         self._pool = None
+        self._close_hooks = weakref.WeakKeyDictionary()
 
     def _drain(self, entity_id: str, item: _Item) -> None:
         while True:

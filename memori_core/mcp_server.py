@@ -518,7 +518,9 @@ def build_server(
         `already`. A fact that changes a stored one (a new home, job or diet: "User lives in Porto." over "User
         lives in Lisbon.") ends it, kept as history: `replaced` lists each ended fact (`id`, `text`, `by`: the
         id of the fact that holds now: the new fact's, or another writer's that ended it at the same moment and
-        stayed, the new fact then kept as history); `restore` undoes it. Allergies, medication and diets are core (recalled on every query);
+        stayed, the new fact then kept as history); `restore` undoes it. When only part of an ended fact changed
+        ("User switched from an insulin pump to injections." ends "User has type 1 diabetes and uses an insulin
+        pump."), `kept` lists what still holds, stored as facts of their own (`id`, `text`). Allergies, medication and diets are core (recalled on every query);
         `core=true` / `false` marks every fact of the call so instead. `said_at` (ISO 8601 with its offset, e.g.
         "2026-03-01T18:30:00+01:00"): when the user said them, when you know it (an imported chat); default, or a
         time to come: now (`note` says so). A fact that cannot be stored (blank, too long,
@@ -541,6 +543,9 @@ def build_server(
         out = {"ids": [w.id for w in written], "already": list(dict.fromkeys(w.id for w in written if w.already)),
                "replaced": [{"id": f.id, "text": f.content, "by": (w.instead or w).id}
                             for w in written for f in w.ended]}
+        kept = [{"id": kid, "text": text} for w in written for kid, text in w.kept]
+        if kept:
+            out["kept"] = kept
         if ahead:
             out["note"] = f"said_at {said_at} is later than now, so the facts are dated now"
         return out

@@ -352,10 +352,11 @@ class MemoryTools:
                 return plan, plan.same.id
             began = time.time_ns()
             try:
-                fid = self.engine.add(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))[0]
+                ids = self.engine.add(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
             except KeyError:  # a fact it ends was deleted meanwhile (by another writer): end those left
-                plan = _still(plan, {f.id for f in self.engine.get(entity_id, [f.id for f in plan.ends])})
-                fid = self.engine.add(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))[0]
+                plan = plan.still(f.id for f in self.engine.get(entity_id, [f.id for f in plan.ends]))
+                ids = self.engine.add(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
+            plan, fid = plan.stored_as(ids), ids[0]
             if plan.ends:  # another process may have ended them at the same moment, its fact staying
                 plan = replace(plan, instead=held_instead(self.engine, entity_id, fid))
             return _settled(plan, fid, settle_repeats(self.engine, entity_id, [fid], began))
@@ -370,10 +371,11 @@ class MemoryTools:
                 return plan, plan.same.id
             began = time.time_ns()
             try:
-                fid = (await self.engine.aadd(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan)))[0]
+                ids = await self.engine.aadd(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
             except KeyError:
-                plan = _still(plan, {f.id for f in await self.engine.aget(entity_id, [f.id for f in plan.ends])})
-                fid = (await self.engine.aadd(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan)))[0]
+                plan = plan.still(f.id for f in await self.engine.aget(entity_id, [f.id for f in plan.ends]))
+                ids = await self.engine.aadd(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
+            plan, fid = plan.stored_as(ids), ids[0]
             if plan.ends:
                 plan = replace(plan, instead=await aheld_instead(self.engine, entity_id, fid))
             return _settled(plan, fid, await asettle_repeats(self.engine, entity_id, [fid], began))
@@ -663,6 +665,8 @@ def _remembered(done: tuple[ToolWrite, str]) -> str:
     for old in plan.ends:
         said += (f"\nIt replaces fact {old.id}: {clip_fact(sanitize_fact(old.content))} (kept as history; if both "
                  f"still hold, call restore_memory with fact_id {old.id})")
+    for kid, kept in zip(plan.kept_ids, plan.keeps):  # the part of an ended compound that stays true
+        said += f"\nWhat of it still holds stays remembered as fact {kid}: {clip_fact(sanitize_fact(kept))}"
     return said
 
 
@@ -684,10 +688,6 @@ def _settled(plan: ToolWrite, fid: str, gone: dict[str, StoredFact]) -> tuple[To
     fact that already says it."""
     keeper = gone.get(fid)
     return (plan, fid) if keeper is None else (ToolWrite(plan.text, plan.core, same=keeper), keeper.id)
-
-
-def _still(plan: ToolWrite, present: set[str]) -> ToolWrite:
-    return ToolWrite(plan.text, plan.core, ends=tuple(f for f in plan.ends if f.id in present))
 
 
 def _not_restorable(exc: ValueError, entity_id: str) -> MemoryToolError:

@@ -256,6 +256,16 @@ class OutageBreaker:
                 return None
             return OutageEnd(self._lost, self._clock() - self._since)
 
+    def told_at_close(self) -> OutageEnd | None:
+        """:meth:`unanswered_at_exit`, for an engine closing during the outage: the count is handed over (to be
+        logged then) and no longer kept, so interpreter exit does not say it again."""
+        with self._lock:
+            if self._until is None or not self._lost:
+                return None
+            told = OutageEnd(self._lost, self._clock() - self._since)
+            self._lost = 0
+            return told
+
     @property
     def last_outage(self) -> OutageEnd | None:
         """How the most recent outage that ended went (``None`` before one did)."""

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any, Protocol
 
@@ -78,7 +78,8 @@ class ToolWrite:
     """What a model's write of ``text`` does: nothing but answer ``same`` (a valid fact that already says it), or
     store ``text`` (``core`` or not), ending the facts of ``ends``; ``instead``: the fact that holds in place of the
     one stored, when another process ended the same facts at the same moment and its fact stayed
-    (:func:`held_instead`); ``keeps``: what of the ended facts still holds, to store beside ``text``."""
+    (:func:`held_instead`); ``keeps``: what of the ended facts still holds, to store beside ``text``;
+    ``kept_ids``: once stored, the ids of ``keeps``, in their order (:meth:`stored_as`)."""
 
     text: str
     core: bool
@@ -86,6 +87,20 @@ class ToolWrite:
     ends: tuple[_Fact, ...] = ()
     instead: _Fact | None = None
     keeps: tuple[str, ...] = ()
+    kept_ids: tuple[str, ...] = ()
+
+    def stored_as(self, ids: Sequence[str]) -> ToolWrite:
+        """This plan once ``engine.add`` stored it (``ids``: what it returned for :func:`stored_by`'s facts): the
+        ids of what still holds noted, so an answer can name them."""
+        return replace(self, kept_ids=tuple(ids[1:1 + len(self.keeps)]))
+
+    def still(self, present: Iterable[str]) -> ToolWrite:
+        """This plan with only the ended facts whose ids are in ``present`` (the others were deleted meanwhile),
+        and only what of those still holds."""
+        here = set(present)
+        ends = tuple(f for f in self.ends if f.id in here)
+        keeps = tuple(t for t in self.keeps if any(t in still_holds(self.text, f.content) for f in ends))
+        return ToolWrite(self.text, self.core, ends=ends, keeps=keeps)
 
 
 def _holder(found: Sequence[Any]) -> str | None:
@@ -221,6 +236,7 @@ class Written:
     already: bool
     ended: tuple[_Fact, ...] = ()
     instead: _Fact | None = None
+    kept: tuple[tuple[str, str], ...] = ()  # what of the ended facts still holds: (id, text) each
 
 
 async def awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core: bool | None = None,
@@ -270,7 +286,8 @@ async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core:
                                     created_at=said_at)
             fid = ids[0]
             landed.extend(ids)
-            out[key] = Written(fid, False, plan.ends, await aheld_instead(engine, entity_id, fid))
+            out[key] = Written(fid, False, plan.ends, await aheld_instead(engine, entity_id, fid),
+                               tuple(zip(ids[1:], plan.keeps)))
     return [out[normalize_fact_text(text)] for text in texts]
 
 

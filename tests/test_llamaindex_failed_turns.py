@@ -26,7 +26,10 @@ from memori_core.failopen import OutageBreaker
 from memori_llamaindex import MemoriMemoryBlock
 from memori_core.capture import OUTAGE_TURNS_KEPT
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect")
+# close_chat_stores: the chat engines' SQLite stores, left open, answered a closed event loop in a later test
+# (PytestUnhandledThreadExceptionWarning in the fast tier).
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect"),
+              pytest.mark.usefixtures("close_chat_stores")]
 
 
 class Chat:

@@ -131,3 +131,26 @@ def test_a_job_ending_right_after_the_server_restarted_stores_its_held_turn_at_e
     assert facts["User takes sertraline."].superseded_by == facts["User takes fluoxetine."].id
     assert datetime.fromisoformat(facts["User takes fluoxetine."].created_at) == datetime(
         2026, 10, 21, 8, 0, tzinfo=timezone.utc)
+
+
+def test_close_right_after_the_server_restarted_stores_the_turn_held_while_it_was_killed(tmp_path: Path) -> None:
+    # Issue 21: engine.close() closed over the held turn; only interpreter exit named it, as never stored.
+    clock, collection = Clock(1000.0), f"t_{uuid.uuid4().hex}"
+    with running_chroma_server(tmp_path) as (host, port, proc):
+        engine = ungated_engine(HashEmbedder(), store=ChromaStore.http(host=host, port=port, collection=collection,
+                                                                        timeout=1.0))
+        engine.outage = OutageBreaker(60.0, clock=clock)
+        memori = MemoriMiddleware(engine=engine, capture=True)
+        agent = create_agent(RecordingChatModel(messages=iter(["Noted."] * 3)), tools=[], middleware=[memori])
+        agent.invoke(_said("I play the cello.", "2026-11-01T09:00:00+00:00"), ANA)
+        assert memori.flush(WAIT).completed == 1
+        proc.kill()
+        proc.wait()
+        agent.invoke(_said("Sam and I broke up.", "2026-11-02T21:30:00+00:00"), ANA)
+        assert memori.flush(WAIT).held == 1
+    with running_chroma_server(tmp_path, port=port):  # back inside the 60 s cool-down, which the clock never ends
+        assert engine.close() is True
+        assert (memori.capture_stats.completed, memori.capture_stats.held) == (2, 0)
+        reader = ungated_engine(HashEmbedder(), store=ChromaStore.http(host=host, port=port, collection=collection))
+        assert sorted(f.content for f in reader.list("ana")) == ["User and Sam broke up.", "User plays the cello."]
+        reader.close()

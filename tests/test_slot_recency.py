@@ -101,3 +101,48 @@ def test_off_by_default_and_in_memori_compat_and_bounded() -> None:
 ])
 def test_slot_keys_read_a_living_as_a_job_and_whats_as_no_possessive(text, keys):
     assert slot_keys(text) == frozenset(keys)
+
+
+@pytest.mark.parametrize("store", ["chroma", "reference"])
+def test_a_fact_said_again_now_by_an_undated_add_is_the_later_said_of_its_slot(store: str) -> None:
+    # Issue 21: the tie-break read only when a fact was first said. Lisbon said in January, Porto in February, then
+    # "User lives in Lisbon." added again without created_at (said now): the later-said fact is Lisbon.
+    engine = _engine(0.02, store)
+    engine.add("u", LISBON, created_at=T0)
+    engine.add("u", PORTO, created_at=T0 + timedelta(days=30))
+    engine.add("u", LISBON)  # a sighting, dated now
+    got = engine.recall(QUERY, "u", 2, query_vector=_between(LISBON, PORTO))
+    assert [f.content for f in got] == [LISBON, PORTO]
+
+
+@pytest.mark.parametrize("store", ["chroma", "reference"])
+def test_a_sighting_dated_before_the_other_fact_leaves_that_fact_the_later_said(store: str) -> None:
+    # A replayed turn dated in January saying Lisbon again is no later saying than Porto's in February.
+    engine = _engine(0.02, store)
+    engine.add("u", LISBON, created_at=T0)
+    engine.add("u", PORTO, created_at=T0 + timedelta(days=30))
+    engine.add("u", LISBON, created_at=T0 + timedelta(days=1))
+    assert [f.content for f in engine.recall(QUERY, "u", 2, query_vector=_between(LISBON, PORTO))] == [PORTO, LISBON]
+    # read as of a time, the first saying counts (a sighting after it is not known then)
+    as_of = engine.recall(QUERY, "u", 2, query_vector=_between(LISBON, PORTO), as_of=T0 + timedelta(days=40))
+    assert [f.content for f in as_of] == [PORTO, LISBON]
+
+
+@pytest.mark.parametrize("store", ["chroma", "reference"])
+def test_an_undated_add_is_later_said_than_a_capture_dated_in_the_past_whichever_is_written_first(
+    store: str,
+) -> None:
+    # An add without created_at is said when it is called; a turn captured with said_at is said then, however
+    # late its capture writes: the write order never decides.
+    past = datetime.now(timezone.utc) - timedelta(days=2)
+    for order in ("undated first", "dated first"):
+        engine = _engine(0.02, store)
+        if order == "undated first":
+            engine.add("u", PORTO)
+            engine.add("u", LISBON, created_at=past)
+        else:
+            engine.add("u", LISBON, created_at=past)
+            engine.add("u", PORTO)
+        got = engine.recall(QUERY, "u", 2, query_vector=_between(LISBON, PORTO))
+        assert [f.content for f in got] == [PORTO, LISBON], order
+        assert [f.content for f in engine.list("u")] == [PORTO, LISBON], order  # newest first: the same order

@@ -362,3 +362,31 @@ def test_a_replayed_remember_or_mcp_add_is_judged_at_its_time_not_against_what_w
 
     added = asyncio.run(run())
     assert added["already"] == [] and engine.count("cid") == 2
+
+
+def test_the_answer_to_a_switch_names_the_fact_kept_of_the_compound_it_ended(engine):
+    # Issue 21: the reply named the ended compound only, so the model was not told that the diabetes stays true.
+    ops = MemoryTools(engine)
+    ops.remember("ann", "User has type 1 diabetes and uses an insulin pump.")
+    answer = ops.remember("ann", "User switched from an insulin pump to injections.")
+    (kept,) = [f for f in engine.list("ann") if f.content == "User has type 1 diabetes."]
+    assert answer.splitlines()[-1] == (f"What of it still holds stays remembered as fact {kept.id}: "
+                                       "User has type 1 diabetes.")
+    compound = asyncio.run(ops.aremember("bea", "User has type 1 diabetes and uses an insulin pump."))
+    assert compound.startswith("Remembered")
+    async_answer = asyncio.run(ops.aremember("bea", "User switched from an insulin pump to injections."))
+    assert async_answer.splitlines()[-1].endswith(f"as fact {kept.id}: User has type 1 diabetes.")  # (derived id)
+
+
+def test_mcp_add_of_a_switch_lists_what_of_the_ended_fact_is_kept(engine):
+    async def run() -> dict:
+        async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+            await s.call_tool("add", {"facts": ["User has type 1 diabetes and uses an insulin pump."]})
+            return (await s.call_tool("add", {"facts": ["User switched from an insulin pump to injections."]})
+                    ).structuredContent
+
+    out = asyncio.run(run())
+    (kept,) = [f for f in engine.list("ann") if f.content == "User has type 1 diabetes."]
+    assert out["kept"] == [{"id": kept.id, "text": "User has type 1 diabetes."}]
+    assert [r["text"] for r in out["replaced"]] == ["User has type 1 diabetes and uses an insulin pump."]
+

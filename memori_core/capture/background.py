@@ -20,7 +20,7 @@ from ..store.base import ClosedError
 from ..store.deadline import NotReached
 from ..validate import check_said_at
 from .arguments import DEFAULT_MAX_PENDING_CAPTURES, check_hold, check_max_pending
-from .held import OUTAGE_ATTEMPTS, Held, HeldTurns
+from .held import OUTAGE_ATTEMPTS, Held, HeldTurns, describe_turns
 from .outcomes import CaptureDropped, CaptureStats, FlushResult, HeldTurn
 from .turn import capture_facts
 
@@ -354,6 +354,8 @@ class BackgroundCapture:
         the store are used up; the turns the bounds let go of are counted as dropped (or erased) and warned."""
         if self._held is None or held.reached >= OUTAGE_ATTEMPTS:
             return False
+        held.engine.capture_lanes.on_close(self, BackgroundCapture._held_before_close,
+                                           BackgroundCapture._held_after_close)
         for gone in self._held.hold(entity_id, held, generation):
             holder = gone.turn.holder if isinstance(gone.turn.holder, BackgroundCapture) else self
             holder._count("erased" if gone.erased else "dropped")
@@ -452,7 +454,7 @@ class BackgroundCapture:
         self.raise_failure()
         return result
 
-    def _probe(self, ends: float | None, *, after: float = EARLY_PROBE_AFTER) -> bool:
+    def _probe(self, engine: Any, ends: float | None, *, after: float = EARLY_PROBE_AFTER) -> bool:
         """Before a flush hands the held turns back: ask the store once whether it answers (its revision record of
         a user holding a turn, one small read in the store's request time limit, waited for until ``ends``), the
         engine's cool-down ended early once ``after`` seconds passed since the store was last found down
@@ -461,7 +463,7 @@ class BackgroundCapture:
         turn spends one of its :data:`~memori_core.capture.held.OUTAGE_ATTEMPTS`. ``True`` when the store answered
         (the breaker is closed). A flush waited the cool-down
         out before: a process ending right after the store came back lost its held turns."""
-        engine, held = self._engine, self._held
+        held = self._held
         breaker = outage_breaker(engine)
         if held is None or breaker is None or not breaker.is_open:
             return False
@@ -487,20 +489,7 @@ class BackgroundCapture:
 
     def _wait(self, timeout: float | None, *, at_exit: bool = False) -> FlushResult:
         ends = None if timeout is None else time.monotonic() + timeout
-        engine = self._engine
-        handed = self._hand_back(engine, due=True) if engine is not None else []
-        finished = _settled([self, *self._handed_to(handed)], ends)
-        if finished and self.held and engine is not None and not engine.closed:
-            # Turns still held once the captures queued so far ended (one due to probe the store did it itself):
-            # the flush asks the store, and hands them back if it answers.
-            again = self._hand_back(engine) if self._probe(ends, after=0.0 if at_exit else EARLY_PROBE_AFTER) else []
-            if again:
-                handed += again
-                finished = _settled([self, *self._handed_to(again)], ends)
-        if handed and finished and self.held:
-            # The first of them probed the store; others of other users, run meanwhile, were skipped while it did
-            # and held again: once it answered, they go too.
-            finished = _settled([self, *self._handed_to(self._hand_back(engine))], ends)
+        finished = self._retry_held(self._engine, ends, probe_after=0.0 if at_exit else EARLY_PROBE_AFTER)
         with self._done:
             if finished:
                 self._handed.clear()
@@ -511,6 +500,55 @@ class BackgroundCapture:
         return FlushResult(finished=finished, pending=pending, completed=since["completed"],
                            dropped=since["dropped"], failed=since["failed"], erased=since["erased"], held=len(turns),
                            held_turns=tuple(HeldTurn(entity_id, said_at) for entity_id, said_at in turns))
+
+    def _retry_held(self, engine: Any, ends: float | None, *, probe_after: float) -> bool:
+        """Hand the held turns back and wait for them with the captures queued so far (until ``ends``), the store
+        asked first whether it answers (:meth:`_probe`, once ``probe_after`` seconds passed since it was found
+        down); ``True`` when none of those captures is pending any more."""
+        handed = self._hand_back(engine, due=True) if engine is not None else []
+        finished = _settled([self, *self._handed_to(handed)], ends)
+        if finished and self.held and engine is not None and not engine.closed:
+            # Turns still held once the captures queued so far ended (one due to probe the store did it itself):
+            # the flush asks the store, and hands them back if it answers.
+            again = self._hand_back(engine) if self._probe(engine, ends, after=probe_after) else []
+            if again:
+                handed += again
+                finished = _settled([self, *self._handed_to(again)], ends)
+        if handed and finished and self.held:
+            # The first of them probed the store; others of other users, run meanwhile, were skipped while it did
+            # and held again: once it answered, they go too.
+            finished = _settled([self, *self._handed_to(self._hand_back(engine))], ends)
+        return finished
+
+    def _held_before_close(self, lanes: Any, seconds: float) -> None:
+        """``engine.close()`` of the engine whose capture pool is ``lanes``, before it waits for the captures: the
+        held turns get one attempt within ``seconds`` (the store asked at once whether it answers, as a flush at
+        exit does); the turns it hands back join the captures close waits for."""
+        engine = self._engine
+        if self.held and engine is not None and engine.capture_lanes is lanes:
+            self._retry_held(engine, time.monotonic() + seconds, probe_after=0.0)
+
+    def _held_after_close(self, lanes: Any) -> None:
+        """``engine.close()``, once its capture pool took its last job: the turns of that engine still held can
+        never be stored (the engine refuses every call from now on): each is counted as dropped by the object it
+        was submitted to, and one warning names them all, by user and said-at time."""
+        if self._held is None:
+            return
+        given_up = self._held.take_where(lambda turn: turn.engine.capture_lanes is lanes)
+        lost: list[tuple[str, datetime]] = []
+        for entry in given_up:
+            holder = entry.turn.holder if isinstance(entry.turn.holder, BackgroundCapture) else self
+            if entry.erased:
+                holder._count("erased")
+                continue
+            holder._count("dropped")
+            _call(entry.turn.on_failure)
+            lost.append((entry.entity_id, entry.turn.said_at))
+        if lost:
+            self.logger.warning(
+                "%s: engine.close(): %d turn(s) whose capture met a store outage were never stored: the store did "
+                "not answer when close tried them (the engine is closed, they are dropped): %s",
+                self.owner, len(lost), describe_turns(lost))
 
 
 def _settled(captures: Sequence[BackgroundCapture], ends: float | None) -> bool:

@@ -9,7 +9,9 @@ at its ``flush()``, which asks the store at once whether it answers (the cool-do
 wait the cool-down out. The record is bounded per user and in all (the oldest dropped, with a warning), lives
 in the process only (a forked child starts with none: the parent captures its own); at interpreter exit the
 adapters holding turns flush them once more, within :data:`~memori_core.capture.background.HELD_AT_EXIT_SECONDS`,
-and what is still held then is logged, each turn named by its user and said-at time.
+and what is still held then is logged, each turn named by its user and said-at time. ``engine.close()`` gives
+them the same one attempt, within its ``timeout`` (the capture pool's close hooks), and what it leaves held is
+dropped and logged the same way.
 """
 
 from __future__ import annotations
@@ -102,6 +104,17 @@ class HeldTurns:
         """Every user's held turns, oldest first, no longer held; those of users forgotten since they began
         included (``Unanswered.erased``)."""
         return self._turns.take_all()
+
+    def take_where(self, belongs: Callable[[Held], bool]) -> list[Unanswered[Held]]:
+        """The held turns ``belongs`` is true of (those of one engine), oldest first, no longer held; the others
+        stay held, in their order. Those of users forgotten since they began included (``Unanswered.erased``)."""
+        taken: list[Unanswered[Held]] = []
+        for entry in self._turns.take_all():
+            if belongs(entry.turn):
+                taken.append(entry)
+            else:
+                self._turns.keep(entry.entity_id, next(self._arrivals), entry.turn, entry.since, erased=True)
+        return taken
 
     def dropped_message(self) -> str:
         """Why a turn the bounds let go of was not stored."""

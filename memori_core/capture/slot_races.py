@@ -21,7 +21,9 @@ revision record, and a reload only when another process wrote); the extractor ru
 found. What it does not settle: the other writer's change of a fact this capture stored, when that writer wrote
 first and its extractor (not this one's) would have read the change (this capture's extractor reads only its own
 turn); a racer outside the user's :data:`RACERS_CHECKED` newest facts; writers whose clocks (``seq``) disagree by
-more than the time between their writes. A store failure here is logged and leaves both valid.
+more than the time between their writes; the same words captured by both at once, one row whose
+``times_seen`` keeps one writer's count (docs/stores.md, "The same words said in two processes"). A store failure
+here is logged and leaves both valid.
 """
 
 from __future__ import annotations

@@ -11,6 +11,12 @@ CLOSE_TIMEOUT = 10.0
 """Seconds ``engine.close()`` (or the store's ``close()``) waits at most for the engine's pending captures; those
 still pending then are dropped (counted by their adapters, one warning each)."""
 
+HELD_AT_CLOSE_SECONDS = 10.0
+"""Seconds ``engine.close()`` gives, at most and out of its ``timeout``, to the turns its adapters hold after a
+store outage (:mod:`memori_core.capture.held`): the store is asked once whether it answers (the cool-down ended
+early, as a ``flush`` does) and, if it does, they are queued; the turns still held then are given up, each named
+in one warning."""
+
 
 def engine_closed_error(closed_by: str, what: str) -> ClosedError:
     """The error a call ``what`` of an engine closed by ``closed_by`` raises."""

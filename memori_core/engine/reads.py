@@ -478,6 +478,9 @@ class ReadPath(Answers, GateSignals, Judging):
             pool = found.pool
             pool_facts = cache.pool_facts(pool.rows)  # a StoredFact is built only for the facts read from it
             created = cache.created_ts[pool.rows]  # a copy (fancy indexing), read after the lock
+            # The slot tie-break's "newer" is the later said: a fact said again (a sighting, dated or "now") counts
+            # from its last saying; read as of a time, sightings after it are unknown, so the first saying.
+            said = created if at is not None else cache.recency[pool.rows]
             # Memoised and kept current by writes: nothing to do without core facts.
             core_rows = cache.core_rows() if gated and cfg.core_limit > 0 else None
             core = _core_rows(cache, core_rows, allowed, q) if core_rows is not None and core_rows.size else None
@@ -489,7 +492,7 @@ class ReadPath(Answers, GateSignals, Judging):
             if prototypes is not None:
                 domains = domain_shares(cache.matrix[pool.rows], prototypes.domains, prototypes.starts)
                 lengths = found.lengths if found.lengths is not None else cache.lengths[pool.rows]
-        return _Gathered(found, pool_facts, created, core, question_cos, conv_cos, domains, lengths)
+        return _Gathered(found, pool_facts, created, core, question_cos, conv_cos, domains, lengths, said)
 
     @staticmethod
     def _unscorable(cache: EntityCache, entity_id: str, dim: int) -> str | None:
@@ -531,7 +534,8 @@ class ReadPath(Answers, GateSignals, Judging):
         if cfg.restatement_terms is not None and not asks_when(query):
             scores = with_restatements(scores, found.tf, created, cfg.restatement_terms)
         if cfg.slot_recency_weight > 0:
-            scores = with_slot_recency(scores, lambda i: gathered.facts[i].content, created, limit,
+            said = gathered.said if gathered.said is not None else created
+            scores = with_slot_recency(scores, lambda i: gathered.facts[i].content, said, limit,
                                        cfg.slot_recency_weight)
         return scores
 

@@ -32,11 +32,11 @@ from ..filters import check_reaches_valid, check_where
 from ..judge import Judge
 from ..lanes import DEFAULT_CAPTURE_WORKERS, Lanes
 from ..minilm import threads_from_env
-from ..outage import DEFAULT_OUTAGE_COOLDOWN, OutageBreaker
+from ..outage import DEFAULT_OUTAGE_COOLDOWN, OutageBreaker, outage_breaker
 from ..records import to_record
 from ..store.base import ClosedError, FactStore
 from ..validate import check_entity_id, check_id_list, check_session_id, iso_to_ts
-from .closing import CLOSE_TIMEOUT, engine_closed_error, when_open
+from .closing import CLOSE_TIMEOUT, HELD_AT_CLOSE_SECONDS, engine_closed_error, when_open
 from .progress import Progress
 from .judging import MAX_JUDGE_CALLS, _check_judge
 from .reads import ReadPath, _Scoring
@@ -358,7 +358,9 @@ class RecallEngine(ReadPath, WritePath):
         outage breaker is open, or a capture meets a timeout or refused connection while close waits), since each
         would only wait ``timeout`` for the same failure: closing over a dead server takes about one ``timeout``.
         Dropped captures are counted by their adapters (``capture_stats.dropped``) and logged once, with how
-        many.
+        many. First, the turns its adapters hold after a store outage get one attempt (within ``timeout``, at
+        most :data:`~memori_core.engine.closing.HELD_AT_CLOSE_SECONDS`): the store is asked at once whether it
+        answers, as ``flush()`` asks it; those it does not take are counted as dropped and named in one warning.
 
         Idempotent. Afterwards every call of the engine raises
         :class:`~memori_core.store.base.ClosedError` naming what was closed, and so does every call of the
@@ -387,7 +389,20 @@ class RecallEngine(ReadPath, WritePath):
         with self._close_lock:
             if self._closed_by is not None:
                 return self._close_finished
-            closing = self.capture_lanes.close_down(timeout)
+            # The turns an outage kept from the store, which the adapters hold: one bounded attempt (the store
+            # asked at once whether it answers, as a flush does), in the time close waits; then the captures.
+            began = time.monotonic()
+            self.capture_lanes.before_close(HELD_AT_CLOSE_SECONDS if timeout is None
+                                            else min(timeout, HELD_AT_CLOSE_SECONDS))
+            left = None if timeout is None else max(0.0, timeout - (time.monotonic() - began))
+            closing = self.capture_lanes.close_down(left)
+            self.capture_lanes.after_close()  # what the adapters still hold is named in the log, and dropped
+            outage = outage_breaker(self)
+            lost = outage.told_at_close() if outage is not None else None
+            if lost is not None:  # said now, as its recovery or interpreter exit would have said it
+                logger.warning("RecallEngine.close: the store had not answered again after %.0f s down (%s); "
+                               "background captures skipped or failed meanwhile: %d (not stored)", lost.seconds,
+                               outage.error, lost.lost_captures)
             finished = closing.finished and not closing.dropped
             if closing.dropped or closing.unreached or closing.running:
                 logger.warning("RecallEngine.close: %s", closing.describe())

@@ -38,6 +38,7 @@ class _Gathered:
     conv_cos: np.ndarray | None  # ... and to the conversation
     domains: np.ndarray | None = None  # a personal question's: the pool's life-domain shares (ranking/affinity.py)
     lengths: np.ndarray | None = None  # ... and the pool's text lengths
+    said: np.ndarray | None = None  # when each pool fact was last said (a sighting counts; as_of: first said)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ A bounded recency tie-break between facts of one slot: the newer of two conflict
 
 When a change was never superseded ("User lives in Lisbon." and, later, "User lives in Porto.", both
 valid), both facts answer "where do I live?" about equally well. The newest of the best candidates that
-share a slot key (the same person's same slot of life, :func:`memori_core.slots.slot_keys`) gains
+share a slot key (the same person's same slot of life, :func:`memori_core.slots.slot_keys`; newest: the later
+said, a fact said again counting from its last saying, which the engine passes as the times) gains
 ``weight`` (``RecallConfig.slot_recency_weight``, at most :data:`MAX_WEIGHT`): it passes the older one
 only when their scores were within ``weight`` of each other, and never moves a fact past one of another
 slot by more than that. Only the best ``max(2 * limit, 10)`` candidates are read (their texts' slots are
