@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..ranking.care import is_care_fact
-from ..slots import PERSON, placed
+from ..slots import NAME, PERSON, placed
 from .cues import is_change
 from .counts import as_count_now
 from .diagnoses import as_diagnosis
@@ -254,7 +254,7 @@ def _with_partner(said: str) -> list[str] | None:
 # "Alex is my husband", "Tom's my brother": who someone is to the user, told name first (not "This is my wife",
 # "Tom is my brother's friend").
 _NAME_IS_MY_ONE = re.compile(
-    rf"^(?!(?:this|that|he|she|it|there|here|who|which)\b)(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+)"
+    rf"^(?!(?:this|that|he|she|it|there|here|who|which)\b)(?P<name>{NAME})"
     rf"(?:\s+is|'s)\s+(?P<one>{_MY_ONE})\s*(?:now)?\s*$",
     _I,
 )
