@@ -72,6 +72,23 @@ CONCERNS: dict[str, tuple[str, ...]] = {
         "config", "facts", "validate", "text", "slots", "filters", "records", "bounded", "context", "placement",
         "explain", "query", "judge", "lanes", "argspec", "extras", "_version")),
 }
+# The layers of tests/test_layout.py's LAYERS that each concern's modules lie in: tests/test_warm_path_modules.py
+# checks that the two tables agree (every module of the tree in exactly one concern, of the layers named here), so a
+# module moved between layers or concerns in one table and not the other fails there.
+CONCERN_LAYERS: dict[str, tuple[int, ...]] = {
+    "adapter": (6,),
+    "command line, public names": (5,),
+    "adapter policy": (2, 4),
+    "capture, extraction": (4,),
+    "agent tools, sdk, evaluation": (4,),
+    "engine": (3,),
+    "cache": (2,),
+    "store": (1,),
+    "embedder": (1,),
+    "ranking formula": (1,),
+    "question-reading tables": (0, 1),
+    "foundations": (0,),
+}
 UNPLACED = "unplaced"
 # What the second count leaves out: concerns that are many small modules by design, or that everything stands on.
 SMALL_BY_DESIGN = ("question-reading tables", "foundations")

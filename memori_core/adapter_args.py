@@ -15,7 +15,7 @@ same argument means the same thing, and fails the same way, on every surface:
 
 :func:`check_adapter_args` checks a constructor's ``engine``, ``entity_id`` and ``k`` at once. A pydantic
 adapter raises the plain ``TypeError`` / ``ValueError`` of these checks, not pydantic's ``ValidationError``
-(:func:`argument_error`).
+(:func:`argument_error`, raised by the models' shared base :class:`PlainArgumentErrors`).
 Framework-free: a framework's run config and runtime context come in as a
 mapping / any object.
 """
@@ -25,7 +25,7 @@ from __future__ import annotations
 import difflib
 import warnings
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, ClassVar, Generic, TypeVar, overload
 
 from .engine import RecallEngine
 from .validate import check_count, check_entity_id
@@ -138,6 +138,28 @@ def argument_error(owner: str, errors: Sequence[Mapping[str, Any]]) -> Exception
     message = f"{owner}: {name}: {first.get('msg', 'invalid value')}, got {first.get('input')!r}"
     wrong_type = kind.endswith(("_type", "_parsing")) or kind.startswith(("is_instance", "is_subclass"))
     return TypeError(message) if wrong_type else ValueError(message)
+
+
+class PlainArgumentErrors:
+    """The base of every pydantic adapter model (before ``BaseModel`` in its bases): a refused argument, given to
+    the constructor or set later (``retriever.entity_id = "bob"``), raises the plain ``TypeError`` /
+    ``ValueError`` of :func:`argument_error` naming the class, not pydantic's ``ValidationError``."""
+
+    REFUSAL: ClassVar[type[Exception]]
+    """The model library's refusal (pydantic's ``ValidationError``), named by the adapter's model: this shared
+    policy imports no third-party package."""
+
+    def __init__(self, /, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except self.REFUSAL as exc:
+            raise argument_error(type(self).__name__, exc.errors()) from None  # type: ignore[attr-defined]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        try:
+            super().__setattr__(name, value)
+        except self.REFUSAL as exc:
+            raise argument_error(type(self).__name__, exc.errors()) from None  # type: ignore[attr-defined]
 
 
 class CheckedAttribute(Generic[_Checked]):

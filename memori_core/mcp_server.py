@@ -55,6 +55,7 @@ from .error_log import error_text
 from .extras import install_hint
 from .facts import RecalledFact, StoredFact
 from .memory_tools import (
+    MAX_PAGE,
     NOTHING_RELEVANT,
     MemoryToolError,
     check_editable_id,
@@ -89,9 +90,6 @@ TOOL_NAMES: tuple[str, ...] = ("recall", "add", "list", "get", "update", "histor
 
 MCP_NAMES = {"remember": "add", "update": "update", "restore": "restore"}
 """The tools a model is told to call, by the operation of :data:`~memori_core.memory_tools.TOOL_NAMES` they do."""
-
-MAX_PAGE = 200
-"""The most facts one ``list`` or ``recall`` call returns, and one ``add``, ``get`` or ``delete`` call takes."""
 
 DEFAULT_TOOL_TIMEOUT = 30.0
 """Seconds one tool call may take (``build_server(timeout=...)``, ``memori mcp --tool-timeout``): under the 60 s

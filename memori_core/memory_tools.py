@@ -91,7 +91,8 @@ DEFAULT_PAGE = 20
 """How many facts one ``list_memories`` call shows unless told otherwise."""
 
 MAX_PAGE = 200
-"""The most facts one ``list_memories`` call shows."""
+"""The most facts one list call shows; the MCP server's bound too: the most one ``list`` or ``recall`` call returns,
+and one ``add``, ``get`` or ``delete`` call takes."""
 
 DESCRIPTIONS: dict[str, str] = {
     "remember": "Save one fact about the user to long-term memory, written as a short statement "

@@ -10,7 +10,7 @@ import functools
 import re
 import unicodedata
 
-__all__ = ["NO_HOME", "OCCUPATIONS", "PARTNERS", "PERSON", "SEEING_NAME", "SLOTS", "TOOLS", "fold", "holder",
+__all__ = ["NAME", "NO_HOME", "OCCUPATIONS", "PARTNERS", "PERSON", "SEEING_NAME", "SLOTS", "TOOLS", "fold", "holder",
            "names_no_home", "slot_keys", "slots_of", "speaks_of_a_group"]
 
 # Occupations and workplaces: "User is a paralegal.", "User is a junior designer at an ad agency.".
@@ -332,10 +332,14 @@ def _owner_before(folded: str, slot: str | None) -> str | None:
     return re.sub(r"\s+", " ", m.group("who") or m.group("name"))
 
 
+NAME = r"(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+"
+"""A name as typed: one word opening with a capital letter, also inside a pattern that ignores case ("Max",
+"Zo\u00eb", "Lisbon"): how every rule that reads a person or a place by name spells one (a regex)."""
+
 # Where a clause of its own begins inside a fact: "User broke up with Sam; he moved out.".
 _CLAUSE_BREAK = re.compile(r"[;,:]|\b(?:and|but|so|then|because|after|when|while|since)\b")
 # A clause's subject that is someone else: "he", "she", or one name ("Sam"), an adverb allowed before the verb.
-_SOMEONE_ELSE = re.compile(r"^(?P<who>he|she|(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+)(?:\s+(?:just|finally|also|already|"
+_SOMEONE_ELSE = re.compile(rf"^(?P<who>he|she|{NAME})(?:\s+(?:just|finally|also|already|"
                            r"then|has|had|have|recently|suddenly))*\s*$", re.IGNORECASE)
 
 
@@ -361,7 +365,7 @@ def _clause_subject(text: str, folded: str, slot: str | None) -> str | None:
 
 
 # Someone named as the user's company: "with Sam", "and Sam", "dating Sam" (not a place: "a job in Bath").
-_NAMED = re.compile(r"\b(?:with|and|dating|seeing|married\s+to)\s+(?!User\b)(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+")
+_NAMED = re.compile(rf"\b(?:with|and|dating|seeing|married\s+to)\s+(?!User\b){NAME}")
 
 
 @functools.lru_cache(maxsize=8192)  # the gate reads the same facts' slots on every recall

@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from memori_core.adapter_args import (
-    argument_error,
+    PlainArgumentErrors,
     check_engine,
     check_entity_default,
     check_flag,
@@ -21,12 +21,13 @@ from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT, check_timeout
 
 
-class MemoriFields(BaseModel):
+class MemoriFields(PlainArgumentErrors, BaseModel):
     """``engine``, ``entity_id``, ``k``, ``strict`` and ``timeout``, with the checks every adapter makes: a refused
     argument raises the plain ``TypeError`` / ``ValueError`` of its check, not pydantic's ``ValidationError``
     (:func:`memori_core.adapter_args.argument_error`), when given to the constructor or set later
     (``retriever.entity_id = "bob"``)."""
 
+    REFUSAL: ClassVar[type[Exception]] = ValidationError
     model_config = ConfigDict(arbitrary_types_allowed=True, validate_assignment=True)  # a field set later is checked
 
     engine: RecallEngine = Field(exclude=True)
@@ -61,16 +62,7 @@ class MemoriFields(BaseModel):
         # pydantic would ignore an unknown keyword (``top_k=1``, ``entity="alice"``): refused as every adapter does.
         fields = type(self).model_fields
         check_known_keywords(owner, kwargs, {*fields, *(f.alias for f in fields.values() if f.alias)})
-        try:
-            super().__init__(**kwargs)
-        except ValidationError as exc:
-            raise argument_error(owner, exc.errors()) from None
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        try:
-            super().__setattr__(name, value)
-        except ValidationError as exc:
-            raise argument_error(type(self).__name__, exc.errors()) from None
+        super().__init__(**kwargs)
 
     @field_validator("entity_id", mode="before")
     @classmethod

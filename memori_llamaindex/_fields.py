@@ -18,7 +18,7 @@ from llama_index.core.bridge.pydantic import (
 )
 
 from memori_core.adapter_args import (
-    argument_error,
+    PlainArgumentErrors,
     check_engine,
     check_flag,
     check_k,
@@ -37,7 +37,7 @@ def checked_flag(cls: type, value: Any, info: ValidationInfo) -> bool:
     return check_flag(value, cls.__name__, info.field_name or "flag")
 
 
-class KnownFields(BaseModel):
+class KnownFields(PlainArgumentErrors, BaseModel):
     """Keyword arguments that name no field are refused (``TypeError`` naming them), as a plain class's
     ``__init__`` refuses them: ``MemoriMemoryBlock(captrue=True)`` had left capture off silently, and
     ``similarity_top_k=2`` had been ignored (LlamaIndex's pydantic models ignore unknown keys).
@@ -48,19 +48,8 @@ class KnownFields(BaseModel):
     the same way: unchecked, ``" bob"`` or ``5`` made every later recall and capture fail as if the store were
     down."""
 
+    REFUSAL: ClassVar[type[Exception]] = ValidationError
     model_config = ConfigDict(validate_assignment=True)
-
-    def __init__(self, /, **data: Any) -> None:
-        try:
-            super().__init__(**data)
-        except ValidationError as exc:
-            raise argument_error(type(self).__name__, exc.errors()) from None
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        try:
-            super().__setattr__(name, value)
-        except ValidationError as exc:
-            raise argument_error(type(self).__name__, exc.errors()) from None
 
     @model_validator(mode="before")
     @classmethod

@@ -1,5 +1,6 @@
 """benchmarks/warm_path_modules.py's concern table: every module a warm recall passes has one concern, and a module
-no concern names is reported, so the table cannot drift silently as modules are added."""
+no concern names is reported, so the table cannot drift silently as modules are added; the concern table and
+tests/test_layout.py's layer table place every module of the tree alike."""
 
 from __future__ import annotations
 
@@ -11,7 +12,15 @@ import pytest
 
 # Appended, not prepended: benchmarks/ and tests/ both hold a `_memori_upstream` module, and the tests' must win.
 sys.path.append(str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from warm_path_modules import UNPLACED, concern_table, holders, warm_path_modules  # noqa: E402
+from test_layout import LAYERS, MODULES, _part  # noqa: E402
+from warm_path_modules import (  # noqa: E402
+    CONCERN_LAYERS,
+    CONCERNS,
+    UNPLACED,
+    concern_table,
+    holders,
+    warm_path_modules,
+)
 
 
 @pytest.mark.parametrize("repeated", [False, True], ids=["new-question", "repeated-question"])
@@ -38,3 +47,18 @@ def test_tables_and_foundations_count_as_concerns_but_not_as_modules_outside() -
 
     assert "concerns: 3" in lines
     assert "modules outside the question-reading tables and foundations (unplaced included): 1" in lines
+
+
+def test_every_module_of_the_tree_has_one_concern_and_the_layers_the_concern_table_names() -> None:
+    misplaced = {module: holders(module) for module in MODULES if len(holders(module)) != 1}
+    layers = {concern: tuple(sorted({LAYERS[_part(m)] for m in MODULES if holders(m) == [concern]}))
+              for concern in CONCERNS}
+
+    assert misplaced == {}, "add these modules to CONCERNS in benchmarks/warm_path_modules.py (once each)"
+    assert layers == CONCERN_LAYERS, "CONCERNS and tests/test_layout.py's LAYERS disagree on a module's layer"
+
+
+def test_every_name_the_concern_table_gives_is_a_module_or_folder_of_the_tree() -> None:
+    stale = [name for names in CONCERNS.values() for name in names if name.removesuffix(".*") not in MODULES]
+
+    assert stale == []

@@ -24,6 +24,16 @@ DEFAULT_KEY: AnalyzerKey = ("unicode", "english")
 """The analyzer of :class:`~memori_core.RecallConfig`'s defaults (``tokenizer``, ``stemmer``)."""
 
 
+def _rows(column: str, doc: str) -> Any:
+    """A read-only property of :class:`EntityCache`: its column ``column`` (of :class:`.columns.Columns`) cut to
+    the rows in use (the arrays keep room for rows appended later)."""
+
+    def cut(self: EntityCache) -> np.ndarray:
+        return getattr(self.c, column)[: self._n]
+
+    return property(cut, doc=doc)
+
+
 class EntityCache(RowWrites):
     """One entity's facts in scoring form.
 
@@ -160,30 +170,11 @@ class EntityCache(RowWrites):
         """The BM25 index of the cache's analyzer ``key``."""
         return self._ix
 
-    @property
-    def matrix(self) -> np.ndarray:
-        """``(n_rows, d)`` float32, L2-normalised rows (dead rows zero)."""
-        return self.c.matrix[: self._n]
-
-    @property
-    def recency(self) -> np.ndarray:
-        """Per row, the later of created / last seen (epoch seconds); ``-inf`` for dead rows."""
-        return self.c.recency[: self._n]
-
-    @property
-    def sessions(self) -> np.ndarray:
-        """Per row, the session code (``-1``: no session)."""
-        return self.c.session[: self._n]
-
-    @property
-    def lengths(self) -> np.ndarray:
-        """Per row, the length of the fact's text in characters."""
-        return self.c.chars[: self._n]
-
-    @property
-    def created_ts(self) -> np.ndarray:
-        """Per row, ``created_at`` in epoch seconds (0 when absent)."""
-        return self.c.created_ts[: self._n]
+    matrix = _rows("matrix", "``(n_rows, d)`` float32, L2-normalised rows (dead rows zero).")
+    recency = _rows("recency", "Per row, the later of created / last seen (epoch seconds); ``-inf`` for dead rows.")
+    sessions = _rows("session", "Per row, the session code (``-1``: no session).")
+    lengths = _rows("chars", "Per row, the length of the fact's text in characters.")
+    created_ts = _rows("created_ts", "Per row, ``created_at`` in epoch seconds (0 when absent).")
 
     @property
     def has_sessions(self) -> bool:

@@ -11,20 +11,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..slots import PERSON
+from ..slots import NAME, PERSON
 from .leads import strip_lead
 from .patterns import rx
 
 __all__ = ["birth_of_someone_named", "ends_pregnancy"]
 
-_NAME = r"(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+"
 # "Claire's baby arrived early", "Claire's baby is here", "Claire had her baby", "Claire has had the baby", "Claire
 # gave birth to a little girl": a birth told of someone by name; the child it names ("a little girl", "a boy called
 # Sam") and what follows a comma ("a little girl called Rosie") are kept.
 _CHILD = (rf"(?:a|an)\s+(?:(?:little|baby|healthy|beautiful|gorgeous|tiny)\s+)?(?:boy|girl|son|daughter)"
-          rf"(?:\s+(?:called|named)\s+{_NAME})?")
+          rf"(?:\s+(?:called|named)\s+{NAME})?")
 _BIRTH_NAMED = rx(
-    rf"^(?P<name>{_NAME})(?:'s\s+(?:baby|little\s+one|(?P<kind>(?:baby\s+)?(?:boy|girl)))\s+(?:(?:has\s+)?arrived|"
+    rf"^(?P<name>{NAME})(?:'s\s+(?:baby|little\s+one|(?P<kind>(?:baby\s+)?(?:boy|girl)))\s+(?:(?:has\s+)?arrived|"
     r"was\s+born|is\s+(?:here|born)|came)|(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:had|given\s+birth|gave\s+birth)"
     rf"(?:\s+(?:to\s+)?(?:(?P<child>{_CHILD})|(?:the|her|their)\s+(?:baby|boy|girl|son|daughter)|a\s+baby))?"
     r"(?=\s*(?:[,.!]|$|early|late|on|last|this|yesterday|today)))"
@@ -32,13 +31,13 @@ _BIRTH_NAMED = rx(
 )
 # A stored fact of someone of the user's by role and name: "User's daughter Claire is expecting ..." -> role, name.
 _EXPECTING = re.compile(
-    rf"^User's\s+(?P<who>(?:[\w-]+\s+){{0,2}}?(?:{PERSON})(?:-in-law)?\s+(?P<name>{_NAME}))\s+(?:is|'s)\s+"
+    rf"^User's\s+(?P<who>(?:[\w-]+\s+){{0,2}}?(?:{PERSON})(?:-in-law)?\s+(?P<name>{NAME}))\s+(?:is|'s)\s+"
     r"(?:(?:now|still|also)\s+)?(?:expecting|pregnant|due)\b",
     re.IGNORECASE,
 )
 # A birth of someone of the user's, as the rules store it: "User's daughter Claire had her baby, ...".
 _BORN_TO = re.compile(
-    rf"^User's\s+(?P<who>(?:[\w-]+\s+){{0,2}}?(?:{PERSON})(?:-in-law)?(?:\s+{_NAME})?)\s+(?:has\s+)?(?:just\s+)?"
+    rf"^User's\s+(?P<who>(?:[\w-]+\s+){{0,2}}?(?:{PERSON})(?:-in-law)?(?:\s+{NAME})?)\s+(?:has\s+)?(?:just\s+)?"
     r"(?:had\s+(?:her|their|the|a)\s+(?:[\w-]+\s+)?(?:baby|boy|girl|son|daughter)|gave\s+birth|has\s+given\s+birth)\b",
     re.IGNORECASE,
 )

@@ -73,12 +73,9 @@ _NEW_THING = rx(r"^(?:a\s+)?new\s+(?P<thing>puppy|kitten|dog|cat|car|job|flat|ho
 def _news_statement(item: str) -> str | None:
     """A ``item`` of a round of news as the user's statement ("got a puppy" -> "I got a puppy", "sister moved to
     Cork" -> "my sister moved to Cork", "new puppy" -> "I have a new puppy"); ``None`` when it is no such piece."""
-    if _FIRST_PERSON.match(item):
-        return item
-    if _NEWS_PAST.match(item):
-        return f"I {item}"
-    if _KIN_NEWS.match(item):
-        return f"my {item}"
+    said = _with_subject(item, _NEWS_SUBJECTS)
+    if said is not None:
+        return said
     thing = _NEW_THING.match(item)
     return f"I have a new {thing.group('thing')}" if thing is not None and thing.end() == len(item) else None
 
@@ -128,15 +125,25 @@ _COUNTED = rx(r"^(?:one|two|three|four|five|six|\d)\s+(?:kids?|children|sons?|da
               r"grandchildren|cats?|dogs?)\b")
 
 
+def _with_subject(item: str, subjects: tuple[tuple[re.Pattern[str], str], ...]) -> str | None:
+    """``item`` said with the words of the first of ``subjects`` whose pattern it opens with ("41" -> "I'm 41"; ""
+    for an item with its own subject), ``None`` when it opens with none of them."""
+    return next((f"{words}{item}" for pattern, words in subjects if pattern.match(item)), None)
+
+
+# A listed item and the subject it was typed without: "41" -> "I'm 41", "two kids" -> "I have two kids".
+_ITEM_SUBJECTS = ((_FIRST_PERSON, ""), (AGE_ITEM, "I'm "), (_COUNTED, "I have "))
+# A piece of news and the subject it was typed without: "got a puppy" -> "I got a puppy", "sister moved to Cork" ->
+# "my sister moved to Cork".
+_NEWS_SUBJECTS = ((_FIRST_PERSON, ""), (_NEWS_PAST, "I "), (_KIN_NEWS, "my "))
+
+
 def _as_statement(item: str, *, after_i: bool) -> str | None:
     """A listed ``item`` as the user's statement ("41" -> "I'm 41"), ``None`` when it says no part of the user's
     life the way a list does. ``after_i``: the list began with "I" and a verb, so a bare past is the user's too."""
-    if _FIRST_PERSON.match(item):
-        return item
-    if AGE_ITEM.match(item):
-        return f"I'm {item}"
-    if _COUNTED.match(item):
-        return f"I have {item}"
+    said = _with_subject(item, _ITEM_SUBJECTS)
+    if said is not None:
+        return said
     negated = _NEGATED.match(item)
     if negated is not None:
         neg = negated.group("neg").lower().replace(" ", "")

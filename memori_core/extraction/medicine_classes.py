@@ -11,20 +11,28 @@ from __future__ import annotations
 
 import re
 
+from ..ranking.care import DRUG_ENDINGS
 from .cues import content_words
 from .patterns import rx
 
 __all__ = ["MEDICINE_KINDS", "MEDICINE_USES", "medicines_of_kind_named"]
 
-_BLOOD_PRESSURE = (r"\w+(?:pril|sartan|olol|dipine|thiazide|semide)|ramipril|norvasc|zestril|diovan|cozaar|lasix|"
+
+def _ending_in(use: str) -> str:
+    """A drug's name with an ending of the drugs for ``use`` (:data:`~memori_core.ranking.care.DRUG_ENDINGS`, the
+    table the care rule reads drugs by), as a regex."""
+    return rf"\w+(?:{'|'.join(DRUG_ENDINGS[use])})"
+
+
+_BLOOD_PRESSURE = (rf"{_ending_in('blood pressure')}|ramipril|norvasc|zestril|diovan|cozaar|lasix|"
                    r"doxazosin|indapamide")
-_MOOD = (r"\w+(?:oxetine|alopram|faxine|triptyline|pramine)|sertraline|citalopram|mirtazapine|bupropion|zoloft|"
+_MOOD = (rf"{_ending_in('mood')}|sertraline|citalopram|mirtazapine|bupropion|zoloft|"
          r"lustral|prozac|lexapro|cipralex|celexa|paxil|seroxat|wellbutrin|cymbalta|effexor")
-_CHOLESTEROL = r"\w+statin|lipitor|crestor|zocor|ezetimibe"
-_BLOOD_SUGAR = (r"\w+(?:formin|gliptin|glitazone|glutide|gliflozin)|gli[a-z]+ide|insulin|ozempic|mounjaro|januvia|"
+_CHOLESTEROL = rf"{_ending_in('cholesterol')}|lipitor|crestor|zocor|ezetimibe"
+_BLOOD_SUGAR = (rf"{_ending_in('blood sugar')}|gli[a-z]+ide|insulin|ozempic|mounjaro|januvia|"
                 r"jardiance|farxiga|forxiga|trulicity|victoza")
-_ACID = r"\w+prazole|\w+tidine|nexium|prilosec|losec|protonix"
-_THINNING = r"\w+(?:xaban|gatran|parin)|warfarin|clopidogrel|eliquis|xarelto|coumadin|plavix|pradaxa"
+_ACID = rf"{_ending_in('stomach acid')}|nexium|prilosec|losec|protonix"
+_THINNING = rf"{_ending_in('blood thinning')}|warfarin|clopidogrel|eliquis|xarelto|coumadin|plavix|pradaxa"
 
 MEDICINE_USES: dict[str, re.Pattern[str]] = {
     "blood pressure": rx(rf"\b(?:{_BLOOD_PRESSURE})\b"),

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..slots import PARTNERS, holder, placed
+from ..slots import NAME, PARTNERS, holder, placed
 from .genders import gendered_words, may_be
 from .leads import strip_lead
 from .named import partner_of
@@ -24,7 +24,7 @@ __all__ = ["newest_told", "opens_with_pronoun", "referent", "with_opening_pronou
 
 # Someone of the user's a stored fact names: "User's mum", "User's older sister Ana", "their husband Emeka".
 _KIN = rf"(?:user's|their)\s+{placed('late', 'baby')}"
-_NAME = r"(?:\s+(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+))?"
+_NAME = rf"(?:\s+(?P<name>{NAME}))?"
 _GENDERED = gendered_words()
 _PEOPLE = re.compile(rf"\b{_KIN}(?P<kin>{_GENDERED})\b(?!'s\s+(?:{_GENDERED})\b){_NAME}", re.IGNORECASE)
 # A message opening with "he" / "she": "She has ...", "she's on ...", "He is ...".

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..ranking.care import is_care_fact
-from ..slots import PERSON, placed
+from ..slots import NAME, PERSON, placed
 from .cues import is_change
 from .counts import as_count_now
 from .diagnoses import as_diagnosis
@@ -40,21 +40,16 @@ _MY_ONE_NAMED = rf"{_MY_ONE}(?:\s+(?-i:[A-Z])[\w-]+)?"
 # "that's", "it was", "that would be": what points back at a fact just said, before whose it is.
 _THAT_IS = r"(?:that's|that\s+is|that\s+was|that'd\s+be|that\s+would\s+be|it's|it\s+is|it\s+was)"
 
+# "that's my brother Sam", "that was my sister's", "my brother is": whose a fact just denied is, ending the clause
+# (:func:`_owner`).
+_OWNER = (rf"(?:{_THAT_IS}\s+(?P<who>{_MY_ONE_NAMED})(?:'s)?(?:\s+(?:who|that)\b.*)?"
+          rf"|(?P<who2>{_MY_ONE_NAMED})\s+(?:is|was))\s*[.!]*$")
 # "I'm not allergic to shellfish, that's my brother Sam", "I'm not vegan - that was my sister", "I'm not
 # allergic to shellfish, my brother is": a denial, and whose the fact is.
-_DENIED_FOR = re.compile(
-    rf"^{I_AM}\s+not\s+(?P<what>[^,\u2014\u2013]+?)\s*(?:,|\s+-|\s*[\u2014\u2013])\s*"
-    rf"(?:{_THAT_IS}\s+(?P<who>{_MY_ONE_NAMED})(?:'s)?(?:\s+(?:who|that)\b.*)?"
-    rf"|(?P<who2>{_MY_ONE_NAMED})\s+(?:is|was))\s*[.!]*$",
-    _I,
-)
+_DENIED_FOR = re.compile(rf"^{I_AM}\s+not\s+(?P<what>[^,\u2014\u2013]+?)\s*(?:,|\s+-|\s*[\u2014\u2013])\s*{_OWNER}", _I)
 # "my sister is", "that was my brother", after "I'm not allergic to peanuts": whose the denied fact is, said on
 # its own (a clause is cut before ", that was ...", not before ", that's ...", which _DENIED_FOR reads whole).
-_ELLIPTICAL_OWNER = re.compile(
-    rf"^(?:(?P<who>{_MY_ONE_NAMED})\s+(?:is|was)"
-    rf"|{_THAT_IS}\s+(?P<whose>{_MY_ONE_NAMED})(?:'s)?(?:\s+(?:who|that)\b.*)?)\s*[.!]*$",
-    _I,
-)
+_ELLIPTICAL_OWNER = re.compile(rf"^{_OWNER}", _I)
 _DENIAL = re.compile(rf"^{I_AM}\s+not\s+(?P<what>[^,]+?)\s*[.!]*$", _I)
 # "doctor says ...", "the midwife said that ...": the clinician's words are the user's news.
 _CLINICIAN_SAYS = re.compile(
@@ -178,14 +173,19 @@ def _capital(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+def _owner(m: re.Match[str]) -> str:
+    """Whom a match of :data:`_OWNER` names, capitalised to open a sentence ("My brother Sam")."""
+    return _capital((m.group("who") or m.group("who2")).strip())
+
+
 def _denied_for(said: str) -> list[str] | None:
     """ "I'm not allergic to shellfish, that's my brother Sam" -> "I'm not allergic to shellfish", "My brother Sam
     is allergic to shellfish"."""
     m = _DENIED_FOR.match(said)
     if m is None:
         return None
-    what, who = m.group("what").strip(), (m.group("who") or m.group("who2")).strip()
-    return [f"I'm not {what}", f"{_capital(who)} is {what}"]
+    what = m.group("what").strip()
+    return [f"I'm not {what}", f"{_owner(m)} is {what}"]
 
 
 def _condition_gone(said: str) -> list[str] | None:
@@ -254,7 +254,7 @@ def _with_partner(said: str) -> list[str] | None:
 # "Alex is my husband", "Tom's my brother": who someone is to the user, told name first (not "This is my wife",
 # "Tom is my brother's friend").
 _NAME_IS_MY_ONE = re.compile(
-    rf"^(?!(?:this|that|he|she|it|there|here|who|which)\b)(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+)"
+    rf"^(?!(?:this|that|he|she|it|there|here|who|which)\b)(?P<name>{NAME})"
     rf"(?:\s+is|'s)\s+(?P<one>{_MY_ONE})\s*(?:now)?\s*$",
     _I,
 )
@@ -423,7 +423,7 @@ def as_plain_statements(clauses: Sequence[str], split: Callable[[str], list[str]
         owner = _ELLIPTICAL_OWNER.match(plain)
         denied = _DENIAL.match(said[i - 1]) if i > 0 and owner is not None else None
         if denied is not None:  # "I'm not allergic to peanuts, my sister is"
-            out.append(f"{_capital(owner.group('who') or owner.group('whose'))} is {denied.group('what')}")
+            out.append(f"{_owner(owner)} is {denied.group('what')}")
             i += 1
             continue
         pronoun = _PRONOUN_START.match(plain)

@@ -11,6 +11,7 @@ a change as what holds after it (:mod:`.holds_now`). Pure: no model, no I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
 from ..ranking.care import is_care_fact
@@ -349,36 +350,10 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     body = _with_implied_subject(body)
     if QUESTION_OPENER.match(body):
         return None, DROP_QUESTION
-    named = name_given(body)
-    if named is not None:
-        return named
-    kin = who_set_it_up(body)  # "my grandkids set this thing up for me": that the user has them (.this_chat)
-    if kin is not None:
-        return kin, KEPT_REWRITTEN
-    dropped = not_a_statement(body)
-    if dropped is not None:
-        return None, dropped
-    hedge = HEDGE.match(body)
-    if hedge is not None:
-        return _hedged(body, hedge.group("rest"))
-    dropped = not_what_holds(body)
-    if dropped is not None:
-        return None, dropped
-    passing = moment(body)
-    if passing is not None:
-        return passing[0], passing[1]
-    dropped = leans_on_what_was_said(body)
-    if dropped is not None:
-        return None, dropped
-    fact = introduction(body)
-    if fact is not None:
-        return fact, KEPT_INTRODUCTION
-    fact = the_one(body)
-    if fact is not None:
-        return fact, KEPT_REWRITTEN
-    together = _WITH_OTHER.match(body)
-    if together is not None:
-        return _together(together)
+    for read in _BODY_READERS:
+        verdict = read(body)
+        if verdict is not None:
+            return verdict
     if _FIRST_PERSON_START.match(body):
         body = _statement(body)
         rewritten = rewrite(body)
@@ -387,6 +362,52 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     if lead is not None:
         return _judge_after_opener(body, lead, max_chars)
     return None, DROP_SMALL_TALK if social else DROP_NOT_FIRST_PERSON
+
+
+_Verdict = tuple[str | None, str]
+
+
+def _kept(read: Callable[[str], str | None], reason: str) -> Callable[[str], _Verdict | None]:
+    """A reader of :data:`_BODY_READERS` from ``read``, which gives the fact to keep (``None``: not its case): the
+    fact, kept for ``reason``."""
+    return lambda body: None if (fact := read(body)) is None else (fact, reason)
+
+
+def _dropped(read: Callable[[str], str | None]) -> Callable[[str], _Verdict | None]:
+    """A reader of :data:`_BODY_READERS` from ``read``, which gives why the sentence is dropped (``None``: not its
+    case)."""
+    return lambda body: None if (reason := read(body)) is None else (None, reason)
+
+
+def _hedge(body: str) -> _Verdict | None:
+    hedge = HEDGE.match(body)
+    return None if hedge is None else _hedged(body, hedge.group("rest"))
+
+
+def _moment(body: str) -> _Verdict | None:
+    passing = moment(body)
+    return None if passing is None else (passing[0], passing[1])
+
+
+def _with_other(body: str) -> _Verdict | None:
+    together = _WITH_OTHER.match(body)
+    return None if together is None else _together(together)
+
+
+# What :func:`_judge` reads a statement's body by once its lead is cut and its subject implied, in this order: the
+# first that gives a verdict decides; a body none of them reads is judged as a first-person statement.
+_BODY_READERS: tuple[Callable[[str], _Verdict | None], ...] = (
+    name_given,
+    _kept(who_set_it_up, KEPT_REWRITTEN),  # "my grandkids set this thing up for me": that the user has them
+    _dropped(not_a_statement),
+    _hedge,
+    _dropped(not_what_holds),
+    _moment,
+    _dropped(leans_on_what_was_said),
+    _kept(introduction, KEPT_INTRODUCTION),
+    _kept(the_one, KEPT_REWRITTEN),
+    _with_other,
+)
 
 
 _AMAZED_END = re.compile(r"\s*(?:\?[?!]+|![!?]*\?[?!]*)\s*$")

@@ -26,6 +26,7 @@ import numpy as np
 
 __all__ = [
     "CARE_DOMAINS",
+    "DRUG_ENDINGS",
     "asks_if_advisable",
     "DOMAIN_PROTOTYPES",
     "DOMAIN_TEMPERATURE",
@@ -172,16 +173,25 @@ _DRUGS = _words(
     "flomax", "cialis", "viagra", "valtrex", "accutane", "roaccutane", "suboxone", "imitrex", "topamax", "fosamax",
     "aricept", "sinemet", "paxlovid", "microgynon", "yasmin", "mirena", "baclofen", "tizanidine", "modafinil",
 )
+DRUG_ENDINGS: dict[str, tuple[str, ...]] = {
+    "blood pressure": ("pril", "sartan", "olol", "dipine", "thiazide", "semide"),
+    "mood": ("oxetine", "alopram", "faxine", "triptyline", "pramine"),
+    "cholesterol": ("statin",),
+    "blood sugar": ("formin", "gliptin", "glitazone", "glutide", "gliflozin"),
+    "stomach acid": ("prazole", "tidine"),
+    "blood thinning": ("xaban", "gatran", "parin"),
+}
+"""What a medicine is for -> the endings (USAN/INN stems) of the names of the drugs for it (ramipril, sertraline,
+omeprazole...): the care rule reads a drug by them, and capture which use two medicines share
+(:data:`~memori_core.extraction.medicine_classes.MEDICINE_USES`)."""
 # Drug names by their USAN/INN stems (amlodipine, gabapentin, methylphenidate, omeprazole...): a list of names
-# cannot keep up with what users take, the naming system's endings can.
-_DRUG_STEMS = (
-    r"[a-z]{2,}(?:pril|sartan|olol|dipine|statin|formin|gliptin|glitazone|prazole|tidine|oxetine|triptyline|"
-    r"zepam|azolam|pentin|gabalin|phenidate|amfetamine|amphetamine|cillin|mycin|cycline|floxacin|conazole|"
-    r"parin|xaban|gatran|thyroxine|nisone|nisolone|cortisone|profen|fenac|coxib|codone|morphone|triptan|"
-    r"setron|lukast|buterol|meterol|moterol|butamol|sonide|tropium|semide|thiazide|zapine|tiapine|peridone|"
-    r"glutide|gliflozin|tirzepatide|umab|imab|alopram|faxine|pramine|trigine|racetam|dronate|fibrate|steride|"
-    r"afil|tadine|fenadine|tirizine|azosin|ulosin)"
-)
+# cannot keep up with what users take, the naming system's endings can. Those of a use above, and the others.
+_DRUG_STEMS = r"[a-z]{2,}(?:" + "|".join((*(e for endings in DRUG_ENDINGS.values() for e in endings),
+    "zepam", "azolam", "pentin", "gabalin", "phenidate", "amfetamine", "amphetamine", "cillin", "mycin", "cycline",
+    "floxacin", "conazole", "thyroxine", "nisone", "nisolone", "cortisone", "profen", "fenac", "coxib", "codone",
+    "morphone", "triptan", "setron", "lukast", "buterol", "meterol", "moterol", "butamol", "sonide", "tropium",
+    "zapine", "tiapine", "peridone", "tirzepatide", "umab", "imab", "trigine", "racetam", "dronate", "fibrate",
+    "steride", "afil", "tadine", "fenadine", "tirizine", "azosin", "ulosin")) + ")"
 # A drug as a fact names it after "takes" or "on": "takes metformin", "on daily warfarin", "taking her amlodipine".
 _A_DRUG = rf"\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS}|{_DRUG_STEMS})\b"
 CARRIED_MEDICINE = (

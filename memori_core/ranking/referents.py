@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..slots import NAME
+
 __all__ = ["with_referent"]
 
 # Capitalised words that name no one and nowhere: days, months, holidays, pronouns, words a sentence opens with.
@@ -24,7 +26,7 @@ _NOT_A_NAME = frozenset("""
     he she it they this that these those there the a an my our your his her their its so and but then just also
     we've we're we'd it's that's there's
 """.split())
-_CAPITALISED = re.compile(r"(?<![\w'])(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+(?:\s+(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+)?")
+_CAPITALISED = re.compile(rf"(?<![\w']){NAME}(?:\s+{NAME})?")
 # What a place is named after: "to Japan", "in Lisbon", "visiting Rome".
 _PLACE_BEFORE = re.compile(r"\b(?:to|in|at|from|near|visit|visiting|around|across)\s+$", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
