@@ -129,6 +129,10 @@ class RecalledFact:
     restored_at: str | None = None
     """When :meth:`~memori_core.RecallEngine.restore` last made the fact valid again (:attr:`StoredFact.restored_at`;
     ``None``: never): its current period of validity began then."""
+    valid_to: str | None = None
+    """When the fact stopped being true (:attr:`StoredFact.valid_to`), for a fact recall returns though it is no
+    longer valid: a question about the past (:func:`~memori_core.ranking.past.asks_about_the_past`) or ``as_of``
+    a time it was valid. ``None``: valid now. The ``<memori_context>`` block marks such a fact as past."""
 
     @property
     def stated_at(self) -> str | None:

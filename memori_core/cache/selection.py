@@ -140,6 +140,18 @@ class RowSelection:
         keep = [r for r in rows.tolist() if not self.fact(r).is_valid(now)]  # type: ignore[union-attr]
         return np.asarray(keep, dtype=np.int64)
 
+    def past_rows(self, now: float) -> np.ndarray:
+        """Live rows no longer valid at ``now`` (epoch seconds) and not past their own expiry, ascending: the
+        superseded and ended facts a question about the past may read (a forgotten or deleted fact has no row;
+        one expired by its ``expires_at`` stays out). Read only for such a question: the rows with history are
+        read one by one."""
+        history = self.history_rows()
+        invalid = self.invalid_rows(now, history)
+        if invalid.size == 0:
+            return invalid
+        expired = self.expired_by_own_expiry(now, history)
+        return invalid[~np.isin(invalid, expired)] if expired.size else invalid
+
     def valid_at_rows(self, at: float, rows: np.ndarray | None = None) -> np.ndarray:
         """Those of ``rows`` (default: the live rows) whose fact was recallable at ``at`` (epoch seconds):
         created (and, for an updated text or a restored fact, made valid) at or before it, not yet superseded or

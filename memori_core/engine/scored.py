@@ -51,17 +51,19 @@ class _Scored:
     core: _CoreRows | None = None  # the core facts recall may append (None: none, or core_limit 0)
     read_alone: bool = False  # with a conversation, the gate read the query's own cosines (general, or news)
     core_concerns: frozenset[str] | None = None  # core facts appended only when these or a chosen fact's meet theirs
+    past: bool = False  # a question about the past: facts no longer valid were ranked too (ranking/past.py)
 
 
 def _fact(scored: _Scored, i: int) -> RecalledFact:
     """Pool row ``i`` of ``scored`` as recall returns it, with its scores."""
     s = scored.scores
-    return _recalled(scored.facts[i], float(s.cosine[i]), float(s.lexical[i]), float(s.rank_score[i]))
+    return _recalled(scored.facts[i], float(s.cosine[i]), float(s.lexical[i]), float(s.rank_score[i]), scored.past)
 
 
-def _recalled(f: StoredFact, cosine: float, lexical: float, rank_score: float) -> RecalledFact:
+def _recalled(f: StoredFact, cosine: float, lexical: float, rank_score: float, past: bool = False) -> RecalledFact:
     """``f`` as recall returns it: with its scores, and its sightings, session, update and expiry in its metadata
-    (where the metadata does not hold those keys already)."""
+    (where the metadata does not hold those keys already); with ``past`` (a question about the past), the time it
+    stopped being true when it is no longer valid (an ``as_of`` read leaves it out: then it was valid)."""
     meta = dict(f.metadata)
     meta.setdefault("times_seen", f.times_seen)
     if f.last_seen:
@@ -83,4 +85,5 @@ def _recalled(f: StoredFact, cosine: float, lexical: float, rank_score: float) -
         metadata=meta,
         valid_from=f.valid_from,
         restored_at=f.restored_at,
+        valid_to=f.valid_to if past else None,
     )

@@ -1,0 +1,49 @@
+"""Whether a turn asks about the user's past: "Which hospital did I used to work at?", "Where did I live before I
+moved?", "What was my previous job?". Recall then also ranks the facts that are no longer valid (superseded or
+ended, never the expired, forgotten or deleted ones), and the ``<memori_context>`` block marks them as past.
+
+Only an explicit reading counts: a habit in the present tense ("I'm used to the cold"), a "before" that orders
+the present ("Should I stretch before I run?") or a question about other people's past ("What did people use to
+eat?") does not, so a normal turn after a change still sees only the current fact.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["asks_about_the_past"]
+
+_PERSONAL = re.compile(r"\b(?:i|me|my|mine|we|us|our)\b", re.IGNORECASE)
+
+# "be used to" / "get used to" is being accustomed, not the past.
+_USED_TO = re.compile(
+    r"(?<!\bam )(?<!'m )(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bget )(?<!\bgot )(?<!\bgetting )"
+    r"(?<!\bwas )(?<!\bwere )\bused to\b|\bdid (?:i|we|you) (?:ever )?use to\b",
+    re.IGNORECASE,
+)
+
+_PAST_WORDS = re.compile(
+    r"\bmy (?:old|previous|former|prior|earlier|ex)\b|\bmy ex-|\b(?:previously|formerly|originally)\b"
+    r"|\bin the past\b|\bback (?:when|then|in)\b|\bany ?more\b|\bno longer\b",
+    re.IGNORECASE,
+)
+
+# "before I moved", "before moving", "before the move", "before that"; and a "before" that ends a question in the
+# past tense: "Where did I live before?", "What was my job before?"
+_BEFORE = re.compile(
+    r"\bbefore (?:i|we) (?:moved|relocated|switched|changed|started|got|left|quit|joined|took|became|retired|"
+    r"married|divorced|broke)\b"
+    r"|\bbefore (?:moving|relocating|switching|changing|starting|leaving|quitting|joining|the move|the switch|"
+    r"the change|my move|my switch|my new|this one|the current|now)\b"
+    r"|\b(?:did|was|were|had)\b[^.!?]*\bbefore(?: (?:that|this|then))?\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+
+
+def asks_about_the_past(query: str) -> bool:
+    """Whether ``query`` (an English turn) explicitly asks about the user's own past: "used to" / "did I use to",
+    "before I moved", "my old / previous / former X", "where did I live before?", "... anymore", "no longer".
+    Then recall ranks the facts no longer valid too (:meth:`~memori_core.RecallEngine.recall`)."""
+    if not _PERSONAL.search(query):
+        return False
+    return bool(_USED_TO.search(query) or _PAST_WORDS.search(query) or _BEFORE.search(query))
