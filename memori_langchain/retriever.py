@@ -23,7 +23,8 @@ def fact_to_document(fact: RecalledFact) -> Document:
 
     The fact's own metadata comes first; ``id``, ``entity_id``, ``created_at``,
     ``valid_from`` (when the current text became valid, if later than ``created_at``: an updated text;
-    else ``None``), ``restored_at`` (when a restore last made the fact valid again; else ``None``), ``cosine``,
+    else ``None``), ``restored_at`` (when a restore last made the fact valid again; else ``None``), ``valid_to``
+    (when a fact recalled for a question about the past stopped being true; else ``None``), ``cosine``,
     ``lexical`` and ``rank_score`` are set on top of it.
     """
     metadata: dict[str, Any] = {
@@ -33,6 +34,7 @@ def fact_to_document(fact: RecalledFact) -> Document:
         "created_at": fact.created_at,
         "valid_from": fact.valid_from,
         "restored_at": fact.restored_at,
+        "valid_to": fact.valid_to,
         "cosine": fact.cosine,
         "lexical": fact.lexical,
         "rank_score": fact.rank_score,
