@@ -94,6 +94,14 @@ def test_another_users_past_facts_never_appear(engine: RecallEngine) -> None:
     assert all(f.entity_id == "omar" for f in engine.recall("Where did I live before I moved?", "omar"))
 
 
+def test_nearest_stays_on_valid_facts_for_past_wording(engine: RecallEngine) -> None:
+    """What capture and a model's write read to find what a new fact replaces or repeats: never history."""
+    _moved(engine)
+    near = engine.nearest("User used to work as a nurse at St Mary's hospital before moving.", "maya")
+    assert OLD_JOB not in _texts(near) and OLD_HOME not in _texts(near)
+    assert OLD_JOB in _texts(engine.recall("Where did I used to work as a nurse?", "maya"))
+
+
 def test_as_of_read_is_not_marked_past(engine: RecallEngine) -> None:
     _moved(engine)
     then = engine.recall("Which hospital do I work at?", "maya", as_of=T0 + timedelta(days=1))

@@ -255,7 +255,9 @@ class ReadPath(Answers, GateSignals, Judging):
         "So they let me go on Monday." is far from "User is a warehouse supervisor." in cosine, so the gate
         rightly keeps that fact out of the prompt, yet it is the one the turn ends. ``where`` as in :meth:`recall`.
         """
-        request = self._request(query, entity_id, limit, None, where, None, as_of)
+        # Valid facts only, whatever the wording: capture and a model's write read these to find what a new fact
+        # replaces or repeats ("User used to live in Leeds." is no question about the past).
+        request = replace(self._request(query, entity_id, limit, None, where, None, as_of), past=False)
         if not request.query.strip() or request.limit <= 0:
             return []
         scored = self._score(request, gated=False)
