@@ -102,6 +102,13 @@ def test_nearest_stays_on_valid_facts_for_past_wording(engine: RecallEngine) -> 
     assert OLD_JOB in _texts(engine.recall("Where did I used to work as a nurse?", "maya"))
 
 
+def test_and_before_that_follow_up_reads_the_past(engine: RecallEngine) -> None:
+    _moved(engine)
+    assert OLD_HOME in _texts(engine.recall("And before that?", "maya", context=["Where do I live?"]))
+    assert not asks_about_the_past("And before that?")  # alone, it asks about nobody
+    assert not asks_about_the_past("And before that?", ["What's the capital of France?"])
+
+
 def test_as_of_read_is_not_marked_past(engine: RecallEngine) -> None:
     _moved(engine)
     then = engine.recall("Which hospital do I work at?", "maya", as_of=T0 + timedelta(days=1))

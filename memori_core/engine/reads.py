@@ -317,7 +317,7 @@ class ReadPath(Answers, GateSignals, Judging):
             check_reaches_valid(where, "recall", "pass as_of= a time they were valid, or list them with "
                                 "include_invalid=True")
         read, conversation = self._conversation(query, context)
-        past = at is None and asks_about_the_past(query)
+        past = at is None and asks_about_the_past(query, read)
         return _Request(query, entity_id, limit, query_vector, where, at, read, conversation, past)
 
     def _conversation(self, query: str, context: Any) -> tuple[list[str], str | None]:

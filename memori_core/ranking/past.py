@@ -10,6 +10,7 @@ eat?") does not, so a normal turn after a change still sees only the current fac
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 __all__ = ["asks_about_the_past"]
 
@@ -45,10 +46,21 @@ _BEFORE = re.compile(
 )
 
 
-def asks_about_the_past(query: str) -> bool:
+# A follow-up that only asks for the time before ("And before that?", "What about before?"): about the user's past
+# when the turn before asked about the user.
+_BEFORE_ALONE = re.compile(
+    r"^\W*(?:and|but|what about|how about|ok(?:ay)?,?)?\s*(?:before|previously|earlier)(?: that| then| this)?\W*$",
+    re.IGNORECASE,
+)
+
+
+def asks_about_the_past(query: str, turns: Sequence[str] = ()) -> bool:
     """Whether ``query`` (an English turn) explicitly asks about the user's own past: "used to" / "did I use to",
-    "before I moved", "my old / previous / former X", "where did I live before?", "... anymore", "no longer".
+    "before I moved", "my old / previous / former X", "where did I live before?", "... anymore", "no longer"; or
+    only "And before that?" after a turn about the user (``turns``: the earlier turns read, oldest first).
     Then recall ranks the facts no longer valid too (:meth:`~memori_core.RecallEngine.recall`)."""
+    if turns and _BEFORE_ALONE.match(query):
+        return bool(_PERSONAL.search(turns[-1]))
     low = query.lower()
     if not any(cue in low for cue in _CUES) or not _PERSONAL.search(query):
         return False
