@@ -5,6 +5,7 @@ embedded Chroma store, through the engine and the adapters (LangChain, LlamaInde
 
 from __future__ import annotations
 
+import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -84,6 +85,16 @@ def test_expired_fact_stays_out_of_a_past_question(engine: RecallEngine) -> None
     ids = _moved(engine)
     engine.expire("maya", ids["allergy"])  # ended by its own expiry: not history a question about the past reads
     assert "User is allergic to shellfish." not in _texts(engine.recall("What did I use to be allergic to?", "maya"))
+
+
+def test_superseded_fact_past_its_own_expiry_leaves_a_repeated_past_question(engine: RecallEngine) -> None:
+    """Asked twice over an unchanged copy: the second answer is not an answer kept from before the fact expired."""
+    soon = datetime.now(timezone.utc) + timedelta(seconds=2)
+    (old,) = engine.add("maya", "User works at Leeds General.", created_at=T0, expires_at=soon)
+    engine.add("maya", NEW_JOB, created_at=MOVED, supersedes=[old])
+    assert "User works at Leeds General." in _texts(engine.recall(USED_TO, "maya"))
+    time.sleep(max(0.0, (soon - datetime.now(timezone.utc)).total_seconds()) + 0.2)
+    assert "User works at Leeds General." not in _texts(engine.recall(USED_TO, "maya"))
 
 
 def test_another_users_past_facts_never_appear(engine: RecallEngine) -> None:

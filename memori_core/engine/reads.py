@@ -179,8 +179,9 @@ class ReadPath(Answers, GateSignals, Judging):
         if not query.strip() or limit <= 0:
             return []
         # One freshness check per recall, at its start (under the lock: a write updates a copy in place only
-        # under it). The same question over the same copy, before any of its facts expires, was answered.
-        asked = (None if request.query_vector is not None or request.at is not None
+        # under it). The same question over the same copy, before any of its facts expires, was answered. A
+        # question about the past is not kept: the copy's next expiry does not count the facts no longer valid.
+        asked = (None if request.query_vector is not None or request.at is not None or request.past
                  else _Asked.of(query, limit, request.where, read))
         horizon = float("inf")
         with self._entity_lock(entity_id):
