@@ -13,7 +13,7 @@ from ..cache import EntityCache
 from ..explain import CandidateScore
 from ..facts import RecalledFact
 from ..ranking.concerns import fact_concerns
-from ..ranking.core import CORE, core_picks, core_touched
+from ..ranking.core import CORE, CORE_ALWAYS, CORE_TOUCHED, core_picks, core_touched
 from ..ranking.dense import cosine_scores
 from ..ranking.implications import not_about_them
 from ..ranking.judged import JUDGED_RELEVANT
@@ -87,12 +87,19 @@ def _core_added(scored: _Scored, chosen: np.ndarray, core_limit: int) -> list[tu
 
 def _core_fact(scored: _Scored, p: int, i: int) -> RecalledFact:
     """Core fact ``p`` of ``scored.core`` as recall returns it: with its pool scores when it was a
-    candidate (pool position ``i`` >= 0), else with its cosine and 0 for the lexical and rank scores."""
+    candidate (pool position ``i`` >= 0), else with its cosine and 0 for the lexical and rank scores; passed by
+    :func:`core_rule`."""
     if i >= 0:
-        return _fact(scored, i)
+        return _fact(scored, i, core_rule(scored))
     core = scored.core
     assert core is not None
-    return _recalled(core.facts[p], float(core.cosine[p]), 0.0, 0.0)
+    return _recalled(core.facts[p], float(core.cosine[p]), 0.0, 0.0, core_rule(scored))
+
+
+def core_rule(scored: _Scored) -> str:
+    """The ``passed_by`` of the core facts ``scored`` appends: ``"core touched"`` when they were narrowed to those
+    the turn (or a chosen fact) touches, else ``"core"``."""
+    return CORE_TOUCHED if scored.core_touched else CORE_ALWAYS
 
 
 def _with_core(
@@ -112,9 +119,9 @@ def _with_core(
     for p, i in added:
         if i >= 0:
             moved.add(at[i])
-            tail.append(replace(candidates[at[i]], kept=True, reason=CORE))
+            tail.append(replace(candidates[at[i]], kept=True, reason=CORE, passed_by=core_rule(scored)))
             continue
         rank += 1  # not a candidate: its lexical and rank scores are 0 (_core_fact)
         tail.append(CandidateScore.of(_core_fact(scored, p, i), rank=rank, bm25=0.0, kept=True, reason=CORE,
-                                      source="core"))
+                                      source="core", passed_by=core_rule(scored)))
     return [c for k, c in enumerate(candidates) if k not in moved] + tail

@@ -32,11 +32,15 @@ from ..facts import CORE_KEY, is_core
 from .care import asks_if_advisable
 from .concerns import FACT_CONCERNS, fact_concerns, question_concerns
 
-__all__ = ["CORE", "CORE_KEY", "MEDIA_CONCERNS", "asks_only_for_media", "core_picks", "core_touched", "core_turn_concerns",
+__all__ = ["CORE", "CORE_ALWAYS", "CORE_KEY", "CORE_TOUCHED", "MEDIA_CONCERNS", "asks_only_for_media", "core_picks", "core_touched", "core_turn_concerns",
            "is_core"]
 
 CORE = "core (injected)"
 """Fate (``explain``) of a core fact appended after the recalled ones (``kept`` is true)."""
+CORE_ALWAYS = "core"
+""":attr:`~memori_core.facts.RecalledFact.passed_by` of a core fact appended on a turn about the asker."""
+CORE_TOUCHED = "core touched"
+"""... of one appended because the turn's words, or a fact recall chose, touch its concerns."""
 
 
 
