@@ -3,11 +3,13 @@ judge's when it chose), the core facts recall appends, the repeats it leaves out
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ..config import RecallConfig
 from ..explain import CandidateScore, RecallReport
 from ..ranking.judged import JUDGE_RULE, JUDGED_RELEVANT, judged_fates
+from ..ranking.own_first import own_first
 from ..ranking.pipeline import KEPT, REPEATED, PoolScores, fates_with_rules, first_of_each_text, source_label
 from .core_rows import _with_core
 from .judging import _Judgement
@@ -16,7 +18,7 @@ from .scored import _fact, _Scored
 
 def _report(
     query: str, entity_id: str, limit: int, scored: _Scored, judged: _Judgement | None, cfg: RecallConfig,
-    conversation: str | None, turns_read: int,
+    conversation: str | None, turns_read: int, read: Sequence[str] = (),
 ) -> RecallReport:
     """``explain``'s report of ``scored`` (``judged``: the judge's verdict, ``None`` without a judge)."""
     s = scored.scores
@@ -40,6 +42,8 @@ def _report(
             neighbour_bonus=float(s.bonus[i]), gate_cosine=_gate_read(s, i),
             affinity=0.0 if s.affinity is None else float(s.affinity[i]), passed_by=rule,
         ))
+    if gate_kind == "relevance":
+        candidates = _own_first(query, candidates, read)
     candidates = _with_core(scored, order, fate, candidates, cfg.core_limit)
     if cfg.one_per_text:
         candidates = _without_repeats(candidates)
@@ -52,6 +56,19 @@ def _report(
         read_alone=scored.read_alone,
         third_person=0.0 if s.lift is None else float(cfg.gate_third_person or 0.0),
     )
+
+
+def _own_first(query: str, candidates: list[CandidateScore], read: Sequence[str]) -> list[CandidateScore]:
+    """``explain``'s candidates with the kept ones reordered among their places as recall orders them
+    (:func:`~memori_core.ranking.own_first.own_first`: the asker's own facts first on a question about themselves)."""
+    kept = [k for k, c in enumerate(candidates) if c.kept]
+    order = own_first(query, [candidates[k].content for k in kept], read)
+    if order is None:
+        return candidates
+    out = list(candidates)
+    for k, j in zip(kept, order.tolist()):
+        out[k] = candidates[kept[j]]
+    return out
 
 
 def _without_repeats(candidates: list[CandidateScore]) -> list[CandidateScore]:

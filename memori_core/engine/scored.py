@@ -51,6 +51,8 @@ class _Scored:
     read_alone: bool = False  # with a conversation, the gate read the query's own cosines (general, or news)
     core_concerns: frozenset[str] | None = None  # core facts appended only when these or a chosen fact's meet theirs
     core_touched: bool = False  # the core facts were narrowed to those the turn touches (their passed_by)
+    closed_turn: tuple[str, tuple[str, ...]] | None = None  # core_when="open": the turn and the turns read with it,
+    # whose concerns (core_turn_concerns, read only then) the core facts must meet when the gate keeps nothing
 
 
 def _fact(scored: _Scored, i: int, passed_by: str = "") -> RecalledFact:
