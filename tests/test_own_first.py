@@ -45,3 +45,15 @@ def test_who_a_question_is_for_and_which_facts_move() -> None:
     assert own_first("What should I eat?", texts).tolist() == [1, 3, 0, 2]
     assert own_first("What should I eat?", texts[1:2] + texts[3:]) is None  # no one else's: as ranked
     assert own_first("What should I cook for Tim?", texts[:2]) is None  # the one it names is not someone else
+
+
+def test_a_turn_bringing_in_someone_else_or_a_conversation_naming_them_keeps_the_rank_order() -> None:
+    texts = ["My mother Hoda (70) is coming on Friday.", "My chair is a rigid-frame manual chair.",
+             "My friend Karim is also a wheelchair user."]
+    assert own_first("Which airline is best for me?", texts).tolist() == [1, 0, 2]  # "my chair" is the asker's
+    # the turn before names her: the train is for the visit
+    assert own_first("What if I took the train instead?", texts[:2]).tolist() == [1, 0]
+    assert own_first("What if I took the train instead?", texts[:2], ["How do I visit my mother?"]) is None
+    for turn in ("Daniel wants burgers tonight. What should I get?", "Who should I call about it?",
+                 "What should I cook for the kids?", "Can I video call my grandchildren?"):
+        assert own_first(turn, texts) is None, turn
