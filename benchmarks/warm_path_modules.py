@@ -65,7 +65,8 @@ CONCERNS: dict[str, tuple[str, ...]] = {
         ".rerank", ".affinity", ".domain_vectors", ".spread")),
     # ranking/'s English tables that read a question (and the turns before it), and layer 0's two of them
     "question-reading tables": tuple(f"memori_core.ranking.{name}" for name in (
-        "asking", "care", "intent", "concerns", "implications", "kin", "allergens", "conversation", "referents")) + (
+        "asking", "care", "intent", "concerns", "implications", "kin", "allergens", "conversation", "referents",
+        "own_first")) + (
         "memori_core.meta_questions", "memori_core.tool_queries"),
     # layer 0: values, checks, text analysis, the block
     "foundations": tuple(f"memori_core.{name}" for name in (

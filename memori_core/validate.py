@@ -25,7 +25,7 @@ RESERVED_METADATA_KEYS = frozenset({"times_seen", "last_seen", "session_id", "up
 #: ``metadata["entity_id"] == "bob"`` would contradict the fact, and an adapter would drop the value).
 FACT_FIELD_KEYS = frozenset({
     "id", "entity_id", "content", "created_at", "valid_from", "valid_to", "superseded_by", "supersedes",
-    "restored_at", "cosine", "lexical", "rank_score",
+    "restored_at", "cosine", "lexical", "rank_score", "passed_by",
 })
 
 
