@@ -85,16 +85,16 @@ class RecallConfig:
     the gate chose, on every turn about the user (not on a general question that touches no concern, nor a
     courtesy turn): at most this many of those not already recalled, most relevant first
     (so a recall returns up to ``limit + core_limit`` facts). 0 turns core injection off (``memori_compat``)."""
-    core_when: CoreWhen = "open"
+    core_when: CoreWhen = "always"
     """Which turns about the user get the core facts (under the relevance gate): ``"touched"``, a turn about the
     body, food, health or travel (in its words or those of the turns read with it), one asking whether the asker
     should do something, or one whose words, or a fact recall chose, touch a core fact's concerns
     (:func:`~memori_core.ranking.core.core_turn_concerns`): "Help me fix this spreadsheet formula." gets none,
-    "Any ideas for dinner tonight?" the allergy; ``"open"`` (the default): every turn about the user but one the
+    "Any ideas for dinner tonight?" the allergy; ``"open"``: every turn about the user but one the
     relevance gate keeps nothing for (it reads the turn as off-topic) that is not about the body, food, health or
     travel nor asks whether to do something, which gets only the core facts its words touch ("Can you help me fix
-    this Excel formula?" none: docs/ranking.md item 43); ``"always"`` (the default before, as issue 20 asked: an
-    allergy is worth a few tokens on every turn): every turn about the user. ``"touched"`` showed a sixth to a
+    this Excel formula?" none: docs/ranking.md item 43); ``"always"`` (the default, as issue 20 asked: an
+    allergy is worth a few tokens on every turn, and an app that marked a fact core said so): every turn about the user. ``"touched"`` showed a sixth to a
     third fewer core facts where none was needed on the app sets, with two needed ones lost on dev (a shellfish
     allergy for a Japan itinerary): for an agent whose turns are mostly about other things."""
     one_per_text: bool = True

@@ -52,7 +52,7 @@ SHIPPED_DEFAULTS = {
     "one_per_text": True,
     "quantized_above": 8_000,
     "core_limit": 3,
-    "core_when": "open",
+    "core_when": "always",
     "judge_candidates": 8,
     "context_turns": 3,
     "context_weight": 0.5,

@@ -790,27 +790,27 @@ def test_core_when_touched_gives_a_turn_about_something_else_no_core_facts_and_o
                                                    context=["Which of these two curries should I order?"])))) == everything
 
 
-def test_by_default_a_turn_the_gate_reads_as_off_topic_gets_only_the_core_facts_it_touches(
+def test_core_when_open_gives_a_turn_the_gate_reads_as_off_topic_only_the_core_facts_it_touches(
         hash_embedder: HashEmbedder) -> None:
-    # Tester finding (issue 20): with core_when="always", "Can you help me fix this Excel formula?" got the
-    # medication and the allergy. The default "open" reads the turn as "touched" does when the gate keeps nothing.
+    # Tester finding (issue 20): with core_when="always" (the default), "Can you help me fix this Excel formula?"
+    # gets the medication and the allergy. "open" reads the turn as "touched" does when the gate keeps nothing.
     store = ChromaStore.in_memory()
     seed(RecallEngine(store=store, embedder=hash_embedder))
     default = RecallEngine(store=store, embedder=hash_embedder)
-    always = RecallEngine(store=store, embedder=hash_embedder, config=RecallConfig(core_when="always"))
-    assert default.config.core_when == "open"
+    opened = RecallEngine(store=store, embedder=hash_embedder, config=RecallConfig(core_when="open"))
+    assert default.config.core_when == "always"
     everything = sorted([ALLERGY, MEDICATION])
     for turn in ("Can you help me fix my spreadsheet formula?", "Help me write an email to my colleague Sam."):
-        assert not default.recall(turn, "u") and not appended(default, turn), turn
-        assert sorted(contents(core_part(always.recall(turn, "u")))) == everything, turn
+        assert not opened.recall(turn, "u") and not appended(opened, turn), turn
+        assert sorted(contents(core_part(default.recall(turn, "u")))) == everything, turn
     # the gate keeps a fact: every core fact, as "always" gives them
-    cello = default.recall("When do I play the cello?", "u")
+    cello = opened.recall("When do I play the cello?", "u")
     assert CELLO in contents(cello) and sorted(contents(core_part(cello))) == everything
     assert {f.passed_by for f in core_part(cello)} == {"core"}
     # closed, but about food, the body, or whether to do something: every core fact
     for turn in ("Any ideas for dinner tonight?", "My head is pounding, what now?",
                  "My boss wants me on nights for a month. Should I say yes?"):
-        assert sorted(contents(core_part(default.recall(turn, "u")))) == everything, turn
+        assert sorted(contents(core_part(opened.recall(turn, "u")))) == everything, turn
     with pytest.raises(ValueError, match="core_when must be 'touched', 'open' or 'always'"):
         RecallConfig(core_when="sometimes")  # type: ignore[arg-type]
 
