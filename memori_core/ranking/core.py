@@ -15,8 +15,8 @@ recommend a good sci-fi novel?").
 On the other turns about the asker, with ``RecallConfig.core_when="touched"``, only a turn about the body,
 food, health or travel, or one asking whether the asker should do something, gets every core fact; any other gets
 those whose concerns its words or a fact recall chose touch (:func:`core_turn_concerns`): "Can you help me with this
-spreadsheet formula?" none. ``core_when="always"`` appends them on every turn about the asker; ``"open"`` (the
-default) too, but a turn the relevance gate keeps nothing for is read as ``"touched"`` reads it.
+spreadsheet formula?" none. ``core_when="always"`` (the default) appends them on every turn about the asker; ``"open"``
+too, but a turn the relevance gate keeps nothing for is read as ``"touched"`` reads it.
 
 Pure functions over numpy arrays: the engine gathers the core rows that may be recalled (live, not
 expired, matching ``where``) with their cosines to the query and their recency.
