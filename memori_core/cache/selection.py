@@ -103,10 +103,10 @@ class RowSelection:
         return np.asarray(kept, dtype=np.int64)
 
     def uncounted_rows(self, now: float, *, invalid: bool, expired: bool) -> np.ndarray:
-        """The live rows a count leaves out at ``now`` (epoch seconds), ascending: those no longer valid
+        """The live rows a count leaves out at ``now`` (epoch seconds), ascending: those no longer or not yet valid
         (``invalid``) and those past their own expiry (``expired``), the rows with history searched for once."""
         history = self.history_rows() if invalid or (expired and self.n_expiring) else np.zeros(0, dtype=np.int64)
-        parts = [self.invalid_rows(now, history)] if invalid else []
+        parts = [self.invalid_rows(now, history), self.starting_rows(now)] if invalid else []
         if expired:
             parts.append(self.expired_by_own_expiry(now, history))
         return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)

@@ -8,6 +8,7 @@ never shows it, ``list`` no longer does) and the facts it was to end hold on, wi
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
 
@@ -37,6 +38,25 @@ def called_off(fact: StoredFact, replaced: list[StoredFact], now: str) -> list[S
     back = [replace(o, valid_to=None, superseded_by=None) for o in replaced
             if o.superseded_by == fact.id and o.valid_to == start]
     return [replace(fact, valid_to=now, supersedes=()), *back]
+
+
+def started_early(seen: Sequence[StoredFact], stored: Mapping[str, StoredFact],
+                  read: Callable[[list[str]], list[StoredFact]]) -> list[StoredFact]:
+    """The facts to end anew when an add's sightings ``seen`` moved a change told ahead to an earlier start (it was
+    said again as holding already: :func:`~memori_core.engine.supersede._started_by`; ``stored``: the facts as
+    they were, by id): each fact the change was to end at its old start (``superseded_by`` it, ``valid_to`` that
+    start; ``read``: stored facts by id) now ends at the new one."""
+    moved = {f.id: (stored[f.id].valid_from, f.valid_from) for f in seen
+             if f.id in stored and stored[f.id].valid_from and f.valid_from != stored[f.id].valid_from}
+    if not moved:
+        return []
+    wanted = list(dict.fromkeys(i for f in seen if f.id in moved for i in f.supersedes))
+    out = []
+    for old in read(wanted) if wanted else []:
+        starts = moved.get(old.superseded_by or "")
+        if starts is not None and old.valid_to == starts[0]:
+            out.append(replace(old, valid_to=starts[1]))
+    return out
 
 
 class Plans(Storing):

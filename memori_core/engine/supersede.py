@@ -47,11 +47,24 @@ def _split_new_and_seen(
             expires_at=_longer_life(old.expires_at, fact.expires_at),
         )
         if old.valid_to is None or _said_before_it_ended(old, fact):
-            seen.append(sighted)
+            seen.append(_started_by(sighted, fact))
         else:
             again.append(replace(sighted, valid_from=max(_valid_again_from(old, fact), fact.valid_from or "",
                                                          key=iso_to_ts)))  # (a start to come wins)
     return new, seen, again
+
+
+def _started_by(old: StoredFact, sighting: StoredFact) -> StoredFact:
+    """``old`` (a stored fact seen again) as ``sighting`` leaves it: a change told ahead said again as holding
+    before its start ("Survived my first day at the new job!" before the day it was to start) holds from the
+    sighting's ``created_at`` on (never before it was first stated); any other fact as it is."""
+    if not old.valid_from or old.restored_at or sighting.created_at is None:
+        return old
+    said = max(iso_to_ts(sighting.created_at), iso_to_ts(old.created_at))
+    starts = iso_to_ts(sighting.valid_from) if sighting.valid_from else said
+    if starts >= iso_to_ts(old.valid_from):
+        return old
+    return replace(old, valid_from=sighting.valid_from or max((sighting.created_at, old.created_at or ""), key=iso_to_ts))
 
 
 def _said_before_it_ended(old: StoredFact, sighting: StoredFact) -> bool:

@@ -49,7 +49,7 @@ from .closing import when_open
 from .fact_ids import _is_version_row, _one_id, check_not_version, derived_fact_id
 from .failures import _add_failure, _root_cause
 from .imports import ImportPath
-from .plans import Plans
+from .plans import Plans, started_early
 from .progress import Progress, _safe_progress
 from .replaced import ReplacedFactError, current_of, is_ended
 from .storing import _bounded
@@ -291,6 +291,9 @@ class WritePath(Versions, ImportPath, Successors, Plans):
             _check_known(entity_id, replaced, found)  # deleted since the check before embedding: nothing written
             olds = [f for f in found if f.valid_to is None]
             superseded, place = self._ended_by(entity_id, olds, batch, dated=dated, lands=bool(new or again))
+            # a change told ahead said again as begun ("Survived my first day at the new job!") ends what it
+            # replaces at its new start, in the same write
+            superseded += started_early(seen, existing, lambda ids: self.store.get(entity_id, ids))
             new, again = _linked(new, superseded), _linked(again, superseded)
             seen = [*_linked([f for f in seen if f.valid_to is None], superseded),
                     *(f for f in seen if f.valid_to is not None)]  # (a sighting dated before it ended: as it was)
