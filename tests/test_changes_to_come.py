@@ -2,7 +2,8 @@
 change that starts later ("I start at Siemens on January 4", "I'm moving to Porto on the 1st", "I start my PhD in
 October") valid from its start, and ends the fact it replaces at that start, not now; recall (now and ``as_of``),
 the kept answers, ``where`` time filters, export/import and a restart from a snapshot read it alike; ``cancel``
-calls a change off before it starts. Over a real Chroma store (in memory, and an embedded folder)."""
+calls a change off before it starts. Over a real Chroma store (in memory, and an embedded folder). Then the same
+through rule-based capture: a job, a move and a course told with their start to come, and a change called off."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from _capture import capture_turns
 from _helpers import HashEmbedder, ungated_engine, ungated_on_each_store
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.cache.snapshot_files import snapshot_files_for
@@ -162,3 +164,61 @@ def test_a_change_to_come_survives_a_restart_from_a_snapshot(tmp_path: Path) -> 
     other = ungated_engine()
     other.import_("ann", records)  # a cancelled change imports: ended before the start it had
     assert texts(other.list("ann")) == ["User works at Bosch."]
+
+
+# -- capture: a change told ahead in a user's turn ----------------------------------------------------------------
+
+
+def _captured(*turns: str) -> RecallEngine:
+    """An ungated engine holding ``turns`` of user u1, captured by the rules in order, said now."""
+    engine = ungated_engine()
+    capture_turns(engine, *turns)
+    return engine
+
+
+def _start_of(engine: RecallEngine, text: str) -> datetime:
+    [fact] = [f for f in engine.list("u1", include_invalid=True) if f.content == text]
+    assert fact.valid_from is not None
+    return datetime.fromisoformat(fact.valid_from)
+
+
+def test_a_job_told_with_its_start_to_come_is_captured_valid_from_that_day() -> None:
+    engine = _captured("I work at Bosch.", "I got a new job at Siemens, starting next month!")
+    start = _start_of(engine, "User works at Siemens.")
+    assert start > datetime.now(timezone.utc)
+    now = texts(engine.recall(JOB, "u1", 10))
+    assert "User works at Bosch." in now and "User works at Siemens." not in now
+    later = texts(engine.recall(JOB, "u1", 10, as_of=start + timedelta(days=40)))
+    assert "User works at Siemens." in later and "User works at Bosch." not in later
+
+
+def test_a_move_told_with_its_day_to_come_is_captured_valid_from_that_day() -> None:
+    engine = _captured("I live in Lisbon.", "We're moving to Porto next month.")
+    start = _start_of(engine, "User lives in Porto.")
+    assert texts(engine.recall(HOME, "u1", 10, as_of=start - timedelta(days=1))).count("User lives in Lisbon.") == 1
+    after = texts(engine.recall(HOME, "u1", 10, as_of=start + timedelta(days=1)))
+    assert "User lives in Porto." in after and "User lives in Lisbon." not in after
+
+
+def test_a_course_told_with_its_month_to_come_is_captured_valid_from_that_month() -> None:
+    engine = _captured("I'm a software engineer.", "I'm starting a master's at UCL in September.")
+    start = _start_of(engine, "User is doing a master's at UCL.")
+    assert (start.day, start.month) == (1, 9)
+    assert "User is doing a master's at UCL." not in texts(engine.list("u1"))
+    assert "User is a software engineer." in texts(engine.list("u1"))  # a course goes beside a job
+
+
+def test_staying_at_the_old_job_before_the_start_calls_the_new_one_off() -> None:
+    engine = _captured("I work at Bosch.", "I got a new job at Siemens, starting next month!")
+    start = _start_of(engine, "User works at Siemens.")
+    capture_turns(engine, "Actually I'm staying at Bosch, they matched the offer.")
+    later = texts(engine.recall(JOB, "u1", 10, as_of=start + timedelta(days=40)))
+    assert "User works at Bosch." in later and "User works at Siemens." not in later
+
+
+def test_not_moving_after_all_calls_the_move_off() -> None:
+    engine = _captured("I live in Lisbon.", "We're moving to Porto next month.")
+    start = _start_of(engine, "User lives in Porto.")
+    capture_turns(engine, "Actually we're not moving to Porto after all.")
+    after = texts(engine.recall(HOME, "u1", 10, as_of=start + timedelta(days=1)))
+    assert "User lives in Lisbon." in after and "User lives in Porto." not in after

@@ -16,6 +16,7 @@ from ..extraction.types import USER_ROLES, ExtractedFact, FactExtractor, Message
 from ..lanes import ERASURES
 from ..text import normalize_fact_text
 from ..validate import check_expiry, check_said_at, iso_to_ts, repair_text, turn_as_of
+from .called_off import cancel_called_off
 from .refusal import refused_because
 from .repeats import settle_repeats
 from .slot_races import settle_slot_races
@@ -151,6 +152,7 @@ def _capture_turn(
             return []
         began = time.time_ns()
         ids = _store(engine, entity_id, facts, texts, existing, said_at, since, metadata, session_id, cancelled)
+        cancel_called_off(engine, entity_id, texts)  # "Actually I'm staying at Bosch.": the job to come is off
         # Another process's writer may have stored one of these in other words meanwhile: one of them stays.
         gone = settle_repeats(engine, entity_id, ids, began)
         kept = [fid for fid in ids if fid not in gone]
