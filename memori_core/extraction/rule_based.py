@@ -466,10 +466,11 @@ class RuleBasedFactExtractor:
                  now: datetime, seen: set[str]) -> list[ExtractedFact]:
         """The states the plans of ``told`` bring from a day to come (:func:`~.changes_to_come.state_to_come`:
         "User works at Siemens." of "User got a job at Siemens, starting on Monday 2027-01-04."), each valid from
-        that day and superseding the stored facts it replaces (they end then), once; not one a stored fact says."""
+        that day and superseding the stored facts it replaces (they end then), once; not one a stored fact says,
+        nor of a plan a correction rewrote ("oh wait I meant May": the state stored with the first day stays)."""
         out = []
         for fact in told:
-            change = state_to_come(fact.text, now)
+            change = state_to_come(fact.text, now) if fact.path != "correction" else None
             if change is None:
                 continue
             key = normalize_fact_text(change.fact)
