@@ -192,7 +192,7 @@ class ReadPath(Answers, GateSignals, Judging):
                     answer = _answered(cache, asked, self._answer_inputs(), now)
                     if answer is not None:
                         return _copies(answer)
-                    horizon = cache.next_expiry(now)
+                    horizon = min(cache.next_expiry(now), cache.next_start(now))
         if empty:  # said before the query is embedded: an unknown entity never loads the model
             self._warn_if_swapped("recall", query, entity_id, stacklevel=4)  # recall's caller (past when_open)
             return []
@@ -571,18 +571,22 @@ class ReadPath(Answers, GateSignals, Judging):
     @staticmethod
     def _allowed_rows(cache: EntityCache, where: Where | None, at: float | None = None) -> np.ndarray | None:
         """Live rows that are searchable (not ``"searchable": False``), not expired (superseded facts expire at
-        their ``valid_to``) and match ``where``; ``None`` when that is every live row. With ``at``: the rows
+        their ``valid_to``), already valid (a change told ahead from its ``valid_from``) and match ``where``; ``None`` when that is every live row. With ``at``: the rows
         valid at that time (epoch seconds)."""
         hidden = cache.unsearchable_rows()  # memoised: an entity without such facts pays nothing here
         if at is not None:
             rows = cache.valid_at_rows(at, cache.matching_rows(where) if where is not None else None)
         else:
-            expired = cache.expired_rows(time.time())
-            if where is None and expired.size == 0 and hidden.size == 0:
+            now = time.time()
+            expired = cache.expired_rows(now)
+            starting = cache.starting_rows(now)  # changes told ahead, before their start
+            if where is None and expired.size == 0 and hidden.size == 0 and starting.size == 0:
                 return None
             rows = cache.matching_rows(where) if where is not None else cache.live_rows()
             if expired.size:
                 rows = rows[~np.isin(rows, expired, assume_unique=True)]
+            if starting.size:
+                rows = rows[~np.isin(rows, starting, assume_unique=True)]
         if hidden.size:
             rows = rows[~np.isin(rows, hidden, assume_unique=True)]
         return rows

@@ -75,6 +75,7 @@ from .typos import read_as_meant
 from .unmarked_questions import with_question_marked
 from .updates import WEEKS_PREGNANT, read_with
 from .types import DEFAULT_MAX_FACT_CHARS, USER_ROLES, ExtractedFact, KnownFact, MessageLike, as_messages
+from .changes_to_come import ends_at_start, state_to_come
 from .verdicts import (
     DROP_EPHEMERAL,
     DROP_NOT_FIRST_PERSON,
@@ -458,8 +459,32 @@ class RuleBasedFactExtractor:
                     if not story_of_a_change(fact, verdict, said) and not placeless_move_beside(fact.text, texts)
                     and (fact.supersedes or refused_shape(fact.text, told_before=n > 0) is None)
                     and policy_keeps(self.policy, fact)]
-            facts += told + self._still_held(told, shown, seen)
+            facts += told + self._still_held(told, shown, seen) + self._to_come(told, known, now, seen)
         return facts
+
+    def _to_come(self, told: Sequence[ExtractedFact], known: Sequence[tuple[str, str, frozenset[str]]],
+                 now: datetime, seen: set[str]) -> list[ExtractedFact]:
+        """The states the plans of ``told`` bring from a day to come (:func:`~.changes_to_come.state_to_come`:
+        "User works at Siemens." of "User got a job at Siemens, starting on Monday 2027-01-04."), each valid from
+        that day and superseding the stored facts it replaces (they end then), once; not one a stored fact says,
+        nor of a plan a correction rewrote ("oh wait I meant May": the state stored with the first day stays)."""
+        out = []
+        for fact in told:
+            change = state_to_come(fact.text, now) if fact.path != "correction" else None
+            if change is None:
+                continue
+            key = normalize_fact_text(change.fact)
+            if key in seen or any(normalize_fact_text(text) == key for _, text, _ in known):
+                continue
+            seen.add(key)
+            verdict = SentenceVerdict(change.fact, change.fact, "kept")
+            words = content_words(change.fact)
+            ended = tuple(fid for fid, text, old in known
+                          if ends_at_start(change, text) or replaces(verdict, words, text, old))
+            core = self.core_rule is not None and bool(self.core_rule(change.fact))
+            out.append(ExtractedFact(change.fact, supersedes=ended, core=core, valid_from=change.start,
+                                     path=fact.path))
+        return out
 
     def _still_held(self, told: Sequence[ExtractedFact], shown: Mapping[str, KnownFact],
                     seen: set[str]) -> list[ExtractedFact]:
