@@ -66,6 +66,13 @@ _WENT_DIET = re.compile(
     r"(?P<diet>vegan|vegetarian|veggie|pescatarian|pescetarian|plant-based|gluten-free|dairy-free|teetotal|sober)"
     r"(?P<rest>(?:\s+[^,;]*)?)\.$"
 )
+# "User switched to piano.": the instrument played since, as "User plays the piano." ("What instrument do I play?"
+# got "User switched to piano." beside "User doesn't play the guitar anymore.": tester j21, finding 9)
+_SWITCHED_INSTRUMENT = re.compile(
+    _CHANGED + r"(?:has\s+)?(?:switched|moved|changed)\s+(?:over\s+)?(?:from\s+(?:the\s+)?[a-z]+\s+)?to\s+(?:the\s+)?"
+    r"(?P<instrument>piano|guitar|bass(?:\s+guitar)?|violin|viola|cello|double\s+bass|drums|ukulele|flute|clarinet|"
+    r"saxophone|sax|trumpet|trombone|harp|keyboard|banjo|mandolin|oboe)(?P<rest>(?:\s+[^,;]*)?)\.$"
+)
 _YEAR = re.compile(r"\b(?:in\s+)?(?:19|20)\d\d\b")
 _NOT_A_PLACE = re.compile(
     rf"^(?:{WEEKDAY}|{'|'.join(MONTH_NAMES)}|user|i|it|this|that)\b", re.IGNORECASE,
@@ -103,7 +110,7 @@ def _is_plural(who: str) -> bool:
 
 def holds_now(fact: str) -> str:
     """A rewritten fact that tells of a move, of a birthday or of the user's wedding told with their partner, as
-    what holds now: the diet the holder went to, where the holder lives (only the place: why, how and when the move was made are left out, the
+    what holds now: the diet the holder went to, the instrument they switched to, where the holder lives (only the place: why, how and when the move was made are left out, the
     fact's ``created_at`` holds the time; a new home when no place is said), how old they are, to whom the user is
     married. Any other fact is returned unchanged.
 
@@ -123,6 +130,8 @@ def holds_now(fact: str) -> str:
     "User's mum lives in a care home."
     >>> holds_now("User went vegan last week."), holds_now("User went vegan for Lent.")
     ('User is vegan.', 'User went vegan for Lent.')
+    >>> holds_now("User switched to piano."), holds_now("User switched from guitar to the cello.")
+    ('User plays the piano.', 'User plays the cello.')
     >>> holds_now("User went vegan in March.")
     'User went vegan in March.'
     """
@@ -156,6 +165,10 @@ def holds_now(fact: str) -> str:
     if m is not None and _only_recent(m.group("rest")):
         who = m.group("who")
         return f"{who} {'are' if _is_plural(who) else 'is'} {m.group('diet')}."
+    m = _SWITCHED_INSTRUMENT.match(fact)
+    if m is not None and _only_recent(m.group("rest")):
+        who = m.group("who")
+        return f"{who} {'play' if _is_plural(who) else 'plays'} the {m.group('instrument')}."
     m = _GOT_STAGE_WITH.match(fact)
     if m is not None and _only_recent(m.group("rest")):  # news of the last days only
         stage = m.group("stage")
