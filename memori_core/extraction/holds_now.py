@@ -59,13 +59,6 @@ _GOT_STAGE_WITH = re.compile(
     r"^User\s+and\s+(?:their\s+[a-z]+\s+)?(?P<other>[A-Z][\w'-]*)\s+(?:just\s+|recently\s+|finally\s+|"
     r"officially\s+)?(?:have\s+)?got\s+(?P<stage>married|engaged|divorced|separated)(?P<rest>(?:\s+[^,;]*)?)\.$"
 )
-# "User went vegan last week.": the diet held since, as "User is vegan." (its time is the fact's created_at; written
-# out, "User went vegan in the week of Monday 2026-11-23." read as an event, not as what the user eats now)
-_WENT_DIET = re.compile(
-    _CHANGED + r"(?:has\s+|have\s+)?(?:went|gone|turned|became|become)\s+(?:fully\s+)?"
-    r"(?P<diet>vegan|vegetarian|veggie|pescatarian|pescetarian|plant-based|gluten-free|dairy-free|teetotal|sober)"
-    r"(?P<rest>(?:\s+[^,;]*)?)\.$"
-)
 # "User switched to piano.": the instrument played since, as "User plays the piano." ("What instrument do I play?"
 # got "User switched to piano." beside "User doesn't play the guitar anymore.": tester j21, finding 9)
 _SWITCHED_INSTRUMENT = re.compile(
@@ -109,10 +102,10 @@ def _is_plural(who: str) -> bool:
 
 
 def holds_now(fact: str) -> str:
-    """A rewritten fact that tells of a move, of a birthday or of the user's wedding told with their partner, as
-    what holds now: the diet the holder went to, the instrument they switched to, where the holder lives (only the place: why, how and when the move was made are left out, the
-    fact's ``created_at`` holds the time; a new home when no place is said), how old they are, to whom the user is
-    married. Any other fact is returned unchanged.
+    """A rewritten fact that tells of a move, of a birthday, of the user's wedding told with their partner or of a
+    switch to an instrument, as what holds now: where the holder lives (only the place: why, how and when the move
+    was made are left out, the fact's ``created_at`` holds the time; a new home when no place is said), how old they
+    are, to whom the user is married, the instrument they play. Any other fact is returned unchanged.
 
     >>> holds_now("User moved to Porto last month."), holds_now("User relocated to Oslo for their job.")
     ('User lives in Porto.', 'User lives in Oslo.')
@@ -128,12 +121,8 @@ def holds_now(fact: str) -> str:
     ('User moved to a new home.', 'User moved on.')
     >>> holds_now("User's mum moved into a care home last weekend.")
     "User's mum lives in a care home."
-    >>> holds_now("User went vegan last week."), holds_now("User went vegan for Lent.")
-    ('User is vegan.', 'User went vegan for Lent.')
     >>> holds_now("User switched to piano."), holds_now("User switched from guitar to the cello.")
     ('User plays the piano.', 'User plays the cello.')
-    >>> holds_now("User went vegan in March.")
-    'User went vegan in March.'
     """
     m = _MOVED_TO.match(fact)
     if (m is not None and not _NOT_A_PLACE.match(m.group("place").split()[-1])
@@ -160,11 +149,6 @@ def holds_now(fact: str) -> str:
         who = m.group("who")
         unit = f" {m.group('unit')} old" if m.group("unit") else ""
         return f"{who} {'are' if _is_plural(who) else 'is'} {m.group('age')}{unit}."
-    m = _WENT_DIET.match(fact)
-    # news of the last days only ("User went vegan in March." keeps its month), not "... for Lent", "... for a month"
-    if m is not None and _only_recent(m.group("rest")):
-        who = m.group("who")
-        return f"{who} {'are' if _is_plural(who) else 'is'} {m.group('diet')}."
     m = _SWITCHED_INSTRUMENT.match(fact)
     if m is not None and _only_recent(m.group("rest")):
         who = m.group("who")
