@@ -59,6 +59,7 @@ from .cues import content_words, is_negated, words_within
 from .supersede import (
     handed_over,
     hangs_on,
+    lives_with_household,
     plain_pregnancy,
     replaces,
     story_of_a_change,
@@ -496,7 +497,8 @@ class RuleBasedFactExtractor:
         for fact in told:
             for text in (t for fid in fact.supersedes for t in still_holds(fact.text, shown[fid].content)):
                 key = normalize_fact_text(text)
-                if key not in seen and not slot_keys(text) & changed:
+                # ... but whom the user lives with, which a move leaves ("User lives with their two sons, ...")
+                if key not in seen and (not slot_keys(text) & changed or lives_with_household(text)):
                     seen.add(key)
                     core = self.core_rule is not None and bool(self.core_rule(text))
                     kept.append(ExtractedFact(text, core=core, path=fact.path))
