@@ -14,6 +14,7 @@ from ..validate import parse_utc
 from .bare_plans import as_job_begun, as_move_made, as_plain_plans
 from .births import ends_pregnancy
 from .bookings import as_bookings
+from .cars_got import as_car_got
 from .clauses import as_plain, own_clauses, split_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .empty_facts import moves_to_no_place, object_is_a_pointer
@@ -542,8 +543,9 @@ class RuleBasedFactExtractor:
             as_home_said(as_name_and_age(as_job_and_home(as_plain(stages[-1][1]))))))))
         # "I booked a flight to Rome on the 4th": the plan it is (.bookings)
         named = as_bookings(as_people_named(as_new_jobs(stages[-1][1], known)))
-        stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_days_moved(as_move_made(
-            as_job_begun(as_plain_plans(as_told_plans(named, known)), known), known), known))))))
+        # "picked up a secondhand Ranger off gumtree": the car the user drives now (.cars_got)
+        stages.append(("bare_plan", as_car_got(as_document_renewed(as_own_injury(as_new_home(as_days_moved(
+            as_move_made(as_job_begun(as_plain_plans(as_told_plans(named, known)), known), known), known)))))))
         # "Starting Monday I'm driving ... for Red River Grocers": the job from that day (.job_start)
         stages.append(("job_change", as_job_changes(as_route_moved(as_job_started(stages[-1][1], when)), known)))
         stages.append(("life_event", as_life_events(as_out_of_cast(stages[-1][1], known), known)))
