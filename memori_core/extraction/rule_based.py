@@ -46,7 +46,7 @@ from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
 from .people_pronouns import as_people_named
 from .played import split_played
-from .pronoun_referents import newest_told, with_opening_pronoun_resolved
+from .pronoun_referents import newest_told, said_of_one, with_opening_pronoun_resolved
 from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_policy, policy_keeps
 from .routes import as_route_moved, with_route
 from .still_holds import still_holds, with_role_named
@@ -55,7 +55,8 @@ from .reminders import restates_stored
 from .remonthed import month_end, remonthed
 from .retimed import retimed
 from .rules import judge_sentence, statement_before_question
-from ..slots import holder, slot_keys
+from ..ranking.care import is_care_fact
+from ..slots import holder, slot_keys, slots_of
 from .cues import content_words, is_negated, words_within
 from .supersede import (
     handed_over,
@@ -96,6 +97,10 @@ __all__ = ["RuleBasedFactExtractor"]
 
 # A clause opening with a name ("Luca just moved to Milan"), not with "I".
 _NAMED_FIRST = re.compile(r"^(?!I\b)[A-Z][a-z]")
+# A clause opening with "he" / "she" ("She is a cardiologist at Manipal."), read against this message's facts.
+_HE_SHE = re.compile(r"^\W*(he|she)(?:'s|\s)", re.IGNORECASE)
+# A day written out in a fact ("... starts on Monday 2026-01-12."): news of that day.
+_DAY_WRITTEN = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
 def _check_time_zone(value: Any) -> tzinfo | None:
@@ -590,6 +595,21 @@ class RuleBasedFactExtractor:
             milestone = milestone_of_named(said) if verdict.fact is None and said is not None else None
             if milestone is not None:  # "Sofia made the volleyball team!" of no one stored: kept as said
                 verdict, path = SentenceVerdict(clause, milestone, KEPT_AS_SAID), "named"
+            if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and n > 0:
+                # "My wife and I both work in Bengaluru. She is a cardiologist at Manipal.": the one person of the
+                # user's of that gender the facts kept so far in this message name (.pronoun_referents)
+                kept_here = told[len(known):]
+                opening = _HE_SHE.match(strip_lead(clause))
+                resolved = with_opening_pronoun_resolved(clause, kept_here) \
+                    if kept_here and opening and said_of_one(opening.group(1), clauses[:n]) else clause
+                if resolved != clause:
+                    again = self.judge(resolved, now=when)
+                    # a lasting fact of a slot or of their health ("she is a cardiologist", "he's coeliac"), not how
+                    # the moment goes for them ("she is loving it", "she's bringing the kids") nor what they do on a
+                    # day ("he starts monday")
+                    if again.fact is not None and (slots_of(again.fact) or is_care_fact(again.fact)) \
+                            and again.expires_in is None and not _DAY_WRITTEN.search(again.fact):
+                        verdict, path = replace(again, sentence=clause), "named"
             if verdict.fact is not None and ((n == 0 and object_is_a_pointer(verdict.fact))
                                              or moves_to_no_place(verdict.fact)):
                 # "I turned it down." with nothing before it in the message: "it" points to nothing stored; "moving
