@@ -14,7 +14,6 @@ import re
 from collections.abc import Sequence
 
 from ..slots import PERSON, SLOTS
-from .endings import disposed_words
 from .patterns import rx
 from .speech_acts import CONDITIONAL
 
@@ -33,6 +32,8 @@ _CAR_TAIL = rx(r"^(?:ev|hybrid|phev|plug-in|electric|diesel|estate|wagon|ute|sed
 # Got for someone else: "for my son", "for her" (not "for the family", "for myself", "for us").
 _FOR_SOMEONE = rx(rf"^\s*for\s+(?:(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})|him|her|them)\b")
 _CAR = SLOTS["car"]
+# A thing sold or got rid of before the car got: "sold the Vios to my tito", "flogged the hilux".
+_SOLD = rx(r"\b(?:sold|flogged|traded\s+in|part-exchanged|scrapped|got\s+rid\s+of|gave\s+away|wrote\s+off)\b")
 # The car slot's words that name no car ("drives", "a car", "a truck"): a car got is named by its make or model.
 _ANY_CAR = rx(r"(?:^|\s)(?:drive|drives|driving|cars?|vehicle|truck|suv|motorbike|motorcycle)$")
 
@@ -66,9 +67,10 @@ def car_got(clause: str) -> tuple[str, str] | None:
 
 
 def as_car_got(clauses: Sequence[str]) -> list[str]:
-    """``clauses`` with each car the user got told as the car they drive ("I drive a secondhand Ranger"), after
-    what the clause said before it, kept as a clause of its own ("we moved to Cebu"); a swap ("sold the Vios and got an Xpander", "...
-    instead") is left whole, for :mod:`.endings` to read."""
+    """``clauses`` with each car the user got told as the car they drive ("I drive a secondhand Ranger now"),
+    after what the clause said before it, kept as a clause of its own ("we moved to Cebu"). A car sold for it
+    ("sold the Vios and got an Xpander") is said no more: the car got ends it. Any other swap ("sold the Ninja
+    and bought a Skoda", "... instead") is left whole, for :mod:`.endings` to read."""
     out: list[str] = []
     for clause in clauses:
         got = car_got(clause)
@@ -76,8 +78,13 @@ def as_car_got(clauses: Sequence[str]) -> list[str]:
             out.append(clause)
             continue
         before, name = got
-        if disposed_words(before) or re.search(r"\binstead\b", clause[len(before):], re.IGNORECASE):
-            out.append(clause)  # "sold the Ninja and bought a Skoda instead": the swap, read by .endings
+        if re.search(r"\binstead\b", clause[len(before):], re.IGNORECASE):
+            out.append(clause)  # "sold the Ninja last weekend, got a Skoda instead": the swap, read by .endings
+            continue
+        if _SOLD.search(before):
+            # "sold the Vios to my tito and got an Xpander": the car got ends the car sold, of the same slot; any
+            # other thing sold ("sold the Ninja and bought a Skoda") is left to .endings, the clause whole
+            out.append(f"I drive {name} now" if _CAR.search(before.lower()) else clause)
             continue
         if re.search(r"\w", before):
             out.append(before)

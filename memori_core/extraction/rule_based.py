@@ -607,8 +607,10 @@ class RuleBasedFactExtractor:
                     # a lasting fact of a slot or of their health ("she is a cardiologist", "he's coeliac"), not how
                     # the moment goes for them ("she is loving it", "she's bringing the kids") nor what they do on a
                     # day ("he starts monday")
+                    dated = with_day_due(again, when, zone_known=self.time_zone is not None) \
+                        if again.fact is not None else again
                     if again.fact is not None and (slots_of(again.fact) or is_care_fact(again.fact)) \
-                            and again.expires_in is None and not _DAY_WRITTEN.search(again.fact):
+                            and dated.expires_in is None and not _DAY_WRITTEN.search(dated.fact or ""):
                         verdict, path = replace(again, sentence=clause), "named"
             if verdict.fact is not None and ((n == 0 and object_is_a_pointer(verdict.fact))
                                              or moves_to_no_place(verdict.fact)):
