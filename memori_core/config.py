@@ -15,7 +15,7 @@ logger = logging.getLogger(__name__)
 TokenizerName = Literal["unicode", "memori"]
 PoolName = Literal["union", "dense"]
 GateName = Literal["relevance", "threshold", "off"]
-CoreWhen = Literal["touched", "always"]
+CoreWhen = Literal["touched", "open", "always"]
 
 #: Environment variables read by :meth:`RecallConfig.from_env`, mapped to fields.
 ENV_FIELDS: dict[str, str] = {
@@ -90,10 +90,13 @@ class RecallConfig:
     body, food, health or travel (in its words or those of the turns read with it), one asking whether the asker
     should do something, or one whose words, or a fact recall chose, touch a core fact's concerns
     (:func:`~memori_core.ranking.core.core_turn_concerns`): "Help me fix this spreadsheet formula." gets none,
-    "Any ideas for dinner tonight?" the allergy; ``"always"`` (the default, as issue 20 asked: an allergy is worth a
-    few tokens on every turn): every turn about the user. ``"touched"`` showed a sixth to a third fewer core facts
-    where none was needed on the app sets, with two needed ones lost on dev (a shellfish allergy for a Japan
-    itinerary): for an agent whose turns are mostly about other things."""
+    "Any ideas for dinner tonight?" the allergy; ``"open"``: every turn about the user but one the
+    relevance gate keeps nothing for (it reads the turn as off-topic) that is not about the body, food, health or
+    travel nor asks whether to do something, which gets only the core facts its words touch ("Can you help me fix
+    this Excel formula?" none: docs/ranking.md item 43); ``"always"`` (the default, as issue 20 asked: an
+    allergy is worth a few tokens on every turn, and an app that marked a fact core said so): every turn about the user. ``"touched"`` showed a sixth to a
+    third fewer core facts where none was needed on the app sets, with two needed ones lost on dev (a shellfish
+    allergy for a Japan itinerary): for an agent whose turns are mostly about other things."""
     one_per_text: bool = True
     """A fact whose text (normalised) a fact recall returns before it already says is left out, not replaced:
     the same fact stored under two ids (a LangGraph store key and a captured turn) reaches the prompt once.
@@ -321,8 +324,8 @@ class RecallConfig:
             _check_number("gate_spread", self.gate_spread)
             if self.gate_spread < 0:
                 raise ValueError(f"gate_spread must be >= 0 or None, got {self.gate_spread}")
-        if self.core_when not in ("touched", "always"):
-            raise ValueError(f"core_when must be 'touched' or 'always', got {self.core_when!r}")
+        if self.core_when not in ("touched", "open", "always"):
+            raise ValueError(f"core_when must be 'touched', 'open' or 'always', got {self.core_when!r}")
         if self.gate not in ("relevance", "threshold", "off"):
             raise ValueError(f"gate must be 'relevance', 'threshold' or 'off', got {self.gate!r}")
         for name in ("gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words", "gate_words_cosine",

@@ -58,11 +58,15 @@ class CandidateScore:
     affinity: float = 0.0
     """What a personal question's ranking added to ``neighbour_bonus`` (it is part of it): the life domains the
     question and the fact share, a care fact (:mod:`memori_core.ranking.affinity`)."""
+    passed_by: str = ""
+    """For a kept candidate, the rule that kept it (:attr:`RecalledFact.passed_by`, one of
+    :data:`~memori_core.facts.PASSED_BY`: ``"cosine"``, ``"words"``, ``"follow-up"``, ``"core"``...; documented in
+    docs/ranking.md, "Which rule kept a fact"); ``""`` for one not kept. Read from the same decision recall makes."""
 
     @classmethod
     def of(
         cls, fact: RecalledFact, *, rank: int, bm25: float, kept: bool, reason: str, source: str, fused: float = 0.0,
-        neighbour_bonus: float = 0.0, gate_cosine: float | None = None, affinity: float = 0.0,
+        neighbour_bonus: float = 0.0, gate_cosine: float | None = None, affinity: float = 0.0, passed_by: str = "",
     ) -> CandidateScore:
         """The candidate ``fact`` is (as ``recall`` returns it, with its cosine, lexical and rank scores), with the
         other parts of its score and its fate."""
@@ -70,14 +74,14 @@ class CandidateScore:
                    bm25=bm25, lexical=fact.lexical, rank_score=fact.rank_score, kept=kept, reason=reason,
                    metadata=fact.metadata, source=source, fused=fused, neighbour_bonus=neighbour_bonus,
                    gate_cosine=gate_cosine, valid_from=fact.valid_from, restored_at=fact.restored_at,
-                   valid_to=fact.valid_to, affinity=affinity)
+                   affinity=affinity, passed_by=passed_by, valid_to=fact.valid_to)
 
     def fact(self, entity_id: str) -> RecalledFact:
         """This candidate as ``recall`` returns it for ``entity_id`` (:meth:`of` read back)."""
         return RecalledFact(id=self.id, entity_id=entity_id, content=self.content, created_at=self.created_at,
                             cosine=self.cosine, lexical=self.lexical, rank_score=self.rank_score,
                             metadata=self.metadata, valid_from=self.valid_from, restored_at=self.restored_at,
-                            valid_to=self.valid_to)
+                            passed_by=self.passed_by, valid_to=self.valid_to)
 
 
 @dataclass(frozen=True)
@@ -172,7 +176,7 @@ class RecallReport:
         cols = (
             f"{'rank':>4}  {'from':<13}  {'cosine':>7}  " + (f"{'gate cos':>8}  " if with_gate else "")
             + f"{'bm25':>7}  {'lex':>5}  {'bonus':>6}  " + (f"{'affin':>6}  " if with_affinity else "")
-            + f"{'score':>7}  {'':<15}  fact"
+            + f"{'score':>7}  {'':<15}  {'passed by':<16}  fact"
         )
         lines = [head, cols, "-" * len(cols)]
         for c in self.candidates:
@@ -185,7 +189,7 @@ class RecallReport:
             lines.append(
                 f"{c.rank:>4}  {c.source:<13}  {c.cosine:>7.4f}  {gate_col}{c.bm25:>7.3f}  {c.lexical:>5.3f}  "
                 f"{c.neighbour_bonus:>6.3f}  " + (f"{c.affinity:>6.3f}  " if with_affinity else "")
-                + f"{c.rank_score:>7.4f}  {c.reason:<15}  {text}"
+                + f"{c.rank_score:>7.4f}  {c.reason:<15}  {c.passed_by:<16}  {text}"
             )
         return "\n".join(lines)
 

@@ -129,10 +129,14 @@ class RecalledFact:
     restored_at: str | None = None
     """When :meth:`~memori_core.RecallEngine.restore` last made the fact valid again (:attr:`StoredFact.restored_at`;
     ``None``: never): its current period of validity began then."""
+    passed_by: str = ""
+    """The rule that brought the fact into the answer, one of :data:`PASSED_BY` (docs/ranking.md, "Which rule kept a
+    fact"): the relevance gate's rule that kept it, ``"judge"``, or ``"core"`` / ``"core touched"`` for a core fact
+    appended after the chosen ones. ``""``: not chosen by recall (``nearest``, a rerank without the gate)."""
     valid_to: str | None = None
     """When the fact stopped being true (:attr:`StoredFact.valid_to`), for a fact recall returns though it is no
-    longer valid: a question about the past (:func:`~memori_core.ranking.past.asks_about_the_past`) or ``as_of``
-    a time it was valid. ``None``: valid now. The ``<memori_context>`` block marks such a fact as past."""
+    longer valid: a question about the past (:func:`~memori_core.ranking.past.asks_about_the_past`). ``None``: valid
+    now, and for every fact an ``as_of`` read returns. The ``<memori_context>`` block marks such a fact as past."""
 
     @property
     def stated_at(self) -> str | None:
@@ -144,6 +148,16 @@ class RecalledFact:
     def core(self) -> bool:
         """Whether the fact is core (:attr:`StoredFact.core`): one recall appends on every turn about the user."""
         return is_core(self.metadata)
+
+
+PASSED_BY: tuple[str, ...] = (
+    "cosine", "third person", "words", "score band", "care", "implied", "follow-up", "general cosine",
+    "general words", "everything asked", "threshold", "no gate", "judge", "core", "core touched",
+)
+"""Every value of :attr:`RecalledFact.passed_by` but ``""``, a closed set: the gate's rules
+(:data:`memori_core.ranking.gate.GATE_RULES`), then ``"judge"`` (the judge called the fact relevant), ``"core"``
+(a core fact appended on a turn about the asker) and ``"core touched"`` (one appended because the turn's words, or a
+fact recall chose, touch its concerns: a question about the world, a turn that tells, ``core_when="touched"``)."""
 
 
 def stated_at(created_at: str | None, valid_from: str | None) -> str | None:

@@ -14,7 +14,8 @@ are imported into the entity the caller names.
 
 :func:`from_record` checks one record before anything is written: every field's type and format, and its period
 of validity (``valid_from`` not before ``created_at``, ``valid_to`` not before the period began, no
-``superseded_by`` without a ``valid_to``); the one inconsistent record earlier versions of the engine wrote (an
+``superseded_by`` without a ``valid_to``; a change told ahead and called off before its start, ended before its
+``valid_from``, is kept); the one inconsistent record earlier versions of the engine wrote (an
 update of a replaced fact) is repaired, with a :class:`RepairedRecordWarning` naming it. Links to facts neither the records nor the store hold are kept:
 ``delete`` of one side of a supersede leaves them.
 """
@@ -166,7 +167,7 @@ def _check_period(fact: StoredFact, i: int, *, stated: bool) -> None:
         raise ValueError(f"records[{i}]['valid_from'] ({fact.valid_from}) {of} is before its created_at "
                          f"({created}): a text cannot become valid before the fact was stated")
     if fact.valid_to is not None and iso_to_ts(fact.valid_to) < iso_to_ts(fact.valid_from or fact.created_at) \
-            and not (stated and _ended_before_its_time(fact)):
+            and not (stated and _ended_before_its_time(fact)) and not _called_off(fact):
         start = f"valid_from ({fact.valid_from})" if fact.valid_from else f"created_at ({created})"
         raise ValueError(f"records[{i}]['valid_to'] ({fact.valid_to}) {of} is before its {start}: the fact would "
                          "be valid at no time; give the time it stopped being valid, after it began")
@@ -174,6 +175,17 @@ def _check_period(fact: StoredFact, i: int, *, stated: bool) -> None:
         raise ValueError(f"records[{i}]['superseded_by'] {of} names {fact.superseded_by!r}, but the record has no "
                          "valid_to: a replaced fact stopped being valid when it was replaced, and this one would be "
                          "recalled beside the fact that replaced it; give its valid_to, or clear superseded_by too")
+
+
+def _called_off(fact: StoredFact) -> bool:
+    """Whether ``fact`` (its ``valid_to`` set) is a change told ahead that :meth:`~memori_core.RecallEngine.cancel`
+    called off before its start: ended after it was stated (``created_at``) and before the ``valid_from`` it was
+    to hold from, replaced by nothing. Valid at no time, kept as history with the start it had (:func:`_check_period`
+    keeps it)."""
+    assert fact.valid_to is not None
+    end = iso_to_ts(fact.valid_to)
+    return fact.valid_from is not None and fact.superseded_by is None and fact.restored_at is None \
+        and iso_to_ts(fact.created_at) <= end < iso_to_ts(fact.valid_from)
 
 
 def _ended_before_its_time(fact: StoredFact) -> bool:

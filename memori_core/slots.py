@@ -54,7 +54,7 @@ _IS_WORDS = r"(?:(?:now|also|still|currently|actually|finally|officially|just|al
 # Owned things named by brand or model ("a Pixel", "my old Honda Civic", "the Corolla"): a word of these
 # lists names a phone or a car only after an article, a possessive or an age, and not before a word that
 # makes it something else ("a Samsung TV", "the civic centre").
-_OWNED = r"(?:a|an|the|my|our|their|his|her|new|old|used|second-hand|refurbished|\d{4})"
+_OWNED = r"(?:a|an|the|my|our|their|his|her|new|old|used|second-hand|secondhand|second\s+hand|refurbished|\d{4})"
 _PHONE_BRANDS = (
     r"pixel|(?:samsung\s+)?galaxy\s+(?:s|a|z|note|fold|flip)\s*\d*|samsung|oneplus|xiaomi|huawei|motorola|nokia|"
     r"blackberry|fairphone|sony\s+xperia"
@@ -73,8 +73,17 @@ _CAR_MAKES = (
 _CAR_MODELS = (
     r"civic|corolla|prius|camry|yaris|rav4|cr-v|crv|jetta|passat|tiguan|f-150|f150|impreza|miata|mx-5|"
     r"qashqai|model\s+[3sxy]|cybertruck|octavia|twingo|3\s+series|5\s+series|e-class|c-class|golf|polo|corsa|clio|"
-    r"astra|micra|fabia"
+    r"astra|micra|fabia|"
+    # models named without their make ("picked up a second-hand Ioniq", "the hilux"): none of them a common word, a
+    # place or a name
+    r"ioniq|niro|ev6|ev9|elantra|i10|i20|sportage|sorento|picanto|xpander|vios|hilux|fortuner|innova|"
+    r"land\s+cruiser|crosstrek|cx-?[3-9]0?|altima|sentra|x-trail|navara|4runner|kuga|mondeo|mehran|e-tron|"
+    r"hr-v|hrv|tiida|ertiga|wagon\s+r"
 )
+# Models that are words too ("a park ranger", "a new leaf"): a car only right after a car's age or condition
+# ("a secondhand Ranger", "a used Leaf", "a 2019 Swift").
+_WORD_MODELS = r"ranger|leaf|swift|fit|jazz|focus|accord|bolt|beetle"
+_CAR_AGE = r"(?:used|second-hand|secondhand|second\s+hand|\d{4})"
 _NOT_A_CAR = (
     r"centre|center|duty|duties|pride|society|engagement|hall|sense|leaders?|lawnmower|generator|motor|outboard|"
     r"foundation|dealership|factory|plant|"
@@ -211,7 +220,8 @@ SLOTS: dict[str, re.Pattern[str]] = {
         rf"\b(?:drive|drives|driving|cars?|vehicle|truck|pick-?up\s+truck|suv|motorbike|motorcycle|"
         rf"(?:bikes?|biking|cycles?|cycling|walks?|walking)\s+to\s+work|"
         rf"{_OWNED}\s+(?:[\w-]+\s+){{0,2}}(?:{_CAR_MAKES})\b(?!\s+(?:{_NOT_A_CAR}))|"
-        rf"{_OWNED}\s+(?:(?:{_CAR_MAKES})\s+)?(?:[\w-]+\s+)?(?:{_CAR_MODELS})\b(?!\s+(?:{_NOT_A_CAR})))\b"
+        rf"{_OWNED}\s+(?:(?:{_CAR_MAKES})\s+)?(?:[\w-]+\s+)?(?:{_CAR_MODELS})\b(?!\s+(?:{_NOT_A_CAR}))|"
+        rf"{_CAR_AGE}\s+(?:(?:{_CAR_MAKES})\s+)?(?:{_WORD_MODELS})\b(?!\s+(?:{_NOT_A_CAR})))\b"
     ),
 }
 """Slot name -> the words (casefolded text) that put a fact in it."""

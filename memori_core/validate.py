@@ -25,7 +25,7 @@ RESERVED_METADATA_KEYS = frozenset({"times_seen", "last_seen", "session_id", "up
 #: ``metadata["entity_id"] == "bob"`` would contradict the fact, and an adapter would drop the value).
 FACT_FIELD_KEYS = frozenset({
     "id", "entity_id", "content", "created_at", "valid_from", "valid_to", "superseded_by", "supersedes",
-    "restored_at", "cosine", "lexical", "rank_score",
+    "restored_at", "cosine", "lexical", "rank_score", "passed_by",
 })
 
 
@@ -587,6 +587,29 @@ def check_expiry_after(expiry: str | None, created_at: str | None, i: int | None
         raise ValueError(f"{named} ({expiry}) is not after the fact's created_at ({created_at}): the fact "
                          f"would never be valid; give a later expires_at{fix}")
     return expiry
+
+
+def check_valid_from(value: Any, created_at: list[str], expiries: list[str | None]) -> str | None:
+    """``valid_from`` of ``add``: when the facts start to hold, for a change that takes effect later ("I start at
+    Siemens on January 4"), as a UTC ISO string; ``None`` when not given or not after every fact's ``created_at``
+    (then the facts hold from when they were stated, as without it). Refused (``ValueError`` naming
+    ``valid_from``) before a fact's ``created_at`` (a fact cannot hold before it was stated: pass an earlier
+    ``created_at``) and when a fact's ``expires_at`` is not after it (the fact would never hold). Unlike
+    ``created_at`` it may lie any time ahead: it is the day a change starts, not a writer's clock."""
+    when = check_time(value, "valid_from")
+    if when is None:
+        return None
+    start = when.astimezone(timezone.utc).isoformat()
+    t = iso_to_ts(start)
+    for i, stamp in enumerate(created_at):
+        if t < iso_to_ts(stamp):
+            raise ValueError(f"valid_from ({start}) is before created_at #{i} ({stamp}): a fact cannot hold before it "
+                             "was stated; give the created_at it was said at, or a later valid_from")
+    for i, expiry in enumerate(expiries):
+        if expiry is not None and iso_to_ts(expiry) <= t:
+            raise ValueError(f"expires_at #{i} ({expiry}) is not after valid_from ({start}): the fact would never "
+                             "hold; give a later expires_at, or none")
+    return start if any(t > iso_to_ts(stamp) for stamp in created_at) else None
 
 
 def check_core(value: Any, n: int) -> list[bool]:

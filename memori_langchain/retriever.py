@@ -25,7 +25,8 @@ def fact_to_document(fact: RecalledFact) -> Document:
     ``valid_from`` (when the current text became valid, if later than ``created_at``: an updated text;
     else ``None``), ``restored_at`` (when a restore last made the fact valid again; else ``None``), ``valid_to``
     (when a fact recalled for a question about the past stopped being true; else ``None``), ``cosine``,
-    ``lexical`` and ``rank_score`` are set on top of it.
+    ``lexical``, ``rank_score`` and ``passed_by`` (the rule that brought the fact in: ``"cosine"``, ``"words"``,
+    ``"core"``...; :attr:`~memori_core.RecalledFact.passed_by`) are set on top of it.
     """
     metadata: dict[str, Any] = {
         **fact.metadata,
@@ -38,6 +39,7 @@ def fact_to_document(fact: RecalledFact) -> Document:
         "cosine": fact.cosine,
         "lexical": fact.lexical,
         "rank_score": fact.rank_score,
+        "passed_by": fact.passed_by,
     }
     return Document(id=fact.id, page_content=fact.content, metadata=metadata)
 

@@ -51,7 +51,7 @@ class MemoriHybridPostprocessor(CountField, BaseNodePostprocessor):
       ``BaseEmbedding``, or any embedder memori accepts; best the one the engine stores with) embeds the pool's
       texts and the query, and is required then (construction fails naming it).
     - ``attach_scores=True`` returns copies of the nodes carrying ``cosine``,
-      ``lexical`` and ``rank_score`` metadata (hidden from the LLM and the
+      ``lexical``, ``rank_score`` and ``passed_by`` (the gate rule that kept the node) metadata (hidden from the LLM and the
       embedder); by default the nodes are passed on unchanged apart from the score.
     - If ranking fails (a node whose text cannot be read, say) a warning is logged on the
       ``memori_llamaindex`` logger and the nodes go on as without this step: by their own score, cut
@@ -130,7 +130,8 @@ class MemoriHybridPostprocessor(CountField, BaseNodePostprocessor):
         node = original.node
         if self.attach_scores:
             node = node.model_copy(deep=False)
-            node.metadata = {**node.metadata, "cosine": c.cosine, "lexical": c.lexical, "rank_score": c.rank_score}
+            node.metadata = {**node.metadata, "cosine": c.cosine, "lexical": c.lexical, "rank_score": c.rank_score,
+                             "passed_by": c.passed_by}
             node.excluded_llm_metadata_keys = _with_keys(node.excluded_llm_metadata_keys)
             node.excluded_embed_metadata_keys = _with_keys(node.excluded_embed_metadata_keys)
         return NodeWithScore(node=node, score=c.rank_score)

@@ -27,8 +27,9 @@ from memori_core.metadata_keys import CAPTURE_METADATA_KEYS as CAPTURE_METADATA_
 
 from ._common import logger
 
-SCORE_METADATA_KEYS: tuple[str, ...] = ("cosine", "lexical", "rank_score")
-"""Metadata keys holding the parts of a fact's score."""
+SCORE_METADATA_KEYS: tuple[str, ...] = ("cosine", "lexical", "rank_score", "passed_by")
+"""Metadata keys holding the parts of a fact's score and the rule that brought it in
+(:attr:`~memori_core.RecalledFact.passed_by`)."""
 
 DEFAULT_EXCLUDED_LLM_METADATA_KEYS: tuple[str, ...] = ("entity_id", *SCORE_METADATA_KEYS, *BOOKKEEPING_METADATA_KEYS)
 """Bookkeeping the LLM does not need to read: the entity, the score parts and every key memori-recall writes or
@@ -54,7 +55,7 @@ class MemoriRetriever(BaseRetriever):
     Each result is a ``NodeWithScore`` whose ``score`` is the fact's fused
     ``rank_score`` and whose ``TextNode`` has the fact id as ``id_``, the fact
     text as ``text``, and metadata ``entity_id``, ``created_at``, ``cosine``,
-    ``lexical``, ``rank_score`` (plus ``times_seen`` / ``last_seen``,
+    ``lexical``, ``rank_score``, ``passed_by`` (the rule that brought the fact in, docs/ranking.md) (plus ``times_seen`` / ``last_seen``,
     ``session_id`` when the fact has one, ``valid_from`` when its current text became valid after ``created_at``,
     an updated text, ``restored_at`` when a restore made it valid again, ``valid_to`` when a fact recalled for a
     question about the past is no longer true, and the fact's own metadata). Only
@@ -178,6 +179,7 @@ def fact_node(
     metadata["cosine"] = fact.cosine
     metadata["lexical"] = fact.lexical
     metadata["rank_score"] = fact.rank_score
+    metadata["passed_by"] = fact.passed_by
     node = TextNode(
         id_=fact.id,
         text=fact.content,

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta, timezone
 from _helpers import ungated_engine
 from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
 from memori_core.extraction import Message
+from memori_core.validate import iso_to_ts
 
 __all__ = [
     "RULES", "SAID_AT", "Stored", "capture_turns", "core_texts", "ended_texts", "facts_of", "replaces", "texts_after",
@@ -37,15 +38,21 @@ def capture_turns(
         capture_facts(engine, user, [("user", turn)], RULES, created_at=None if at is None else at + n * apart)
 
 
-def valid_texts(engine: RecallEngine, user: str = "u1") -> list[str]:
-    """The texts of ``user``'s valid facts, sorted."""
-    return sorted(f.content for f in engine.list(user))
+def valid_texts(engine: RecallEngine, user: str = "u1", at: datetime | None = None) -> list[str]:
+    """The texts of ``user``'s valid facts, sorted (``at``: those valid then, a change told ahead from its start;
+    ``None``: now)."""
+    if at is None:
+        return sorted(f.content for f in engine.list(user))
+    t = at.timestamp()
+    return sorted(f.content for f in engine.list(user, include_invalid=True, limit=10_000)
+                  if iso_to_ts(f.valid_since) <= t and f.is_valid(t))
 
 
-def ended_texts(engine: RecallEngine, user: str = "u1") -> list[str]:
-    """The texts of ``user``'s facts no longer valid (superseded), sorted."""
-    valid = {f.id for f in engine.list(user)}
-    return sorted(f.content for f in engine.list(user, include_invalid=True) if f.id not in valid)
+def ended_texts(engine: RecallEngine, user: str = "u1", at: datetime | None = None) -> list[str]:
+    """The texts of ``user``'s facts no longer valid (superseded), sorted (``at``: ended by then; ``None``: now).
+    A change told ahead that has not started is neither valid nor ended."""
+    t = (datetime.now(timezone.utc) if at is None else at).timestamp()
+    return sorted(f.content for f in engine.list(user, include_invalid=True, limit=10_000) if not f.is_valid(t))
 
 
 def core_texts(engine: RecallEngine, user: str = "u1") -> list[str]:
@@ -65,7 +72,7 @@ def told(*turns: str, at: datetime | None = None) -> tuple[list[str], list[str]]
     off; the user's valid and ended facts afterwards, as (:func:`valid_texts`, :func:`ended_texts`)."""
     engine = ungated_engine()
     capture_turns(engine, *turns, at=at)
-    return valid_texts(engine), ended_texts(engine)
+    return valid_texts(engine, at=at), ended_texts(engine, at=at)
 
 
 def facts_of(said: str, at: datetime | None = None) -> list[str]:
@@ -83,8 +90,9 @@ class Stored:
 
 
 def replaces(said: str, stored: str) -> bool:
-    """Whether a fact :data:`RULES` keep of the user message ``said`` replaces the stored fact ``stored`` (the facts
-    of ``said`` must not be empty)."""
+    """Whether a fact :data:`RULES` keep of the user message ``said`` replaces the stored fact ``stored`` now (the
+    facts of ``said`` must not be empty): a state told ahead, valid from a later start (``valid_from``), ends it
+    only then, and is left out."""
     facts = RULES.extract([("user", said)], [Stored("old", stored)])
     assert facts, said
-    return any(f.supersedes == ("old",) for f in facts)
+    return any(f.supersedes == ("old",) for f in facts if f.valid_from is None)

@@ -54,12 +54,15 @@ def _cases(kind: str, *, whole: bool = False) -> list[Any]:
     return params
 
 
-def _check_step(engine: RecallEngine, step: dict[str, Any], said_at: datetime | None) -> None:
+def _check_step(engine: RecallEngine, step: dict[str, Any], said_at: datetime | None,
+                until: datetime | None = None) -> datetime | None:
     """Capture ``step["said"]`` (:func:`~_capture.capture_turns`), then check each of the step's other keys
     against the step's user's facts: ``valid``, ``ended`` (each of which must also have a ``valid_to``) and
     ``core``, the sorted texts exactly; ``expires``, the sorted ``[text, ISO expiry]`` of exactly the valid facts
     that expire; ``recall``, a table of ``query``, optional ``as_of``, and ``texts`` (exactly what is recalled, in
-    order) or ``has``/``lacks`` (texts among it and not)."""
+    order) or ``has``/``lacks`` (texts among it and not). ``valid`` and ``ended`` are read as of the step's last
+    turn, or ``until`` (the time an earlier step was read at) when later, so that a change told ahead reads the
+    same whatever the day the test runs; returned (``None``: now, for steps said at no time)."""
     unknown = set(step) - STEP_KEYS
     assert not unknown, f"a step has unknown keys {sorted(unknown)}"
     assert set(step) - {"said", "user", "apart_days", "after_days"}, f"a step checks nothing: {step}"
@@ -67,11 +70,13 @@ def _check_step(engine: RecallEngine, step: dict[str, Any], said_at: datetime | 
     if "after_days" in step:  # a turn said later, or earlier (a turn captured late), than the table's time
         assert said_at is not None, "after_days needs the table's said_at"
         said_at += timedelta(days=step["after_days"])
-    capture_turns(engine, *step["said"], user=user, at=said_at, apart=timedelta(days=step.get("apart_days", 0)))
+    apart = timedelta(days=step.get("apart_days", 0))
+    capture_turns(engine, *step["said"], user=user, at=said_at, apart=apart)
+    at = None if said_at is None else max(said_at + apart * (len(step["said"]) - 1), until or said_at)
     if "valid" in step:
-        assert valid_texts(engine, user) == step["valid"]
+        assert valid_texts(engine, user, at=at) == step["valid"]
     if "ended" in step:
-        assert ended_texts(engine, user) == step["ended"]
+        assert ended_texts(engine, user, at=at) == step["ended"]
         valid_ids = {f.id for f in engine.list(user)}
         assert all(f.valid_to is not None for f in engine.list(user, include_invalid=True) if f.id not in valid_ids)
     if "core" in step:
@@ -87,6 +92,7 @@ def _check_step(engine: RecallEngine, step: dict[str, Any], said_at: datetime | 
             assert recalled == asked["texts"]
         assert [t for t in asked.get("has", []) if t not in recalled] == []
         assert [t for t in asked.get("lacks", []) if t in recalled] == []
+    return at
 
 
 def test_every_book_has_rows_of_a_known_kind() -> None:
@@ -139,5 +145,6 @@ def test_a_message_gives_the_facts_and_the_ids_they_supersede_its_row_names(
 def test_each_step_of_messages_leaves_the_facts_its_row_names(said_at: datetime | None, row: dict[str, Any]) -> None:
     engine = ungated_engine()
     first = {key: value for key, value in row.items() if key != "then"}
+    until = None
     for step in [first, *row.get("then", [])]:
-        _check_step(engine, step, said_at)
+        until = _check_step(engine, step, said_at, until)

@@ -8,8 +8,11 @@ test_rule_books.py). The tests here capture through capture_facts into a real em
 
 from __future__ import annotations
 
+import pytest
+
 from _capture import RULES, SAID_AT, capture_turns, ended_texts, valid_texts
 from memori_core import RecallEngine
+from memori_core.extraction.cars_got import car_got
 from memori_core.extraction.rule_based import plain_reading
 from memori_core.extraction.told_endings import as_told_endings, told_ending
 
@@ -61,3 +64,15 @@ def test_a_pets_farewell_ends_what_was_stored_of_the_pet_through_a_real_store(un
                   user="ann", at=SAID_AT)
     assert valid_texts(ungated, "ann") == ["User's beagle Biscuit died on Thursday 2026-08-06."]
     assert ended_texts(ungated, "ann") == ["User's beagle Biscuit is 13."]
+
+
+@pytest.mark.parametrize("said", [
+    "I got a Honda Civic for my daughter.",  # someone else's car
+    "If I bought a Tesla, would I save on fuel?",  # a question, an "if"
+    "should I get a used Toyota Corolla?",
+    "We got a car seat for the baby.",  # no car named
+    "I got a new car.",  # no make or model: not read as a car got
+    "I got a park ranger job.",  # a model's name that is a word too, with no car's age before it
+])
+def test_a_car_not_got_by_the_user_or_not_named_is_no_car_they_drive(said: str) -> None:
+    assert car_got(said) is None

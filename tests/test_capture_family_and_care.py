@@ -88,3 +88,19 @@ def test_a_part_of_a_month_or_a_holiday_is_written_out_and_ends_when_it_is_over(
 
 def test_a_part_of_a_month_told_as_over_is_not_read_as_a_plan() -> None:
     assert anchor_plan("User moved here at the end of the month.", LONDON_FRIDAY, past=True) is None
+
+
+@pytest.mark.parametrize("said", ["My mum and sister live in Leeds. She is a nurse.",
+                                  "My son and my husband love football. He plays every Sunday."])
+def test_a_he_or_she_after_two_people_of_theirs_of_that_gender_in_the_message_is_no_ones(said: str) -> None:
+    # the in-message reading of a pronoun (issue 21, caprec2) guesses no one among two
+    facts = [v.fact for v in RULES.explain(said) if v.fact]
+    assert not any(fact.startswith(("User's mum is", "User's sister is", "User's son plays", "User's husband plays"))
+                   for fact in facts), facts
+
+
+def test_a_he_or_she_after_someone_named_in_the_message_is_not_kept_as_what_they_do_on_a_day() -> None:
+    # "he starts monday" is news of that day, not a lasting fact of the husband's (issue 21, caprec2)
+    facts = [v.fact for v in RULES.explain("My husband got a job at Rolls-Royce. He starts monday.",
+                                           now=datetime(2026, 1, 5, 9, tzinfo=timezone.utc)) if v.fact]
+    assert not any("starts" in fact for fact in facts), facts

@@ -21,7 +21,7 @@ def _captured(engine: RecallEngine, *turns: str) -> tuple[list[str], list[str]]:
     """The valid and the superseded facts after capturing each of ``turns`` as a user message said at
     :data:`SAID_AT`, with the rules."""
     capture_turns(engine, *turns, user="ann", at=SAID_AT)
-    return valid_texts(engine, "ann"), ended_texts(engine, "ann")
+    return valid_texts(engine, "ann", at=SAID_AT), ended_texts(engine, "ann", at=SAID_AT)  # then, not now
 
 
 _facts = partial(facts_of, at=SAID_AT)  # what the rules keep of one user message said at SAID_AT

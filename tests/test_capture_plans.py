@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from _capture import capture_turns
+from _capture import capture_turns, valid_texts
 from _helpers import ungated_engine
 from memori_core import RecallEngine
 
@@ -23,9 +23,11 @@ SAID = datetime(2026, 10, 12, 9, 0, tzinfo=timezone.utc)
 
 def _said(engine: RecallEngine, *turns: str, user: str = "u1") -> dict[str, str | None]:
     """Capture each turn in order for ``user``, a day apart from :data:`SAID`; the user's valid facts afterwards,
-    text -> expiry (ISO, ``None`` for a fact kept for good)."""
+    text -> expiry (ISO, ``None`` for a fact kept for good). Valid when the last turn was said, not now: a change
+    told ahead whose start the clock has passed since is not valid yet then."""
     capture_turns(engine, *turns, user=user, at=SAID, apart=timedelta(days=1))
-    return {f.content: f.expires_at for f in engine.list(user)}
+    held = set(valid_texts(engine, user, at=SAID + timedelta(days=len(turns) - 1)))
+    return {f.content: f.expires_at for f in engine.list(user, include_invalid=True) if f.content in held}
 
 
 def _month_end(year: int, month: int) -> str:

@@ -34,7 +34,7 @@ OFF_TOPIC = "Should I buy a zebra xylophone?"  # the asker's own question, unrel
 @pytest.fixture
 def engine(hash_embedder: HashEmbedder) -> RecallEngine:
     """The engine of these tests appends core facts on every turn about the asker (``core_when="always"``, the
-    default): they pin which turns get core facts at all, and how they are appended; what ``core_when="touched"``
+    default before ``"open"``): they pin which turns get core facts at all, and how they are appended; what ``core_when="touched"``
     leaves out of the asker's other turns is tested at the end."""
     return RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(core_when="always"))
 
@@ -776,7 +776,7 @@ def test_core_when_touched_gives_a_turn_about_something_else_no_core_facts_and_o
     # medication were most of what reached the prompt.
     engine = seed(RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder,
                                config=RecallConfig(core_when="touched")))
-    always = RecallEngine(store=engine.store, embedder=hash_embedder, config=RecallConfig())  # the default
+    always = RecallEngine(store=engine.store, embedder=hash_embedder, config=RecallConfig(core_when="always"))
     everything = sorted([ALLERGY, MEDICATION])
     for turn in ("Can you help me fix my spreadsheet formula?", "Help me write an email to my colleague Sam.",
                  "What instrument do I play?", "Will it rain at my place tomorrow?"):
@@ -790,15 +790,28 @@ def test_core_when_touched_gives_a_turn_about_something_else_no_core_facts_and_o
                                                    context=["Which of these two curries should I order?"])))) == everything
 
 
-def test_by_default_every_turn_about_the_asker_gets_the_core_facts_and_another_core_when_is_refused(
+def test_core_when_open_gives_a_turn_the_gate_reads_as_off_topic_only_the_core_facts_it_touches(
         hash_embedder: HashEmbedder) -> None:
+    # Tester finding (issue 20): with core_when="always" (the default), "Can you help me fix this Excel formula?"
+    # gets the medication and the allergy. "open" reads the turn as "touched" does when the gate keeps nothing.
     store = ChromaStore.in_memory()
     seed(RecallEngine(store=store, embedder=hash_embedder))
     default = RecallEngine(store=store, embedder=hash_embedder)
+    opened = RecallEngine(store=store, embedder=hash_embedder, config=RecallConfig(core_when="open"))
     assert default.config.core_when == "always"
-    turn = "Can you help me fix my spreadsheet formula?"
-    assert sorted(contents(core_part(default.recall(turn, "u")))) == sorted([ALLERGY, MEDICATION])
-    with pytest.raises(ValueError, match="core_when must be 'touched' or 'always'"):
+    everything = sorted([ALLERGY, MEDICATION])
+    for turn in ("Can you help me fix my spreadsheet formula?", "Help me write an email to my colleague Sam."):
+        assert not opened.recall(turn, "u") and not appended(opened, turn), turn
+        assert sorted(contents(core_part(default.recall(turn, "u")))) == everything, turn
+    # the gate keeps a fact: every core fact, as "always" gives them
+    cello = opened.recall("When do I play the cello?", "u")
+    assert CELLO in contents(cello) and sorted(contents(core_part(cello))) == everything
+    assert {f.passed_by for f in core_part(cello)} == {"core"}
+    # closed, but about food, the body, or whether to do something: every core fact
+    for turn in ("Any ideas for dinner tonight?", "My head is pounding, what now?",
+                 "My boss wants me on nights for a month. Should I say yes?"):
+        assert sorted(contents(core_part(opened.recall(turn, "u")))) == everything, turn
+    with pytest.raises(ValueError, match="core_when must be 'touched', 'open' or 'always'"):
         RecallConfig(core_when="sometimes")  # type: ignore[arg-type]
 
 
@@ -812,7 +825,7 @@ def _recalled(engine: RecallEngine, turn: str, context: list[str] | None = None)
     return {c.content for c in engine.explain(turn, "u", context=context).candidates if c.kept}
 
 
-@pytest.mark.parametrize("core_when", ["always", "touched"])
+@pytest.mark.parametrize("core_when", ["always", "open", "touched"])
 def test_a_question_what_to_feed_someone_else_gets_none_of_the_askers_own_core_facts(
     hash_embedder: HashEmbedder, core_when: str
 ) -> None:

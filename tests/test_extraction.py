@@ -791,7 +791,8 @@ def test_a_plan_for_a_month_to_come_expires_when_that_month_ends(said: str, mont
     year = today.year if month is None or month >= today.month else today.year + 1
     assert verdict.reason == extraction.KEPT_EXPIRING
     assert verdict.fact == fact.format(next=following.strftime("%B %Y"), year=year)
-    [stored] = RuleBasedFactExtractor().extract([("user", said)])
+    # (a move also keeps the home it brings, valid from that month: not this plan)
+    [stored] = [f for f in RuleBasedFactExtractor().extract([("user", said)]) if f.valid_from is None]
     assert stored.expires_at is not None
     end = (stored.expires_at + timedelta(seconds=30)).astimezone(timezone.utc)  # to within the extract's run
     assert end.day == 1 and end.hour == 0 and end.minute == 0  # the first moment after that month
@@ -1257,9 +1258,12 @@ def test_a_promotion_to_a_role_ends_a_stored_role_that_names_no_employer() -> No
 def test_a_move_or_a_job_start_to_come_expires_and_ends_nothing_yet() -> None:
     stored = [Stored("home", "User lives in Leeds."), Stored("job", "User works at Amazon.")]
     for said, days in [("we're moving to Berlin next month", 62), ("I'm starting a new job next week", 15)]:
-        [fact] = RuleBasedFactExtractor().extract([("user", said)], stored)
+        facts = RuleBasedFactExtractor().extract([("user", said)], stored)
+        [fact] = [f for f in facts if f.valid_from is None]  # the plan, true now
         assert fact.supersedes == () and fact.expires_at is not None, said
         assert fact.expires_at <= datetime.now(timezone.utc) + timedelta(days=days), said
+        # what the move brings ends the stored home only from its start (issue 21, changes told ahead)
+        assert all(f.valid_from > datetime.now(timezone.utc) for f in facts if f.valid_from is not None), said
 
 
 def test_a_plan_for_next_year_expires_when_next_year_ends() -> None:

@@ -97,6 +97,16 @@ def test_superseded_fact_past_its_own_expiry_leaves_a_repeated_past_question(eng
     assert "User works at Leeds General." not in _texts(engine.recall(USED_TO, "maya"))
 
 
+def test_change_called_off_before_its_start_is_no_past(engine: RecallEngine) -> None:
+    """A change told ahead and called off never held: a question about the past does not show it."""
+    _moved(engine)
+    start = datetime.now(timezone.utc) + timedelta(days=30)
+    (plan,) = engine.add("maya", "User works at Salford Royal.", valid_from=start)
+    engine.cancel("maya", plan)
+    assert "User works at Salford Royal." not in _texts(engine.recall(USED_TO, "maya"))
+    assert OLD_JOB in _texts(engine.recall(USED_TO, "maya"))
+
+
 def test_another_users_past_facts_never_appear(engine: RecallEngine) -> None:
     _moved(engine, "maya")
     engine.add("omar", "User works at Leeds General.", created_at=T0)

@@ -51,6 +51,7 @@ class RowWrites(RowSelection):
     def _wrote(self) -> None:
         self._recent = None
         self._matching = {}
+        self._starts = None
 
     def _reserve(self, rows: int) -> None:
         """Room for ``rows`` more rows, in private writeable arrays (a snapshot's are read-only views)."""

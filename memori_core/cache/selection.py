@@ -77,6 +77,7 @@ class RowSelection:
     _meta_values: dict[str, list[Any]]  # metadata key -> value per row (for where filters)
     _core: _FlaggedRows
     _unsearchable: _FlaggedRows
+    _starts: tuple[np.ndarray, np.ndarray] | None  # rows whose period began after they were stated, and when
 
     def live_rows(self) -> np.ndarray:
         """Row numbers of live rows, ascending."""
@@ -102,10 +103,10 @@ class RowSelection:
         return np.asarray(kept, dtype=np.int64)
 
     def uncounted_rows(self, now: float, *, invalid: bool, expired: bool) -> np.ndarray:
-        """The live rows a count leaves out at ``now`` (epoch seconds), ascending: those no longer valid
+        """The live rows a count leaves out at ``now`` (epoch seconds), ascending: those no longer or not yet valid
         (``invalid``) and those past their own expiry (``expired``), the rows with history searched for once."""
         history = self.history_rows() if invalid or (expired and self.n_expiring) else np.zeros(0, dtype=np.int64)
-        parts = [self.invalid_rows(now, history)] if invalid else []
+        parts = [self.invalid_rows(now, history), self.starting_rows(now)] if invalid else []
         if expired:
             parts.append(self.expired_by_own_expiry(now, history))
         return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
@@ -143,27 +144,63 @@ class RowSelection:
     def past_rows(self, now: float) -> np.ndarray:
         """Live rows no longer valid at ``now`` (epoch seconds) and not past their own expiry, ascending: the
         superseded and ended facts a question about the past may read (a forgotten or deleted fact has no row;
-        one expired by its ``expires_at`` stays out). Read only for such a question: the rows with history are
-        read one by one."""
+        one expired by its ``expires_at`` stays out, and so does one valid at no time: a change told ahead and
+        called off before its start). Read only for such a question: the rows with history are read one by one."""
         history = self.history_rows()
         invalid = self.invalid_rows(now, history)
         if invalid.size == 0:
             return invalid
         expired = self.expired_by_own_expiry(now, history)
-        return invalid[~np.isin(invalid, expired)] if expired.size else invalid
+        held = [r for r in invalid.tolist() if (f := self.fact(r)) is not None and f.valid_to
+                and iso_to_ts(f.valid_since) < iso_to_ts(f.valid_to)]  # type: ignore[arg-type]
+        rows = np.asarray(held, dtype=np.int64)
+        return rows[~np.isin(rows, expired)] if expired.size else rows
 
     def valid_at_rows(self, at: float, rows: np.ndarray | None = None) -> np.ndarray:
         """Those of ``rows`` (default: the live rows) whose fact was recallable at ``at`` (epoch seconds):
-        created (and, for an updated text or a restored fact, made valid) at or before it, not yet superseded or
-        expired then (vectorised over the columns; only rows with history are read one by one)."""
+        created (and, for an updated text, a restored fact or a change told ahead, made valid) at or before it,
+        not yet superseded or expired then (vectorised over the columns and :meth:`_start_times`)."""
         if rows is None:
             rows = self.live_rows()
         c = self.c
         rows = rows[(c.created_ts[rows] <= at) & (c.expires[rows] > at)]
-        later = [r for r in self.history_rows().tolist()
-                 if (f := self.fact(r)) is not None and (f.valid_from or f.restored_at)
-                 and iso_to_ts(f.valid_since) > at]  # type: ignore[arg-type]
-        return rows[~np.isin(rows, later)] if later else rows
+        later = self.starting_rows(at)
+        return rows[~np.isin(rows, later)] if later.size else rows
+
+    def starting_rows(self, at: float) -> np.ndarray:
+        """Live rows whose current period of validity begins after ``at`` (epoch seconds): a change told ahead
+        (``add(..., valid_from=...)``) before its start, an updated or restored fact before its new period began.
+        Recall, now or ``as_of``, leaves them out; an entity with no such row pays one empty check."""
+        rows, starts = self._start_times()
+        return rows[starts > at] if rows.size else rows
+
+    def next_start(self, now: float) -> float:
+        """The earliest start (epoch seconds) after ``now`` of a row's period of validity; ``inf`` when none: a
+        kept answer holds until then (a change told ahead becomes recallable), as until the next expiry."""
+        rows, starts = self._start_times()
+        later = starts[starts > now] if rows.size else starts
+        return float(later.min()) if later.size else float("inf")
+
+    def _start_times(self) -> tuple[np.ndarray, np.ndarray]:
+        """The live rows whose period of validity begins after their ``created_at`` (a ``valid_from`` or
+        ``restored_at`` set), ascending, and each one's start (:attr:`~memori_core.facts.StoredFact.valid_since`,
+        epoch seconds): found by one search of the validity column for those two fields, the matching rows read
+        one by one, memoised until the next write (a snapshot's rows are read from its columns the same way)."""
+        if self._starts is None:
+            v = self.c.validity
+            found = set(v.rows_containing('"valid_from"').tolist()) | set(v.rows_containing('"restored_at"').tolist())
+            over = self._overrides
+            if over:  # rows rewritten in place: their fact, not the column, says
+                found.difference_update(over)
+                found.update(r for r, f in over.items() if f.valid_from or f.restored_at)
+            n, alive = self._n, self._alive
+            rows, starts = [], []
+            for r in sorted(found):
+                if r < n and alive[r] and (f := self.fact(r)) is not None and (f.valid_from or f.restored_at):
+                    rows.append(r)
+                    starts.append(iso_to_ts(f.valid_since))
+            self._starts = (np.asarray(rows, dtype=np.int64), np.asarray(starts, dtype=np.float64))
+        return self._starts
 
     def matching_rows(self, where: Where) -> np.ndarray:
         """Live rows whose user metadata and times satisfy ``where`` (memoised until the next write)."""

@@ -16,6 +16,7 @@ from ..extraction.types import USER_ROLES, ExtractedFact, FactExtractor, Message
 from ..lanes import ERASURES
 from ..text import normalize_fact_text
 from ..validate import check_expiry, check_said_at, iso_to_ts, repair_text, turn_as_of
+from .called_off import cancel_called_off
 from .refusal import refused_because
 from .repeats import settle_repeats
 from .slot_races import settle_slot_races
@@ -151,6 +152,7 @@ def _capture_turn(
             return []
         began = time.time_ns()
         ids = _store(engine, entity_id, facts, texts, existing, said_at, since, metadata, session_id, cancelled)
+        cancel_called_off(engine, entity_id, texts)  # "Actually I'm staying at Bosch.": the job to come is off
         # Another process's writer may have stored one of these in other words meanwhile: one of them stays.
         gone = settle_repeats(engine, entity_id, ids, began)
         kept = [fid for fid in ids if fid not in gone]
@@ -189,16 +191,32 @@ def _store(
     core = {f.text.strip() for f in facts if getattr(f, "core", False) is True and isinstance(f.text, str)}
     expiry = {f.text.strip(): f.expires_at for f in facts
               if getattr(f, "expires_at", None) is not None and isinstance(f.text, str)}
+    # A change told ahead ("User works at Siemens." from January 4) is added on its own, valid from its start:
+    # what it replaces ends then, not now.
+    starts = {f.text.strip(): f.valid_from for f in facts
+              if getattr(f, "valid_from", None) is not None and isinstance(f.text, str)}
     ids: list[str] = []
     for group in ([t for t in texts if t not in told_late], told_late):
-        if group:
-            call = {**kwargs, "supersedes": list(dict.fromkeys(fid for t in group for fid in ends[t]))}
+        for start, part in _by_start(group, starts):
+            call = {**kwargs, "supersedes": list(dict.fromkeys(fid for t in part for fid in ends[t]))}
+            if start is not None:
+                call["valid_from"] = start
             if core:
-                call["core"] = [t in core for t in group]
+                call["core"] = [t in core for t in part]
             if expiry:
-                call["expires_at"] = [expiry.get(t) for t in group]
-            ids += _add(engine, entity_id, group, call, since, cancelled)
+                call["expires_at"] = [expiry.get(t) for t in part]
+            ids += _add(engine, entity_id, part, call, since, cancelled)
     return ids
+
+
+def _by_start(group: list[str], starts: Mapping[str, datetime]) -> list[tuple[datetime | None, list[str]]]:
+    """``group`` (texts of one add) split by the start each holds from (``starts``; absent: from when said), the
+    texts valid now first, each part in the group's order."""
+    parts: dict[datetime | None, list[str]] = {}
+    for t in group:
+        parts.setdefault(starts.get(t), []).append(t)
+    return [(start, part) for start, part in parts.items() if part]
+
 
 
 def _add(engine: Any, entity_id: str, texts: list[str], kwargs: dict[str, Any], since: Any,

@@ -13,7 +13,7 @@ from ..cache import EntityCache
 from ..explain import CandidateScore
 from ..facts import RecalledFact
 from ..ranking.concerns import fact_concerns
-from ..ranking.core import CORE, core_picks, core_touched
+from ..ranking.core import CORE, CORE_ALWAYS, CORE_TOUCHED, core_picks, core_touched, core_turn_concerns
 from ..ranking.dense import cosine_scores
 from ..ranking.implications import not_about_them
 from ..ranking.judged import JUDGED_RELEVANT
@@ -61,12 +61,16 @@ def _core_kept(core: _CoreRows, keep: np.ndarray) -> _CoreRows | None:
     return _CoreRows(core.rows[at], core.cosine[at], core.recency[at], [core.facts[i] for i in at.tolist()])
 
 
-def _core_added(scored: _Scored, chosen: np.ndarray, core_limit: int) -> list[tuple[int, int]]:
+def _core_added(scored: _Scored, chosen: np.ndarray, core_limit: int) -> tuple[list[tuple[int, int]], str]:
     """The core facts to append after the pool positions ``chosen``, in order: (position among
-    ``scored.core``, position in the pool or -1 when the fact was not a candidate)."""
+    ``scored.core``, position in the pool or -1 when the fact was not a candidate); and their ``passed_by``
+    (``"core touched"`` when they were narrowed to those the turn or a chosen fact touches, else ``"core"``)."""
     core = scored.core
     if core is None:
-        return []
+        return [], CORE_ALWAYS
+    concerns = scored.core_concerns
+    if concerns is None and scored.closed_turn is not None and not chosen.size:
+        concerns = core_turn_concerns(*scored.closed_turn)  # core_when="open" and the gate kept nothing
     pool_rows = scored.scores.rows
     pos = np.full(core.rows.shape[0], -1, dtype=np.int64)
     if pool_rows.shape[0]:
@@ -78,21 +82,22 @@ def _core_added(scored: _Scored, chosen: np.ndarray, core_limit: int) -> list[tu
     is_chosen = np.zeros(pool_rows.shape[0] + 1, dtype=bool)  # the last slot (pos -1): not in the pool
     is_chosen[np.asarray(chosen, dtype=np.int64)] = True
     taken = is_chosen[pos]
-    if scored.core_concerns is not None:  # only those whose concerns the turn or a chosen fact touches
-        touched = scored.core_concerns.union(*(fact_concerns(scored.facts[i].content) for i in chosen.tolist()))
+    if concerns is not None:  # only those whose concerns the turn or a chosen fact touches
+        touched = concerns.union(*(fact_concerns(scored.facts[i].content) for i in chosen.tolist()))
         taken = taken | ~core_touched([f.content for f in core.facts], touched)
     picks = core_picks(core.cosine, core.recency, taken, core_limit)
-    return [(p, int(pos[p])) for p in picks.tolist()]
+    rule = CORE_TOUCHED if scored.core_touched or concerns is not None else CORE_ALWAYS
+    return [(p, int(pos[p])) for p in picks.tolist()], rule
 
 
-def _core_fact(scored: _Scored, p: int, i: int) -> RecalledFact:
+def _core_fact(scored: _Scored, p: int, i: int, passed_by: str) -> RecalledFact:
     """Core fact ``p`` of ``scored.core`` as recall returns it: with its pool scores when it was a
     candidate (pool position ``i`` >= 0), else with its cosine and 0 for the lexical and rank scores."""
     if i >= 0:
-        return _fact(scored, i)
+        return _fact(scored, i, passed_by)
     core = scored.core
     assert core is not None
-    return _recalled(core.facts[p], float(core.cosine[p]), 0.0, 0.0)
+    return _recalled(core.facts[p], float(core.cosine[p]), 0.0, 0.0, passed_by)
 
 
 def _with_core(
@@ -102,7 +107,7 @@ def _with_core(
     others, ``source="core"``, numbered after the pool) to the end, kept, with the fate :data:`CORE`:
     the kept candidates in list order are exactly what ``recall`` returns."""
     chosen = order[np.asarray([r in (KEPT, JUDGED_RELEVANT) for r in fate], dtype=bool)]
-    added = _core_added(scored, chosen, core_limit)
+    added, rule = _core_added(scored, chosen, core_limit)
     if not added:
         return candidates
     at = {i: k for k, i in enumerate(order.tolist())}  # pool position -> index in candidates
@@ -112,9 +117,9 @@ def _with_core(
     for p, i in added:
         if i >= 0:
             moved.add(at[i])
-            tail.append(replace(candidates[at[i]], kept=True, reason=CORE))
+            tail.append(replace(candidates[at[i]], kept=True, reason=CORE, passed_by=rule))
             continue
         rank += 1  # not a candidate: its lexical and rank scores are 0 (_core_fact)
-        tail.append(CandidateScore.of(_core_fact(scored, p, i), rank=rank, bm25=0.0, kept=True, reason=CORE,
-                                      source="core"))
+        tail.append(CandidateScore.of(_core_fact(scored, p, i, rule), rank=rank, bm25=0.0, kept=True, reason=CORE,
+                                      source="core", passed_by=rule))
     return [c for k, c in enumerate(candidates) if k not in moved] + tail

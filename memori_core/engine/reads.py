@@ -55,8 +55,11 @@ from ..ranking.implications import (
 from ..ranking.intent import asks_how_to, names_known
 from ..ranking.judged import judged_select
 from ..ranking.lexical import unique_terms
+from ..ranking.gate import rule_names
+from ..ranking.judged import JUDGE_RULE
+from ..ranking.own_first import own_first
 from ..ranking.past import asks_about_the_past
-from ..ranking.pipeline import PoolScores, first_of_each_text, score_pool, select
+from ..ranking.pipeline import PoolScores, first_of_each_text, score_pool, select, select_with_rules
 from ..ranking.recency import asks_when, with_restatements, with_slot_recency
 from ..validate import check_as_of, check_context, check_entity_id, check_limit, check_query
 from .answers import Answers, _Answer, _answered, _Asked, _copies, _remember_answer
@@ -193,7 +196,7 @@ class ReadPath(Answers, GateSignals, Judging):
                     answer = _answered(cache, asked, self._answer_inputs(), now)
                     if answer is not None:
                         return _copies(answer)
-                    horizon = cache.next_expiry(now)
+                    horizon = min(cache.next_expiry(now), cache.next_start(now))
         if empty:  # said before the query is embedded: an unknown entity never loads the model
             self._warn_if_swapped("recall", query, entity_id, stacklevel=4)  # recall's caller (past when_open)
             return []
@@ -208,12 +211,18 @@ class ReadPath(Answers, GateSignals, Judging):
         scored, limit, asked, cache, revision = begun.scored, begun.limit, begun.asked, begun.cache, begun.revision
         if judged is not None and judged.relevant is not None:
             chosen = judged_select(judged.seen, judged.relevant, limit)  # the judge decided
+            rules = [JUDGE_RULE] * chosen.shape[0]
         else:
-            chosen = select(scored.scores, limit, self.config)
+            chosen, codes = select_with_rules(scored.scores, limit, self.config)
+            rules = rule_names(codes)
+            if self.config.gate == "relevance":  # the asker's own facts first on a question about themselves
+                order = own_first(begun.query, [scored.facts[i].content for i in chosen.tolist()], begun.read)
+                if order is not None:
+                    chosen, rules = chosen[order], [rules[k] for k in order.tolist()]
         # Then the core facts not chosen (at most core_limit, most relevant first): on every turn.
-        added = _core_added(scored, chosen, self.config.core_limit) if scored.core is not None else []
-        core = [_core_fact(scored, p, i) for p, i in added]
-        facts = [*(self._fact(scored, i) for i in chosen.tolist()), *core]
+        added, core_rule = _core_added(scored, chosen, self.config.core_limit)
+        core = [_core_fact(scored, p, i, core_rule) for p, i in added]
+        facts = [*(self._fact(scored, i, rule) for i, rule in zip(chosen.tolist(), rules)), *core]
         if len(facts) >= 2 and self.config.one_per_text:
             first = first_of_each_text([f.content for f in facts])
             facts = facts if first.all() else [f for f, ok in zip(facts, first.tolist()) if ok]
@@ -303,7 +312,7 @@ class ReadPath(Answers, GateSignals, Judging):
                 self._warn_if_swapped("explain", query, entity_id, stacklevel=3)
             return empty(scored)
         judged = None if self.judge is None else self._judgement(query, scored, limit, read)
-        return _report(query, entity_id, limit, scored, judged, cfg, conversation, turns_read)
+        return _report(query, entity_id, limit, scored, judged, cfg, conversation, turns_read, read)
 
     def _request(
         self, query: Any, entity_id: Any, limit: Any, query_vector: Any, where: Any, context: Any, as_of: Any
@@ -395,6 +404,7 @@ class ReadPath(Answers, GateSignals, Judging):
         # limerick about snow."), and a request only for something to read, watch or listen to ("Can you recommend a
         # good sci-fi novel?").
         own_core = gathered.core if scores.asked_about is None else None
+        narrowed = False  # to the core facts whose concerns the turn's words touch
         if own_core is not None and relevance:
             if gift_for(query) is not None:
                 own_core = None
@@ -407,16 +417,22 @@ class ReadPath(Answers, GateSignals, Judging):
                     and not (read and asks_something(read[-1]) and is_personal(read[-1])
                              and not (turn.media and not turn.leans))):
                 own_core = _core_for_concerns(own_core, question_concerns(query))
+                narrowed = True
 
         # Under core_when="touched", another turn about the asker keeps core facts only when it is about the body,
         # food, health or travel, or asks whether to do something, else those its words or a chosen fact touch.
         core_concerns = None
-        if cfg.core_when == "touched" and relevance and own_core is not None and own_core is gathered.core:
+        mine = relevance and own_core is not None and own_core is gathered.core
+        if cfg.core_when == "touched" and mine:
             core_concerns = core_turn_concerns(query, read)
+        # Under core_when="open", the same reading of the turn, made only when the gate keeps nothing (_core_added).
+        closed_turn = (query, tuple(read)) if cfg.core_when == "open" and mine else None
 
         def done(scores: PoolScores, core: _CoreRows | None = own_core) -> _Scored:
-            return _Scored(scores, facts, gathered.found.scorable, core, read_alone,
-                           core_concerns if core is own_core else None, request.past)
+            concerns = core_concerns if core is own_core else None
+            touched = concerns is not None or (core is own_core and narrowed)
+            return _Scored(scores, facts, gathered.found.scorable, core, read_alone, concerns, touched,
+                           closed_turn if core is own_core and concerns is None else None, request.past)
 
         if relevance:
             nothing, unread = self._unasked(query, q_tokens, read)
@@ -587,18 +603,22 @@ class ReadPath(Answers, GateSignals, Judging):
     @staticmethod
     def _allowed_rows(cache: EntityCache, where: Where | None, at: float | None = None) -> np.ndarray | None:
         """Live rows that are searchable (not ``"searchable": False``), not expired (superseded facts expire at
-        their ``valid_to``) and match ``where``; ``None`` when that is every live row. With ``at``: the rows
+        their ``valid_to``), already valid (a change told ahead from its ``valid_from``) and match ``where``; ``None`` when that is every live row. With ``at``: the rows
         valid at that time (epoch seconds)."""
         hidden = cache.unsearchable_rows()  # memoised: an entity without such facts pays nothing here
         if at is not None:
             rows = cache.valid_at_rows(at, cache.matching_rows(where) if where is not None else None)
         else:
-            expired = cache.expired_rows(time.time())
-            if where is None and expired.size == 0 and hidden.size == 0:
+            now = time.time()
+            expired = cache.expired_rows(now)
+            starting = cache.starting_rows(now)  # changes told ahead, before their start
+            if where is None and expired.size == 0 and hidden.size == 0 and starting.size == 0:
                 return None
             rows = cache.matching_rows(where) if where is not None else cache.live_rows()
             if expired.size:
                 rows = rows[~np.isin(rows, expired, assume_unique=True)]
+            if starting.size:
+                rows = rows[~np.isin(rows, starting, assume_unique=True)]
         if hidden.size:
             rows = rows[~np.isin(rows, hidden, assume_unique=True)]
         return rows

@@ -247,7 +247,8 @@ class RecallEngine(ReadPath, WritePath):
         ``session_id`` and ``where`` (as in :meth:`recall`) narrow the list;
         expired facts are listed (they are stored until deleted) with their
         ``expires_at``. Facts no longer valid (superseded, or earlier versions
-        kept by :meth:`update`) are listed only with ``include_invalid=True``.
+        kept by :meth:`update`), and those not valid yet (a change told ahead, ``add(..., valid_from=...)``,
+        before its start) are listed only with ``include_invalid=True``.
         Page with ``offset``: ``list(e, offset=100)`` is the next 100.
         """
         entity_id = check_entity_id(entity_id)
@@ -264,7 +265,8 @@ class RecallEngine(ReadPath, WritePath):
             cache = self._cache_for(entity_id)
             rows = cache.matching_rows(where) if where is not None else cache.live_rows()
             if not include_invalid:
-                invalid = cache.invalid_rows(time.time())
+                now = time.time()  # not valid: ended, or a change told ahead before its start
+                invalid = np.union1d(cache.invalid_rows(now), cache.starting_rows(now))
                 if invalid.size:
                     rows = rows[~np.isin(rows, invalid)]
             if session_id is not None:

@@ -3,12 +3,14 @@ judge's when it chose), the core facts recall appends, the repeats it leaves out
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ..config import RecallConfig
 from ..explain import CandidateScore, RecallReport
-from ..ranking.judged import JUDGED_RELEVANT, judged_fates
-from ..ranking.pipeline import KEPT, REPEATED, PoolScores, fates, first_of_each_text, source_label
+from ..ranking.judged import JUDGE_RULE, JUDGED_RELEVANT, judged_fates
+from ..ranking.own_first import own_first
+from ..ranking.pipeline import KEPT, REPEATED, PoolScores, fates_with_rules, first_of_each_text, source_label
 from .core_rows import _with_core
 from .judging import _Judgement
 from .scored import _fact, _Scored
@@ -16,14 +18,15 @@ from .scored import _fact, _Scored
 
 def _report(
     query: str, entity_id: str, limit: int, scored: _Scored, judged: _Judgement | None, cfg: RecallConfig,
-    conversation: str | None, turns_read: int,
+    conversation: str | None, turns_read: int, read: Sequence[str] = (),
 ) -> RecallReport:
     """``explain``'s report of ``scored`` (``judged``: the judge's verdict, ``None`` without a judge)."""
     s = scored.scores
-    order, fate, gate = fates(s, limit, cfg)
+    order, fate, rules, gate = fates_with_rules(s, limit, cfg)
     gate_kind, gate_opened, gate_note = gate.kind, gate.opened, gate.note
     if judged is not None and judged.relevant is not None:
         order, fate = judged_fates(s, judged.seen, judged.relevant, limit)
+        rules = [JUDGE_RULE if f == JUDGED_RELEVANT else "" for f in fate]
         kept_n = fate.count(JUDGED_RELEVANT)
         gate_kind, gate_opened = "judge", kept_n > 0
         gate_note = (f"judge: {len(judged.relevant)} of the {len(judged.seen)} best candidates judged relevant, "
@@ -32,13 +35,15 @@ def _report(
         gate_note = (f"judge failed on the {len(judged.seen)} best candidates ({judged.failure}); fell back to "
                      f"the {gate.kind} gate: {gate.note}")
     candidates = []
-    for rank, (i, reason) in enumerate(zip(order.tolist(), fate), start=1):
+    for rank, (i, reason, rule) in enumerate(zip(order.tolist(), fate, rules), start=1):
         candidates.append(CandidateScore.of(
             _fact(scored, i), rank=rank, bm25=float(s.bm25[i]), kept=reason in (KEPT, JUDGED_RELEVANT),
             reason=reason, source=source_label(int(s.source[i])), fused=float(s.fused[i]),
             neighbour_bonus=float(s.bonus[i]), gate_cosine=_gate_read(s, i),
-            affinity=0.0 if s.affinity is None else float(s.affinity[i]),
+            affinity=0.0 if s.affinity is None else float(s.affinity[i]), passed_by=rule,
         ))
+    if gate_kind == "relevance":
+        candidates = _own_first(query, candidates, read)
     candidates = _with_core(scored, order, fate, candidates, cfg.core_limit)
     if cfg.one_per_text:
         candidates = _without_repeats(candidates)
@@ -54,6 +59,19 @@ def _report(
     )
 
 
+def _own_first(query: str, candidates: list[CandidateScore], read: Sequence[str]) -> list[CandidateScore]:
+    """``explain``'s candidates with the kept ones reordered among their places as recall orders them
+    (:func:`~memori_core.ranking.own_first.own_first`: the asker's own facts first on a question about themselves)."""
+    kept = [k for k, c in enumerate(candidates) if c.kept]
+    order = own_first(query, [candidates[k].content for k in kept], read)
+    if order is None:
+        return candidates
+    out = list(candidates)
+    for k, j in zip(kept, order.tolist()):
+        out[k] = candidates[kept[j]]
+    return out
+
+
 def _without_repeats(candidates: list[CandidateScore]) -> list[CandidateScore]:
     """``explain``'s candidates with each kept one whose text a kept one before it says marked :data:`REPEATED`
     (not kept), as :meth:`RecallEngine.recall` leaves it out."""
@@ -66,7 +84,7 @@ def _without_repeats(candidates: list[CandidateScore]) -> list[CandidateScore]:
     out = list(candidates)
     for k, ok in zip(kept, first.tolist()):
         if not ok:
-            out[k] = replace(out[k], kept=False, reason=REPEATED)
+            out[k] = replace(out[k], kept=False, reason=REPEATED, passed_by="")
     return out
 
 

@@ -47,10 +47,24 @@ def _split_new_and_seen(
             expires_at=_longer_life(old.expires_at, fact.expires_at),
         )
         if old.valid_to is None or _said_before_it_ended(old, fact):
-            seen.append(sighted)
+            seen.append(_started_by(sighted, fact))
         else:
-            again.append(replace(sighted, valid_from=_valid_again_from(old, fact)))
+            again.append(replace(sighted, valid_from=max(_valid_again_from(old, fact), fact.valid_from or "",
+                                                         key=iso_to_ts)))  # (a start to come wins)
     return new, seen, again
+
+
+def _started_by(old: StoredFact, sighting: StoredFact) -> StoredFact:
+    """``old`` (a stored fact seen again) as ``sighting`` leaves it: a change told ahead said again as holding
+    before its start ("Survived my first day at the new job!" before the day it was to start) holds from the
+    sighting's ``created_at`` on (never before it was first stated); any other fact as it is."""
+    if not old.valid_from or old.restored_at or sighting.created_at is None:
+        return old
+    said = max(iso_to_ts(sighting.created_at), iso_to_ts(old.created_at))
+    starts = iso_to_ts(sighting.valid_from) if sighting.valid_from else said
+    if starts >= iso_to_ts(old.valid_from):
+        return old
+    return replace(old, valid_from=sighting.valid_from or max((sighting.created_at, old.created_at or ""), key=iso_to_ts))
 
 
 def _said_before_it_ended(old: StoredFact, sighting: StoredFact) -> bool:
@@ -122,11 +136,16 @@ def _superseded(olds: list[StoredFact], first: StoredFact) -> list[StoredFact]:
     clock runs ahead may date a fact up to a day ahead (:func:`check_created_at`), and a fact replaced now must
     stop being recalled now (an end moved to its start would keep it valid until then); no ``as_of`` ever sees
     such a fact, as none is both after its start and before its end. A given ``created_at`` before an old fact
-    became valid never reaches here: the new fact lands in that fact's past (:mod:`.late_facts`)."""
+    became valid never reaches here: the new fact lands in that fact's past (:mod:`.late_facts`).
+
+    A ``first`` that holds only from a later start (``add(..., valid_from=...)``: "I start at Siemens on January
+    4") ends them at that start: they hold until the change happens."""
     if not olds:
         return []
     now = datetime.now(timezone.utc).isoformat()
     end = min((now, first.created_at or now), key=iso_to_ts)
+    if first.valid_from and iso_to_ts(first.valid_from) > iso_to_ts(end) and first.restored_at is None:
+        end = first.valid_from
     return [replace(o, valid_to=end, superseded_by=first.id) for o in olds]
 
 

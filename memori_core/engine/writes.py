@@ -41,6 +41,7 @@ from ..validate import (
     check_ids,
     check_metadata,
     check_session_id,
+    check_valid_from,
     iso_to_ts,
     per_fact,
 )
@@ -48,6 +49,7 @@ from .closing import when_open
 from .fact_ids import _is_version_row, _one_id, check_not_version, derived_fact_id
 from .failures import _add_failure, _root_cause
 from .imports import ImportPath
+from .plans import Plans, started_early
 from .progress import Progress, _safe_progress
 from .replaced import ReplacedFactError, current_of, is_ended
 from .storing import _bounded
@@ -83,7 +85,7 @@ class Forgotten:
 _NOW: Any = object()  # expire's expiry: the time of the edit
 
 
-class WritePath(Versions, ImportPath, Successors):
+class WritePath(Versions, ImportPath, Successors, Plans):
     """The write methods of :class:`~memori_core.engine.RecallEngine`: ``add``, ``update``, ``delete``, ``forget``
     here, ``restore`` and ``import_`` from its bases (a mixin: the state is the engine's, declared on its bases)."""
 
@@ -102,6 +104,7 @@ class WritePath(Versions, ImportPath, Successors):
         expires_at: Any = None,
         progress: Progress | None = None,
         core: bool | Sequence[bool] = False,
+        valid_from: Any = None,
     ) -> list[str]:
         """Store facts for ``entity_id``; returns their ids, one per input fact.
 
@@ -149,6 +152,13 @@ class WritePath(Versions, ImportPath, Successors):
         expired, listed and exported but recalled only by ``as_of`` before
         it; a fact seen again keeps the longer life (said again without an expiry, it never
         expires; of two expiries the later wins: only :meth:`update` shortens it).
+        ``valid_from`` (datetime or ISO 8601; one for all the facts) is when a change told ahead starts to hold
+        ("I start at Siemens on January 4", "I'm moving to Porto on the 1st"): later than ``created_at``, the
+        facts are stored valid from then (recall, now or ``as_of``, does not show them before; ``list`` and
+        ``get`` do, with their ``valid_from``), and the facts ``supersedes`` names end then, not now: they stay
+        recalled until that day, in the same write. :meth:`cancel` calls such a change off before it starts. One
+        before a fact's ``created_at``, or not before its ``expires_at``, raises ``ValueError`` naming
+        ``valid_from``.
         ``progress(stage, done, total)`` is called as a bulk add goes:
         ``"embed"`` after each embedding batch, ``"store"`` after each store
         batch (an exception it raises is logged and ignored).
@@ -192,6 +202,7 @@ class WritePath(Versions, ImportPath, Successors):
         expiries = [check_expiry_after(check_expiry(v), stamp, i) for i, (v, stamp) in
                     enumerate(zip(per_fact(expires_at, n, "expires_at", (str, datetime, timedelta)), stamps))]
         metas = [{**m, CORE_KEY: True} if c else m for m, c in zip(metas, check_core(core, n))]
+        start = check_valid_from(valid_from, stamps, expiries)
         replaced = check_id_list(supersedes, "supersedes") if supersedes is not None else []
         out_ids = given_ids or [derived_fact_id(t) for t in texts]
         stored = None
@@ -200,6 +211,8 @@ class WritePath(Versions, ImportPath, Successors):
             out_ids = self._past_updates(entity_id, out_ids, texts, stored)
             out_ids = self._said_under_other_ids(entity_id, out_ids, texts, stored)
         batch = _collapse(entity_id, out_ids, texts, stamps, metas, sessions, expiries, by_id=given_ids is not None)
+        if start is not None:  # a change told ahead: valid from its start (and what it replaces ends then)
+            batch = {fid: replace(f, valid_from=start) for fid, f in batch.items()}
         replaced = [fid for fid in replaced if fid not in batch]
         if replaced:  # a typo fails here, before anything is embedded (checked again under the locks)
             _check_known(entity_id, replaced, self.store.get(entity_id, replaced))
@@ -278,6 +291,9 @@ class WritePath(Versions, ImportPath, Successors):
             _check_known(entity_id, replaced, found)  # deleted since the check before embedding: nothing written
             olds = [f for f in found if f.valid_to is None]
             superseded, place = self._ended_by(entity_id, olds, batch, dated=dated, lands=bool(new or again))
+            # a change told ahead said again as begun ("Survived my first day at the new job!") ends what it
+            # replaces at its new start, in the same write
+            superseded += started_early(seen, existing, lambda ids: self.store.get(entity_id, ids))
             new, again = _linked(new, superseded), _linked(again, superseded)
             seen = [*_linked([f for f in seen if f.valid_to is None], superseded),
                     *(f for f in seen if f.valid_to is not None)]  # (a sighting dated before it ended: as it was)

@@ -70,6 +70,7 @@ from ..extraction.rule_based import RuleBasedFactExtractor
 from ..extraction.types import ExtractedFact, FactExtractor, KnownFact, Message, MessageLike
 from ..store.chroma import ChromaStore
 from ..text import get_stemmer, normalize_fact_text
+from ..validate import iso_to_ts
 from .data import expect_list, expect_object, expect_text, read_named_file, unique_ids
 from .embedding import CachingEmbedder
 from .runner import Progress
@@ -488,7 +489,12 @@ def evaluate_capture(
         for i, turn in enumerate(conversation.user_turns()):
             when = said_at + timedelta(seconds=i) if said_at is not None else None
             capture_facts(engine, entity, turn, chosen, created_at=when)
-        facts = engine.list(entity, limit=10_000, newest_first=False)
+        # What holds when the conversation ends (its last turn's time, else now): a change told ahead is not yet
+        # valid then, and the fact it replaces still is, though the wall clock may be past its start.
+        turns = len(conversation.user_turns())
+        end = said_at + timedelta(seconds=max(turns - 1, 0)) if said_at is not None else datetime.now(timezone.utc)
+        facts = [f for f in engine.list(entity, limit=10_000, newest_first=False, include_invalid=True)
+                 if _holds_at(f, end.timestamp())]
         durable = [f.content for f in facts if f.expires_at is None]
         expiring = [f.content for f in facts if f.expires_at is not None]
         score = score_conversation(conversation, durable)
@@ -518,6 +524,11 @@ def evaluate_capture(
                   for (path, topic), t in sorted(by_path.items(), key=lambda kv: _path_order(*kv[0]))],
         "conversations": details,
     }
+
+
+def _holds_at(fact: Any, at: float) -> bool:
+    """Whether the stored ``fact`` holds at ``at`` (epoch seconds): its period began by then and had not ended."""
+    return iso_to_ts(fact.valid_since) <= at and fact.is_valid(at)
 
 
 def _path_order(path: str, topic: str) -> tuple[int, int]:

@@ -16,6 +16,7 @@ from ..ranking.care import is_care_fact
 from ..slots import PARTNERS, holder
 from .children import CHILD_WORDS
 from .cues import content_words
+from .grammar import is_past_statement
 from .named import partner_of
 from .patterns import rx, words
 from .relationships import is_relationship_status
@@ -97,17 +98,27 @@ _UNDER_WAY = rx(r"\b(?:separating|divorcing|getting\s+(?:a\s+)?divorced?|splitti
 
 def outlasts_a_break_up(fact: str, ending: str = "") -> bool:
     """Whether the stored ``fact`` tells something of the user's own that only names the partner, and so still holds
-    when the relationship ends: the user's children ("User and their wife Aisha have two sons, Karim and Yusuf."), a
-    trip the user plans ("User is planning a trip to Japan in February 2027 with boyfriend Sam."). A break-up or a
-    separation ends the relationship ("User is married to Aisha.", "User and Sam have been dating 6 months."), what
-    the user told of the partner ("User's boyfriend Tom is a chef.") and what the fact tells of another slot with
-    them ("User and their wife Ingrid live in a house in Uppsala with their two kids."); not these. Whether
-    the user still goes on the trip is theirs to say. The partner's health ("User's wife Priya is allergic to
-    penicillin.") still holds while the ``ending`` is a separation under way ("User and Priya are separating."):
-    they still share a household; a break-up done ("Tom and I broke up") ends it as no longer the household's."""
+    when the relationship ends: the user's children ("User and their wife Aisha have two sons, Karim and Yusuf."),
+    what the two did in the past ("User and their boyfriend Tom went to Porto in May 2026.": history stays true).
+    A break-up or a separation ends the relationship ("User is married to Aisha.", "User and Sam have been dating 6
+    months."), what the user told of the partner ("User's boyfriend Tom is a chef."), what the fact tells of another
+    slot with them ("User and their wife Ingrid live in a house in Uppsala with their two kids.") and a plan the
+    partner is part of ("User and their boyfriend Tom are going to Lisbon in December 2026.", "User is planning a
+    trip to Japan in February 2027 with their boyfriend Sam."): a couple's plan is unknown once the couple is not,
+    and kept it showed the ex as the boyfriend, ranked first for "Do I have a boyfriend?" (tester j21, finding 1);
+    it stays in the history, and a trip the user still takes is theirs to tell again. The partner's health ("User's
+    wife Priya is allergic to penicillin.") still holds while the ``ending`` is a separation under way ("User and
+    Priya are separating."): they still share a household; a break-up done ("Tom and I broke up") ends it as no
+    longer the household's."""
     if _UNDER_WAY.search(ending) and holder(fact, "relationship") == "user" and holder(fact) != "user" \
             and is_care_fact(fact) and not is_relationship_status(fact):
         return True  # the partner's own health: "User's wife Priya is allergic to penicillin." still holds of Priya
     if holder(fact) != "user" or is_relationship_status(fact) or slots_of(fact) - {"relationship"}:
         return False  # a home shared with the partner ends with the relationship ("... live in Uppsala with ...")
-    return bool(content_words(fact) & CHILD_WORDS or plan_places(fact))
+    if content_words(fact) & CHILD_WORDS:
+        return True
+    # "User and their boyfriend Tom went ...": the verb after the two
+    return is_past_statement(_TWO_AS_USER.sub("User", fact, count=1)) and not plan_places(fact)
+
+
+_TWO_AS_USER = re.compile(r"^User\s+and\s+(?:their\s+[\w-]+\s+)?[A-Z][\w\u00c0-\u017f'-]*")

@@ -59,6 +59,13 @@ _GOT_STAGE_WITH = re.compile(
     r"^User\s+and\s+(?:their\s+[a-z]+\s+)?(?P<other>[A-Z][\w'-]*)\s+(?:just\s+|recently\s+|finally\s+|"
     r"officially\s+)?(?:have\s+)?got\s+(?P<stage>married|engaged|divorced|separated)(?P<rest>(?:\s+[^,;]*)?)\.$"
 )
+# "User switched to piano.": the instrument played since, as "User plays the piano." ("What instrument do I play?"
+# got "User switched to piano." beside "User doesn't play the guitar anymore.": tester j21, finding 9)
+_SWITCHED_INSTRUMENT = re.compile(
+    _CHANGED + r"(?:has\s+)?(?:switched|moved|changed)\s+(?:over\s+)?(?:from\s+(?:the\s+)?[a-z]+\s+)?to\s+(?:the\s+)?"
+    r"(?P<instrument>piano|guitar|bass(?:\s+guitar)?|violin|viola|cello|double\s+bass|drums|ukulele|flute|clarinet|"
+    r"saxophone|sax|trumpet|trombone|harp|keyboard|banjo|mandolin|oboe)(?P<rest>(?:\s+[^,;]*)?)\.$"
+)
 _YEAR = re.compile(r"\b(?:in\s+)?(?:19|20)\d\d\b")
 _NOT_A_PLACE = re.compile(
     rf"^(?:{WEEKDAY}|{'|'.join(MONTH_NAMES)}|user|i|it|this|that)\b", re.IGNORECASE,
@@ -95,10 +102,10 @@ def _is_plural(who: str) -> bool:
 
 
 def holds_now(fact: str) -> str:
-    """A rewritten fact that tells of a move, of a birthday or of the user's wedding told with their partner, as
-    what holds now: where the holder lives (only the place: why, how and when the move was made are left out, the
-    fact's ``created_at`` holds the time; a new home when no place is said), how old they are, to whom the user is
-    married. Any other fact is returned unchanged.
+    """A rewritten fact that tells of a move, of a birthday, of the user's wedding told with their partner or of a
+    switch to an instrument, as what holds now: where the holder lives (only the place: why, how and when the move
+    was made are left out, the fact's ``created_at`` holds the time; a new home when no place is said), how old they
+    are, to whom the user is married, the instrument they play. Any other fact is returned unchanged.
 
     >>> holds_now("User moved to Porto last month."), holds_now("User relocated to Oslo for their job.")
     ('User lives in Porto.', 'User lives in Oslo.')
@@ -114,6 +121,8 @@ def holds_now(fact: str) -> str:
     ('User moved to a new home.', 'User moved on.')
     >>> holds_now("User's mum moved into a care home last weekend.")
     "User's mum lives in a care home."
+    >>> holds_now("User switched to piano."), holds_now("User switched from guitar to the cello.")
+    ('User plays the piano.', 'User plays the cello.')
     """
     m = _MOVED_TO.match(fact)
     if (m is not None and not _NOT_A_PLACE.match(m.group("place").split()[-1])
@@ -140,6 +149,10 @@ def holds_now(fact: str) -> str:
         who = m.group("who")
         unit = f" {m.group('unit')} old" if m.group("unit") else ""
         return f"{who} {'are' if _is_plural(who) else 'is'} {m.group('age')}{unit}."
+    m = _SWITCHED_INSTRUMENT.match(fact)
+    if m is not None and _only_recent(m.group("rest")):
+        who = m.group("who")
+        return f"{who} {'play' if _is_plural(who) else 'plays'} the {m.group('instrument')}."
     m = _GOT_STAGE_WITH.match(fact)
     if m is not None and _only_recent(m.group("rest")):  # news of the last days only
         stage = m.group("stage")

@@ -89,6 +89,14 @@ _LEAD_SOCIAL = rx(
     r"came|went|broke|and\s+i|and\s+me))\b))?"
     r"\s*(?:[,!.:;\u2014\u2013-]+\s*|\s+(?=[a-z])|$)"
 )
+# What the user asked before, dismissed ahead of the news that made it moot: "nvm we closed on a house in durham",
+# "never mind the letter, problem's solved itself", "Ay never mind po, sold the Vios ...": cut before a punctuation
+# mark, or typed without one before a subject ("never mind the cost" stays: no statement follows it).
+_LEAD_DISMISSED = rx(
+    r"^(?:(?:oh|ah|ay|ok|okay|actually|but|lol)\s*,?\s+)?(?:never\s*mind|nvm)"
+    r"(?:\s+(?:the|that|this|my)(?:\s+[\w-]+)?)?(?:\s+(?:lol|po|then|haha))?"
+    r"(?:\s*[,.!:;\u2014\u2013]+\s*|\s+-+\s+|\s+(?=(?:i|i'm|i've|we|we're|we've|my|our)\b))"
+)
 _LEAD_CONNECTIVE = rx(rf"^(?:{_CONNECTIVE})\b(?:\s*,\s*|\s*:\s*|\s+that\b\s*|\s+|$)")
 # where the news is from, after it: "Good news on the home front, ...", "big news in our house!", "news from the clinic:"
 _NEWS_FROM = r"(?:\s+(?:on\s+the\s+[\w-]+\s+front|in\s+(?:our|this|my)\s+(?:house|household|family|home)|from\s+(?:the|my|our)\s+[\w-]+))?"
@@ -167,7 +175,7 @@ def cut_lead(text: str) -> tuple[str, bool]:
         if m and m.end() > 0:
             text, social = text[m.end():].lstrip(" ,!.-"), True
             continue
-        m = (_LEAD_CORRECTION.match(text) or _LEAD_CONNECTIVE.match(text) or _LEAD_NEWS.match(text)
+        m = (_LEAD_CORRECTION.match(text) or _LEAD_DISMISSED.match(text) or _LEAD_CONNECTIVE.match(text) or _LEAD_NEWS.match(text)
              or _LEAD_NEWS_UNMARKED.match(text)
              or _LEAD_REMINDER.match(text) or _LEAD_CLINICIAN.match(text) or _LEAD_CARER.match(text)
              or _LEAD_LABEL.match(text))

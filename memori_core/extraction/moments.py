@@ -183,6 +183,23 @@ _AILMENT = rx(
     r"\s+)*(?:headache|hangover|cold|fever|cough|sore\s+throat|stomach\s?ache|tummy\s+ache|toothache|earache|"
     r"migraine|flu|temperature|stiff\s+neck|runny\s+nose|blocked\s+nose|stomach\s+bug|bug|nosebleed)\b"
 )
+# "I've got a throat infection", "I have tonsillitis": an illness that passes in days or weeks, and matters for care
+# while it lasts (what to take, what to tell a doctor): kept until ILLNESS_LIFETIME is over. Before, it was kept with
+# no expiry, a Nov 5 throat infection still the user's in December (tester j21, finding 9).
+_PASSING_ILLNESS = rx(
+    r"^(?:(?:i|we)(?:\s+|(?='))(?:have|'ve\s+got|have\s+got|got|caught|'ve\s+caught|'ve\s+picked\s+up|picked\s+up|"
+    r"am\s+getting|'m\s+getting|'m\s+coming\s+down\s+with|am\s+coming\s+down\s+with|'m\s+down\s+with|"
+    r"am\s+down\s+with)"
+    # "my son has an ear infection": someone of the user's, as passing
+    rf"|(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON}|{PETS})(?:\s+(?-i:[A-Z])[\w-]+)?(?:\s+has|'s\s+got|\s+has\s+got|"
+    r"\s+caught|\s+has\s+caught|'s\s+caught))\s+(?:(?:a|an|the)\s+)?"
+    r"(?:(?:bit\s+of\s+a|slight|bad|terrible|mild|nasty|awful|horrible|really\s+bad|viral|bacterial)\s+)*"
+    r"(?:(?:throat|chest|ear|eye|sinus|urinary(?:\s+tract)?|bladder|tooth|gum|skin|stomach|viral|bacterial|fungal|"
+    r"yeast)\s+infection|uti|tonsillitis|strep(?:\s+throat)?|laryngitis|sinusitis|bronchitis|conjunctivitis|"
+    r"pink\s+eye|covid(?:-19)?|norovirus|gastroenteritis|stomach\s+flu|chest\s+cold)\b"
+)
+ILLNESS_LIFETIME = timedelta(days=14)
+"""How long "I've got a throat infection" is kept: an illness of days or weeks, not a condition of the user's."""
 # "I can't stop crying", "I keep panicking", "I've been crying all day": a feeling of the moment, told by what the
 # body does (not a habit: "I can't stop smoking" is kept).
 _FEELING_NOW = rx(
@@ -466,6 +483,8 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return None, DROP_EPHEMERAL, None
     if _AILMENT.match(body):
         return None, DROP_EPHEMERAL, None
+    if _PASSING_ILLNESS.match(body):
+        return as_fact(body), KEPT_EXPIRING, ILLNESS_LIFETIME
     if _SYMPTOM_NOW.match(body) and not _RECURRING.search(body) and not re.search(r"\bwhen(?:ever)?\b", body, re.I):
         return None, DROP_EPHEMERAL, None
     soon = SOON.search(body) or _DAY_NAMED.search(body)

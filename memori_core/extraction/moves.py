@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..slots import holder, names_no_home, slots_of
+from .leads import strip_lead
 from .patterns import I_OR_WE_ARE, rx
 
 __all__ = ["as_new_home", "placeless_move_beside", "sells_the_home"]
@@ -112,7 +113,7 @@ def _home_told_inside(clause: str) -> str | None:
     took = _TOOK_HOME.match(clause.strip())
     if took is not None:
         return f"I live {'alone ' if took.group('alone') else ''}in {took.group('place')} now"
-    closed = _CLOSED_ON.match(clause.strip())
+    closed = _CLOSED_ON.match(strip_lead(clause.strip()))  # "nvm we closed on a house ...": after its lead
     if closed is not None:
         return f"{closed.group('who') or 'we '}bought {closed.group('home')}"
     return None

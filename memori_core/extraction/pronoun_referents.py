@@ -20,7 +20,7 @@ from .genders import gendered_words, may_be
 from .leads import strip_lead
 from .named import partner_of
 
-__all__ = ["newest_told", "opens_with_pronoun", "referent", "with_opening_pronoun_resolved"]
+__all__ = ["newest_told", "opens_with_pronoun", "referent", "said_of_one", "with_opening_pronoun_resolved"]
 
 # Someone of the user's a stored fact names: "User's mum", "User's older sister Ana", "their husband Emeka".
 _KIN = rf"(?:user's|their)\s+{placed('late', 'baby')}"
@@ -106,3 +106,21 @@ def newest_told(facts: Sequence[Any]) -> list[str]:
 def opens_with_pronoun(text: str) -> bool:
     """Whether the user message ``text`` opens with "he" / "she" ("She has high blood pressure.")."""
     return _OPENING.match(text) is not None
+
+
+_SAID_PERSON = re.compile(rf"\b(?:my|our|and|&)\s+(?:[\w-]+\s+)?(?P<kin>{_GENDERED})\b", re.IGNORECASE)
+
+
+def said_of_one(pronoun: str, said: Sequence[str]) -> bool:
+    """Whether the user's own words ``said`` (the clauses of a message before a "he" / "she") name exactly one
+    person of the user's of ``pronoun``'s gender: "My mum and sister live in Leeds." names two for "she", and a
+    "she" after it is no one's the rules can tell.
+
+    >>> said_of_one("she", ["My mum and sister live in Leeds."])
+    False
+    >>> said_of_one("she", ["My wife and I both work in Bengaluru."])
+    True
+    """
+    kin = {holder(f"User's {m.group('kin').lower()}") for text in said for m in _SAID_PERSON.finditer(text)
+           if may_be(pronoun.lower(), m.group("kin").lower(), ungendered=False)}
+    return len(kin) == 1

@@ -14,6 +14,7 @@ from ..validate import parse_utc
 from .bare_plans import as_job_begun, as_move_made, as_plain_plans
 from .births import ends_pregnancy
 from .bookings import as_bookings
+from .cars_got import as_car_got
 from .clauses import as_plain, own_clauses, split_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .empty_facts import moves_to_no_place, object_is_a_pointer
@@ -45,7 +46,7 @@ from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
 from .people_pronouns import as_people_named
 from .played import split_played
-from .pronoun_referents import newest_told, with_opening_pronoun_resolved
+from .pronoun_referents import newest_told, said_of_one, with_opening_pronoun_resolved
 from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_policy, policy_keeps
 from .routes import as_route_moved, with_route
 from .still_holds import still_holds, with_role_named
@@ -54,11 +55,13 @@ from .reminders import restates_stored
 from .remonthed import month_end, remonthed
 from .retimed import retimed
 from .rules import judge_sentence, statement_before_question
-from ..slots import holder, slot_keys
+from ..ranking.care import is_care_fact
+from ..slots import holder, slot_keys, slots_of
 from .cues import content_words, is_negated, words_within
 from .supersede import (
     handed_over,
     hangs_on,
+    lives_with_household,
     plain_pregnancy,
     replaces,
     story_of_a_change,
@@ -75,6 +78,7 @@ from .typos import read_as_meant
 from .unmarked_questions import with_question_marked
 from .updates import WEEKS_PREGNANT, read_with
 from .types import DEFAULT_MAX_FACT_CHARS, USER_ROLES, ExtractedFact, KnownFact, MessageLike, as_messages
+from .changes_to_come import ends_at_start, state_to_come
 from .verdicts import (
     DROP_EPHEMERAL,
     DROP_NOT_FIRST_PERSON,
@@ -95,6 +99,10 @@ __all__ = ["RuleBasedFactExtractor"]
 
 # A clause opening with a name ("Luca just moved to Milan"), not with "I".
 _NAMED_FIRST = re.compile(r"^(?!I\b)[A-Z][a-z]")
+# A clause opening with "he" / "she" ("She is a cardiologist at Manipal."), read against this message's facts.
+_HE_SHE = re.compile(r"^\W*(he|she)(?:'s|\s)", re.IGNORECASE)
+# A day written out in a fact ("... starts on Monday 2026-01-12."): news of that day.
+_DAY_WRITTEN = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
 def _check_time_zone(value: Any) -> tzinfo | None:
@@ -458,8 +466,32 @@ class RuleBasedFactExtractor:
                     if not story_of_a_change(fact, verdict, said) and not placeless_move_beside(fact.text, texts)
                     and (fact.supersedes or refused_shape(fact.text, told_before=n > 0) is None)
                     and policy_keeps(self.policy, fact)]
-            facts += told + self._still_held(told, shown, seen)
+            facts += told + self._still_held(told, shown, seen) + self._to_come(told, known, now, seen)
         return facts
+
+    def _to_come(self, told: Sequence[ExtractedFact], known: Sequence[tuple[str, str, frozenset[str]]],
+                 now: datetime, seen: set[str]) -> list[ExtractedFact]:
+        """The states the plans of ``told`` bring from a day to come (:func:`~.changes_to_come.state_to_come`:
+        "User works at Siemens." of "User got a job at Siemens, starting on Monday 2027-01-04."), each valid from
+        that day and superseding the stored facts it replaces (they end then), once; not one a stored fact says,
+        nor of a plan a correction rewrote ("oh wait I meant May": the state stored with the first day stays)."""
+        out = []
+        for fact in told:
+            change = state_to_come(fact.text, now) if fact.path != "correction" else None
+            if change is None:
+                continue
+            key = normalize_fact_text(change.fact)
+            if key in seen or any(normalize_fact_text(text) == key for _, text, _ in known):
+                continue
+            seen.add(key)
+            verdict = SentenceVerdict(change.fact, change.fact, "kept")
+            words = content_words(change.fact)
+            ended = tuple(fid for fid, text, old in known
+                          if ends_at_start(change, text) or replaces(verdict, words, text, old))
+            core = self.core_rule is not None and bool(self.core_rule(change.fact))
+            out.append(ExtractedFact(change.fact, supersedes=ended, core=core, valid_from=change.start,
+                                     path=fact.path))
+        return out
 
     def _still_held(self, told: Sequence[ExtractedFact], shown: Mapping[str, KnownFact],
                     seen: set[str]) -> list[ExtractedFact]:
@@ -471,7 +503,8 @@ class RuleBasedFactExtractor:
         for fact in told:
             for text in (t for fid in fact.supersedes for t in still_holds(fact.text, shown[fid].content)):
                 key = normalize_fact_text(text)
-                if key not in seen and not slot_keys(text) & changed:
+                # ... but whom the user lives with, which a move leaves ("User lives with their two sons, ...")
+                if key not in seen and (not slot_keys(text) & changed or lives_with_household(text)):
                     seen.add(key)
                     core = self.core_rule is not None and bool(self.core_rule(text))
                     kept.append(ExtractedFact(text, core=core, path=fact.path))
@@ -542,8 +575,9 @@ class RuleBasedFactExtractor:
             as_home_said(as_name_and_age(as_job_and_home(as_plain(stages[-1][1]))))))))
         # "I booked a flight to Rome on the 4th": the plan it is (.bookings)
         named = as_bookings(as_people_named(as_new_jobs(stages[-1][1], known)))
-        stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_days_moved(as_move_made(
-            as_job_begun(as_plain_plans(as_told_plans(named, known)), known), known), known))))))
+        # "picked up a secondhand Ranger off gumtree": the car the user drives now (.cars_got)
+        stages.append(("bare_plan", as_car_got(as_document_renewed(as_own_injury(as_new_home(as_days_moved(
+            as_move_made(as_job_begun(as_plain_plans(as_told_plans(named, known)), known), known), known)))))))
         # "Starting Monday I'm driving ... for Red River Grocers": the job from that day (.job_start)
         stages.append(("job_change", as_job_changes(as_route_moved(as_job_started(stages[-1][1], when)), known)))
         stages.append(("life_event", as_life_events(as_out_of_cast(stages[-1][1], known), known)))
@@ -588,6 +622,23 @@ class RuleBasedFactExtractor:
             milestone = milestone_of_named(said) if verdict.fact is None and said is not None else None
             if milestone is not None:  # "Sofia made the volleyball team!" of no one stored: kept as said
                 verdict, path = SentenceVerdict(clause, milestone, KEPT_AS_SAID), "named"
+            if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and n > 0:
+                # "My wife and I both work in Bengaluru. She is a cardiologist at Manipal.": the one person of the
+                # user's of that gender the facts kept so far in this message name (.pronoun_referents)
+                kept_here = told[len(known):]
+                opening = _HE_SHE.match(strip_lead(clause))
+                resolved = with_opening_pronoun_resolved(clause, kept_here) \
+                    if kept_here and opening and said_of_one(opening.group(1), clauses[:n]) else clause
+                if resolved != clause:
+                    again = self.judge(resolved, now=when)
+                    # a lasting fact of a slot or of their health ("she is a cardiologist", "he's coeliac"), not how
+                    # the moment goes for them ("she is loving it", "she's bringing the kids") nor what they do on a
+                    # day ("he starts monday")
+                    dated = with_day_due(again, when, zone_known=self.time_zone is not None) \
+                        if again.fact is not None else again
+                    if again.fact is not None and (slots_of(again.fact) or is_care_fact(again.fact)) \
+                            and dated.expires_in is None and not _DAY_WRITTEN.search(dated.fact or ""):
+                        verdict, path = replace(again, sentence=clause), "named"
             if verdict.fact is not None and ((n == 0 and object_is_a_pointer(verdict.fact))
                                              or moves_to_no_place(verdict.fact)):
                 # "I turned it down." with nothing before it in the message: "it" points to nothing stored; "moving

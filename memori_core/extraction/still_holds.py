@@ -4,6 +4,9 @@ that changed.
 - A move ends a fact that holds the city the user left as where they work or who they are ("User is an architect
   in Helsinki." after "User has moved into their flat in Tampere.": :func:`left_the_place`); the rest of it holds
   ("User is an architect."). The old fact stays as history, superseded.
+- A move ends a home told with whom the user lives ("User lives in Toronto with their two sons, Yusuf and Adam.",
+  "User's wife Priya and their daughter Anika live with them in London.": :func:`moved_from_the_household`); whom
+  they live with holds ("User lives with their two sons, Yusuf and Adam.").
 - A change of the kind of driving work ("User switched to a regional route.") keeps whom the user drives for
   ("User drives for a freight company out of San Antonio.").
 - A reason told with a relative ("... for their husband Kwame's new job.") keeps the relative's part ("User's
@@ -30,7 +33,7 @@ from .relationships import ENDED_STAGES, relationship_stage
 from .patterns import rx
 from .routes import changes_route, haul_of
 
-__all__ = ["left_the_place", "part_still_held", "still_holds", "with_role_named"]
+__all__ = ["left_the_place", "moved_from_the_household", "part_still_held", "still_holds", "with_role_named"]
 
 _CITY = r"(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"
 # Where the user lives now, told as a present state ("User lives in Leicester.", "User has moved into their flat in
@@ -51,6 +54,44 @@ _PASSING = rx(r"\b(?:trip|holiday|vacation|visit\w*|conference|staying|visitor|t
 def _placed(old: str) -> re.Match[str] | None:
     m = _PLACED.match(old.strip())
     return None if m is None or _PASSING.search(m.group("who")) or is_negated(old) else m
+
+
+# A home told with whom the user lives: "User lives in Toronto with their two sons, Yusuf and Adam.", "User lives
+# with Rui in Porto.", "User's wife Priya and their daughter Anika live with them in London."
+_HOME_WITH = rx(
+    rf"^(?P<who>User\s+lives|User's\s+[^.]+?\s+lives?)\s+"
+    rf"(?:in\s+(?P<place>{_CITY})\s*,?\s+(?P<with>with\s+[^.]+?)|(?P<with_first>with\s+[^.]+?)\s+in\s+(?P<place2>{_CITY}))"
+    r"\s*\.?$"
+)
+
+
+def _home_with(old: str) -> re.Match[str] | None:
+    m = _HOME_WITH.match(old.strip())
+    if m is None or is_negated(old) or not (m.group("who") == "User lives" or _WITH_USER.match(m.group("with")
+                                                                                            or m.group("with_first"))):
+        return None
+    return m
+
+
+# "with them", "with the user": a relative's home that is the user's
+_WITH_USER = rx(r"^with\s+(?:them|the\s+user)\b")
+
+
+def moved_from_the_household(new: str, old: str) -> bool:
+    """Whether ``new`` tells the user lives in another city now than the one ``old``, a home of the user's told with
+    whom they live there, names ("User's wife Priya and their daughter Anika live with them in London." after
+    "User lives in Bristol."): the city no longer holds, whom the user lives with does (:func:`still_holds`).
+
+    >>> moved_from_the_household("User lives in Bristol.",
+    ...                          "User's wife Priya and their daughter Anika live with them in London.")
+    True
+    >>> moved_from_the_household("User lives in London.", "User's wife Priya lives with them in London.")
+    False
+    """
+    now, before = _NOW_LIVES.match(new.strip()), _home_with(old)
+    if now is None or before is None or is_negated(new) or holder(new) != "user":
+        return False
+    return now.group("place").casefold() != (before.group("place") or before.group("place2")).casefold()
 
 
 def left_the_place(new: str, old: str) -> bool:
@@ -122,6 +163,10 @@ def still_holds(new: str, old: str) -> list[str]:
         rest = _RUNS.sub("", _HAUL_WORD.sub("", old, count=1))
         if _DRIVES_FOR.match(rest):
             kept.append(rest)
+    if moved_from_the_household(new, old):  # "User lives in Ottawa." keeps "User lives with their two sons, ..."
+        m = _home_with(old)
+        assert m is not None
+        kept.append(f"{m.group('who')} {(m.group('with') or m.group('with_first')).rstrip(' ,')}.")
     home = _home_without_partner(old) if relationship_stage(new) in ENDED_STAGES else None
     if home is not None:
         kept.append(home)

@@ -48,7 +48,7 @@ from .relationships import another_stage, is_relationship_status, relationship_s
 from .side_jobs import beside_the_job
 from .slots import JOB_OFFER, is_job_offer, is_job_to_come, only_looks_for_work, slots_of
 from .state_enders import ends_state
-from .still_holds import left_the_place, part_still_held
+from .still_holds import left_the_place, moved_from_the_household, part_still_held
 from .subjects import names_in
 from .speech_acts import own_part
 from .trips import ends_planned_trip
@@ -56,11 +56,12 @@ from .types import ExtractedFact
 from .updates import WEEKS_PREGNANT
 from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
 
-__all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a_change", "told_with_what_holds_now", "with_employer",
-           "with_offered_role", "with_partner"]
+__all__ = ["handed_over", "hangs_on", "lives_with_household", "plain_pregnancy", "replaces", "story_of_a_change",
+           "told_with_what_holds_now", "with_employer", "with_offered_role", "with_partner"]
 
 _ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job,
-             rerates, redoses, operation_done, ends_state, changes_commute, lives_elsewhere, left_the_place)
+             rerates, redoses, operation_done, ends_state, changes_commute, lives_elsewhere, left_the_place,
+             moved_from_the_household)
 """The rules that read one thing told ended or changed (``(new fact, stored fact) -> bool``), in the order tried."""
 
 _RETIRED = rx(r"\bretired\b")
@@ -116,12 +117,19 @@ def plain_pregnancy(fact: str) -> bool:
     return bool(_PLAIN_PREGNANCY.match(fact))
 
 
-# The partner the user lives with, and not where: "User lives with their husband Rui." (a move takes the partner
-# along; roommates or parents it leaves behind).
+# The partner or children the user lives with, and not where: "User lives with their husband Rui.", "User lives
+# with their two sons, Yusuf and Adam." (a move takes them along; roommates or parents it leaves behind).
 _LIVES_WITH = rx(
-    r"^user\s+(?:\w+\s+)?(?:lives|has\s+lived|is\s+living)\s+with\s+(?:their\s+)?(?:wife|husband|partner|spouse|"
-    r"fianc[ée]e?)\b(?!.*\b(?:in|at|near)\s)"
+    r"^user\s+(?:\w+\s+)?(?:lives|has\s+lived|is\s+living)\s+with\s+(?:their\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:wife|husband|partner|spouse|fianc[ée]e?|sons?|daughters?|kids?|children|child|baby|twins)\b"
+    r"(?!.*\b(?:in|at|near)\s)"
 )
+
+
+def lives_with_household(fact: str) -> bool:
+    """Whether ``fact`` tells the partner or children the user lives with and not where ("User lives with their two
+    sons, Yusuf and Adam."): a move leaves it true."""
+    return bool(_LIVES_WITH.match(fact))
 # With whom the user lives, and not where: "User lives alone.", "User lives with two flatmates." (a fact of where,
 # "User lives in Toronto.", still holds beside it).
 _LIVES_WITH_ONLY = rx(

@@ -111,6 +111,10 @@ class ExtractedFact:
     core: bool = False
     expires_at: datetime | None = field(default=None, repr=False)
     """When the fact stops being true (an appointment: "a meeting tomorrow at 3pm"); ``None``: durable."""
+    valid_from: datetime | None = field(default=None, repr=False)
+    """When the fact starts to hold, for a change told ahead ("User works at Siemens." from the day the new job
+    starts): capture stores it with ``add(..., valid_from=...)``, and the facts it ``supersedes`` end then, not now;
+    ``None``: it holds from when it was said."""
     path: FactPath | None = field(default=None, repr=False, compare=False)
     """Which rule path found the fact, when the extractor says (:class:`~memori_core.extraction.RuleBasedFactExtractor`:
     a :data:`~memori_core.extraction.provenance.FactPath` such as ``"rewrite"`` or ``"life_event"``); ``None``:

@@ -15,7 +15,8 @@ recommend a good sci-fi novel?").
 On the other turns about the asker, with ``RecallConfig.core_when="touched"``, only a turn about the body,
 food, health or travel, or one asking whether the asker should do something, gets every core fact; any other gets
 those whose concerns its words or a fact recall chose touch (:func:`core_turn_concerns`): "Can you help me with this
-spreadsheet formula?" none. ``core_when="always"`` (the default) appends them on every turn about the asker.
+spreadsheet formula?" none. ``core_when="always"`` (the default) appends them on every turn about the asker; ``"open"``
+too, but a turn the relevance gate keeps nothing for is read as ``"touched"`` reads it.
 
 Pure functions over numpy arrays: the engine gathers the core rows that may be recalled (live, not
 expired, matching ``where``) with their cosines to the query and their recency.
@@ -32,11 +33,15 @@ from ..facts import CORE_KEY, is_core
 from .care import asks_if_advisable
 from .concerns import FACT_CONCERNS, fact_concerns, question_concerns
 
-__all__ = ["CORE", "CORE_KEY", "MEDIA_CONCERNS", "asks_only_for_media", "core_picks", "core_touched", "core_turn_concerns",
+__all__ = ["CORE", "CORE_ALWAYS", "CORE_KEY", "CORE_TOUCHED", "MEDIA_CONCERNS", "asks_only_for_media", "core_picks", "core_touched", "core_turn_concerns",
            "is_core"]
 
 CORE = "core (injected)"
 """Fate (``explain``) of a core fact appended after the recalled ones (``kept`` is true)."""
+CORE_ALWAYS = "core"
+""":attr:`~memori_core.facts.RecalledFact.passed_by` of a core fact appended on a turn about the asker."""
+CORE_TOUCHED = "core touched"
+"""... of one appended because the turn's words, or a fact recall chose, touch its concerns."""
 
 
 

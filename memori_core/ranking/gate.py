@@ -33,8 +33,8 @@ from ..config import RecallConfig
 from .fusion import passes_threshold
 from .lexical import bm25_idf
 
-__all__ = ["BELOW_GATE", "BELOW_THRESHOLD", "GATE_CLOSED", "KEPT", "SMALL_POOL_SHARE", "GateDecision", "decide",
-           "USER_WORD", "words_bm25_bar"]
+__all__ = ["BELOW_GATE", "BELOW_THRESHOLD", "GATE_CLOSED", "GATE_RULES", "KEPT", "SMALL_POOL_SHARE", "GateDecision",
+           "decide", "rule_names", "USER_WORD", "words_bm25_bar"]
 
 SMALL_POOL_SHARE = 0.8
 """In a small pool, the raw BM25 a fact needs to open the gate by its words, as a share of the idf of a
@@ -48,6 +48,33 @@ GATE_CLOSED = "gate closed"
 """The relevance gate did not open for this query: nothing is injected."""
 BELOW_GATE = "below gate"
 """The relevance gate opened, but this fact is not relevant enough."""
+
+
+GATE_RULES: tuple[str, ...] = (
+    "", "cosine", "third person", "words", "score band", "care", "implied", "follow-up", "general cosine",
+    "general words", "everything asked", "threshold", "no gate",
+)
+"""The rule that kept a fact, by code (:attr:`GateDecision.rule`; code 0, ``""``: not kept). Documented one by one in
+docs/ranking.md ("Which rule kept a fact"): ``"cosine"`` (the gate's cosine reached ``gate_keep``), ``"third
+person"`` (it did only with the third-person lift), ``"words"`` (the words rule; for a question in a script the
+embedder does not read, the only rule), ``"score band"`` (a confident gate's band of the best rank score),
+``"care"``, ``"implied"``, ``"follow-up"`` (the care, implication and follow-up rules, where they alone keep a
+fact), ``"general cosine"`` / ``"general words"`` (a general question's stricter bars), ``"everything asked"`` (a
+question about what memory holds), ``"threshold"`` (the threshold gate) and ``"no gate"`` (``gate="off"``). Recall
+adds ``"judge"``, ``"core"`` and ``"core touched"`` (:data:`memori_core.facts.PASSED_BY`)."""
+_CODE = {name: code for code, name in enumerate(GATE_RULES)}
+_RELEVANCE_ORDER = np.array([_CODE[r] for r in ("cosine", "third person", "words", "score band", "care", "implied",
+                                                "follow-up")], dtype=np.int8)
+
+
+def rule_names(codes: np.ndarray) -> list[str]:
+    """:data:`GATE_RULES` names of rule ``codes`` (``""`` for a fact not kept)."""
+    return [GATE_RULES[c] for c in codes.tolist()]
+
+
+def _all(keep: np.ndarray, name: str) -> np.ndarray:
+    """Rule codes: ``name``'s for the kept facts, 0 for the others."""
+    return np.where(keep, np.int8(_CODE[name]), np.int8(0))
 
 
 @dataclass(frozen=True)
@@ -68,6 +95,17 @@ class GateDecision:
     """The decision in words, for ``explain()``."""
     spread_cut: np.ndarray | None = None
     """Per fact, dropped by the spread cut after the gate kept it (:mod:`.spread`); ``None``: none."""
+    rule: np.ndarray | None = None
+    """Per fact (int8), the code in :data:`GATE_RULES` of the rule that kept it, set by the same expressions that set
+    ``keep``; read it through :meth:`rules`, which clears the facts not kept (the spread cut and a question about
+    someone else clear ``keep`` after the gate). ``None`` only for a decision built elsewhere: :meth:`rules` then
+    names none."""
+
+    def rules(self) -> np.ndarray:
+        """:attr:`rule`, 0 wherever a later step cleared ``keep`` (int8 per fact)."""
+        if self.rule is None:
+            return np.zeros(self.keep.shape[0], dtype=np.int8)
+        return np.where(self.keep, self.rule, np.int8(0))
 
 
 USER_WORD = "User"
@@ -122,17 +160,20 @@ def decide(
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
     if config is None or config.gate == "off":
-        return GateDecision("off", np.ones(n, dtype=bool), True, best, False, "no gate: the limit best are kept")
+        return GateDecision("off", np.ones(n, dtype=bool), True, best, False, "no gate: the limit best are kept",
+                            rule=np.full(n, _CODE["no gate"], dtype=np.int8))
     if config.gate == "threshold":
         t = config.relevance_threshold
         keep = passes_threshold(rank_score, t)
-        return GateDecision("threshold", keep, True, best, False, f"threshold: keep score >= {t:g}")
+        return GateDecision("threshold", keep, True, best, False, f"threshold: keep score >= {t:g}",
+                            rule=_all(keep, "threshold"))
     if nothing_asked is not None:
         return GateDecision("relevance", np.zeros(n, dtype=bool), False, best, False,
                             f"relevance gate closed: {nothing_asked} asks for nothing a fact could answer")
     if everything_asked:
         return GateDecision("relevance", np.ones(n, dtype=bool), bool(n), best, False,
-                            f"relevance gate open: the question asks what memory holds: the {n} best are kept")
+                            f"relevance gate open: the question asks what memory holds: the {n} best are kept",
+                            rule=np.full(n, _CODE["everything asked"], dtype=np.int8))
     if unread_script is not None:
         return _unread(cosine, config, lexical, bm25, pool_size, unread_script)
     if lift is not None and not general:
@@ -159,10 +200,13 @@ def decide(
             f"the query's informative words (lexical >= {config.gate_words:g} with cosine >= "
             f"{config.gate_words_cosine:g})",
         )
-    keep = (lifted >= config.gate_keep) | by_words
+    by_cosine = lifted >= config.gate_keep
+    keep = by_cosine | by_words
     confident = best >= config.gate_confident
+    by_band = np.zeros(n, dtype=bool)
     if confident:
-        keep |= rank_score >= config.gate_band * float(rank_score.max())
+        by_band = rank_score >= config.gate_band * float(rank_score.max())
+        keep |= by_band
         how = (f"confident (>= {config.gate_confident:g}): keep cosine >= {config.gate_keep:g} "
                f"or score >= {config.gate_band:g} x best score {float(rank_score.max()):.3f}")
     else:
@@ -184,7 +228,13 @@ def decide(
     if by_followup.any():
         how += (f"; {int(by_followup.sum())} more kept as a follow-up's (among the {config.gate_followup_top} best, "
                 f"cosine >= {config.gate_followup:g})")
-    return GateDecision("relevance", keep, True, best, confident, f"relevance gate open: best cosine {best:.3f}; {how}")
+    # The first rule that keeps a fact names it (care, implied and follow-up were masked above to where they alone keep
+    # one); for a fact nothing keeps, argmax says 0 and rules() clears it. One stack and argmax: cheaper than np.select.
+    plain = by_cosine if lifted is cosine else by_cosine & (cosine >= config.gate_keep)
+    first = np.array((plain, by_cosine, by_words, by_band, by_care, by_implied, by_followup)).argmax(axis=0)
+    rule = _RELEVANCE_ORDER[first]
+    return GateDecision("relevance", keep, True, best, confident, f"relevance gate open: best cosine {best:.3f}; {how}",
+                        rule=rule)
 
 
 def _holds_the_words(n: int, config: RecallConfig, lexical: np.ndarray | None, bm25: np.ndarray | None,
@@ -208,7 +258,8 @@ def _unread(cosine: np.ndarray, config: RecallConfig, lexical: np.ndarray | None
            f"count, and only facts holding its words are kept (lexical >= {config.gate_words:g})")
     if not keep.any():
         return GateDecision("relevance", keep, False, best, False, f"relevance gate closed: {how}")
-    return GateDecision("relevance", keep, True, best, False, f"relevance gate open: {how}: {int(keep.sum())} kept")
+    return GateDecision("relevance", keep, True, best, False, f"relevance gate open: {how}: {int(keep.sum())} kept",
+                        rule=_all(keep, "words"))
 
 
 def _general(usual: GateDecision, cosine: np.ndarray, config: RecallConfig, by_words: np.ndarray,
@@ -226,4 +277,5 @@ def _general(usual: GateDecision, cosine: np.ndarray, config: RecallConfig, by_w
     if not keep.any():
         return GateDecision("relevance", keep, False, usual.best_cosine, False,
                             f"relevance gate closed: {usual.note.removeprefix('relevance gate open: ')}; {rule}")
-    return GateDecision("relevance", keep, True, usual.best_cosine, usual.confident, f"{usual.note}; {rule}")
+    return GateDecision("relevance", keep, True, usual.best_cosine, usual.confident, f"{usual.note}; {rule}",
+                        rule=np.where(keep & by_cosine, np.int8(_CODE["general cosine"]), _all(keep, "general words")))

@@ -17,10 +17,12 @@ from ..config import RecallConfig
 from .fusion import rank_order
 from .pipeline import BEYOND_LIMIT, PoolScores
 
-__all__ = ["JUDGED_OUT", "JUDGED_RELEVANT", "judge_pool", "judged_fates", "judged_select"]
+__all__ = ["JUDGE_RULE", "JUDGED_OUT", "JUDGED_RELEVANT", "judge_pool", "judged_fates", "judged_select"]
 
 JUDGED_RELEVANT = "judged relevant"
 """Fate (``explain``) of a candidate the judge called relevant and recall returns."""
+JUDGE_RULE = "judge"
+""":attr:`~memori_core.facts.RecalledFact.passed_by` of a fact the judge chose."""
 JUDGED_OUT = "judged out"
 """Fate of a candidate the judge was shown and did not call relevant."""
 

@@ -15,7 +15,7 @@ import numpy as np
 from ..slots import placed
 from .care import KIN
 
-__all__ = ["MOST_OF_KIN", "kin_named", "kin_rows"]
+__all__ = ["MOST_OF_KIN", "kin_named", "kin_rows", "relative_of"]
 
 _RELATIVES = ("mother", "father", "wife", "husband", "partner", "son", "daughter", "sister", "brother", "grandmother",
               "grandfather", "grandson", "granddaughter", "aunt", "uncle", "niece", "nephew", "cousin", "fiance",
@@ -46,6 +46,17 @@ def kin_named(question: str) -> frozenset[str]:
     (['father', 'mother'], [])
     """
     return frozenset(_folded(m.group("kin") or m.group("parent")) for m in _IN_QUESTION.finditer(question))
+
+
+def relative_of(fact: str) -> str | None:
+    """The relative a fact is about when it opens by naming one as the user's ("User's father Olav (81) ...", "My
+    mother Hoda is coming ..."): the relation ("father"); ``None`` otherwise.
+
+    >>> relative_of("My mother Hoda is coming on Friday."), relative_of("User's car is a Golf.")
+    ('mother', None)
+    """
+    m = _IN_FACT.match(fact.lstrip())
+    return None if m is None else _folded(m.group("kin"))
 
 
 def _folded(word: str) -> str:

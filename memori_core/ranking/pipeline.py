@@ -27,7 +27,7 @@ from ..text import normalize_fact_text
 from .asking import gate_columns
 from .dense import top_k
 from .fusion import fuse, fusion_weights, rank_order, with_included
-from .gate import BELOW_GATE, BELOW_THRESHOLD, GATE_CLOSED, KEPT, GateDecision, decide
+from .gate import BELOW_GATE, BELOW_THRESHOLD, GATE_CLOSED, KEPT, GateDecision, decide, rule_names
 from .lexical import bm25_from_tf, unique_terms
 from .spread import BELOW_SPREAD, beyond_spread
 
@@ -46,8 +46,10 @@ __all__ = [
     "PoolScores",
     "REPEATED",
     "assemble_pool",
+    "select_with_rules",
     "dense_top",
     "fates",
+    "fates_with_rules",
     "first_of_each_text",
     "gate_rows",
     "neighbour_hops",
@@ -357,8 +359,15 @@ def select(scores: PoolScores, limit: int, config: RecallConfig | None) -> np.nd
     """Pool positions that recall returns, best first: the ``limit`` best by
     :func:`~.fusion.rank_order`, less those the gate drops (``config=None``: no gate); with affinity, also what
     the gate passes of the ``limit`` best without it (:func:`_with_passed`)."""
+    return select_with_rules(scores, limit, config)[0]
+
+
+def select_with_rules(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`select`'s pool positions and, for each, the code of the gate rule that kept it
+    (:data:`~.gate.GATE_RULES`, int8): what :attr:`~memori_core.facts.RecalledFact.passed_by` names."""
     top = rank_order(scores.rank_score, scores.cosine, limit, scores.implied)
-    return _with_passed(scores, limit, config, top, _decide(scores, top, config))[0]
+    rows, codes, _ = _with_passed(scores, limit, config, top, _decide(scores, top, config))
+    return rows, codes
 
 
 def gate_rows(scores: PoolScores, limit: int) -> np.ndarray:
@@ -372,61 +381,79 @@ def gate_rows(scores: PoolScores, limit: int) -> np.ndarray:
 
 
 def _with_passed(scores: PoolScores, limit: int, config: RecallConfig | None, top: np.ndarray,
-                 decision: GateDecision) -> tuple[np.ndarray, GateDecision]:
+                 decision: GateDecision) -> tuple[np.ndarray, np.ndarray, GateDecision]:
     """The rows kept of ``top`` (``decision``'s) and, with affinity (``scores.affinity``), the facts the relevance
     gate passes of the ``limit`` best ranked without it: affinity may push a fact the gate keeps below the limit in
     favour of one it drops (docs/ranking.md item 41). Those come first; affinity's kept entrants fill what is left
     of ``limit``, best ranked first. Returned in ``top``'s order then rank order (as :func:`fates` lists them), with
-    the decision saying what was added."""
-    kept = top[decision.keep]
+    the code of the rule that kept each (a fact the gate passes without affinity: the rule that passed it there)
+    and the decision saying what was added."""
+    kept_at = decision.keep
+    kept, kept_codes = top[kept_at], decision.rules()[kept_at]
     if (scores.affinity is None or config is None or config.gate != "relevance" or not scores.affinity.any()
             or limit <= 0):
-        return kept, decision
+        return kept, kept_codes, decision
     plain_top = rank_order(scores.rank_score - scores.affinity, scores.cosine, limit, scores.implied)
     if _member(plain_top, top).all():  # the same limit best: the same decision
-        return kept, decision
+        return kept, kept_codes, decision
     plain = _decide(scores, plain_top, config)
-    passed = plain_top[plain.keep]
+    passed, passed_codes = plain_top[plain.keep], plain.rules()[plain.keep]
     missing = passed[~_member(passed, kept)]
     if not missing.size:
-        return kept, decision
-    extra = kept[~_member(kept, passed)][: max(0, limit - passed.shape[0])]
+        return kept, kept_codes, decision
+    others = ~_member(kept, passed)
+    room = max(0, limit - passed.shape[0])
+    extra, extra_codes = kept[others][:room], kept_codes[others][:room]
     rest = rank_order(scores.rank_score, scores.cosine)
     order = np.concatenate((top, rest[~_member(rest, top)]))  # as fates lists them: the limit best first
-    chosen = order[_member(order, np.concatenate((passed, extra)))]
+    taken, taken_codes = np.concatenate((passed, extra)), np.concatenate((passed_codes, extra_codes))
+    chosen = order[_member(order, taken)]
+    by_row = np.argsort(taken, kind="stable")
+    codes = taken_codes[by_row[np.searchsorted(taken[by_row], chosen)]]
     note = (f"{decision.note}; {missing.shape[0]} more kept that the gate passes among the {limit} best ranked "
             f"without affinity")
     best = np.nanmax([decision.best_cosine, plain.best_cosine])
-    return chosen, replace(decision, opened=decision.opened or plain.opened, best_cosine=float(best), note=note)
+    return chosen, codes, replace(decision, opened=decision.opened or plain.opened, best_cosine=float(best), note=note)
 
 
 def fates(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[np.ndarray, list[str], GateDecision]:
     """Every pool position, best first, its fate (:data:`KEPT`, :data:`BELOW_THRESHOLD`,
     :data:`GATE_CLOSED`, :data:`BELOW_GATE`, :data:`BEYOND_LIMIT`) and the gate's decision;
     the kept ones are exactly :func:`select`'s."""
+    order, fate, _, decision = fates_with_rules(scores, limit, config)
+    return order, fate, decision
+
+
+def fates_with_rules(scores: PoolScores, limit: int, config: RecallConfig | None
+                     ) -> tuple[np.ndarray, list[str], list[str], GateDecision]:
+    """:func:`fates` with, per pool position, the name of the gate rule that kept it (:data:`~.gate.GATE_RULES`;
+    ``""`` for one not kept): the kept positions and their rules are exactly :func:`select_with_rules`'s."""
     order = rank_order(scores.rank_score, scores.cosine)
     top = order[:limit]
     if scores.implied is not None:  # implied rows are among the limit best; the others follow in rank order
         top = with_included(order, limit, scores.implied)
         order = np.concatenate((top, order[~_member(order, top)]))
     decision = _decide(scores, top, config)
-    chosen, shown = _with_passed(scores, limit, config, top, decision)
+    chosen_rows, codes, shown = _with_passed(scores, limit, config, top, decision)
     if shown is decision:
         dropped = BELOW_THRESHOLD if decision.kind == "threshold" else BELOW_GATE if decision.opened else GATE_CLOSED
         fate = [KEPT if ok else dropped for ok in decision.keep.tolist()]
         if decision.spread_cut is not None:
             fate = [BELOW_SPREAD if cut else f for f, cut in zip(fate, decision.spread_cut.tolist())]
-        fate += [BEYOND_LIMIT] * (order.shape[0] - top.shape[0])
-        return order, fate, decision
+        beyond = order.shape[0] - top.shape[0]
+        fate += [BEYOND_LIMIT] * beyond
+        return order, fate, rule_names(decision.rules()) + [""] * beyond, decision
     # With what the gate passes without affinity (_with_passed): a fact of the limit best the gate dropped keeps its
     # fate, one it kept but left out for room is beyond the limit, and one kept from further down is kept.
     dropped = BELOW_GATE if shown.opened else GATE_CLOSED
-    is_chosen, in_top, kept_top = (_member(order, rows) for rows in (chosen, top, top[decision.keep]))
+    is_chosen, in_top, kept_top = (_member(order, rows) for rows in (chosen_rows, top, top[decision.keep]))
     cut_top = (_member(order, top[decision.spread_cut]) if decision.spread_cut is not None
                else np.zeros(order.shape[0], dtype=bool))
     fate = [KEPT if c else BELOW_SPREAD if s else dropped if t and not k else BEYOND_LIMIT
             for c, t, k, s in zip(is_chosen.tolist(), in_top.tolist(), kept_top.tolist(), cut_top.tolist())]
-    return order, fate, shown
+    order_codes = np.zeros(order.shape[0], dtype=np.int8)
+    order_codes[is_chosen] = codes  # chosen_rows are in order's order
+    return order, fate, rule_names(order_codes), shown
 
 
 def _decide(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) -> GateDecision:

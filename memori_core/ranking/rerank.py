@@ -30,7 +30,8 @@ from .domain_vectors import rerank_affinity
 from .fusion import candidate_limit
 from .implications import with_implied
 from .lexical import bm25_pool, term_frequencies, top_positive, unique_terms
-from .pipeline import assemble_pool, dense_top, score_pool, select
+from .gate import rule_names
+from .pipeline import assemble_pool, dense_top, score_pool, select_with_rules
 
 __all__ = ["RerankedCandidate", "as_cosines", "rerank"]
 
@@ -52,6 +53,9 @@ class RerankedCandidate:
     affinity: float = 0.0
     """What a personal question's ranking added (:mod:`.affinity`, ``config.affinity_weight`` > 0): the
     engine's ``explain`` column ``affin``. 0 without it."""
+    passed_by: str = ""
+    """The gate rule that kept the candidate (:attr:`memori_core.facts.RecalledFact.passed_by`); ``""`` when
+    ``apply_threshold`` is false (no gate)."""
 
 
 def as_cosines(scores: Sequence[float | None]) -> np.ndarray:
@@ -147,7 +151,7 @@ def rerank(
         scores = with_affinity(scores, rerank_affinity(query, texts, embedder, cfg.affinity_weight))
     if apply_threshold and cfg.gate == "relevance" and cfg.gate_implied and has_text:
         scores = with_implied(query, scores, lambda: [contents[i] for i in scores.rows.tolist()])
-    top = select(scores, limit, cfg if apply_threshold else None)
+    top, codes = select_with_rules(scores, limit, cfg if apply_threshold else None)
     return [
         RerankedCandidate(
             index=int(scores.rows[i]),
@@ -156,6 +160,7 @@ def rerank(
             lexical=float(scores.lexical[i]),
             rank_score=float(scores.rank_score[i]),
             affinity=0.0 if scores.affinity is None else float(scores.affinity[i]),
+            passed_by=rule if apply_threshold else "",
         )
-        for i in top
+        for i, rule in zip(top.tolist(), rule_names(codes))
     ]

@@ -1,0 +1,96 @@
+"""Changes told ahead ("I start at Siemens on January 4"): ``cancel``, which calls one off before it starts.
+
+``add(..., valid_from=..., supersedes=[...])`` stores such a change valid from its start and ends the facts it
+replaces then (:func:`~memori_core.engine.supersede._superseded`), so until that day recall shows what holds now.
+A change called off before its start ("actually I'm staying at Bosch") never happened: its fact is ended when it is
+called off, before its start (valid at no time: ``history`` keeps it with the start it had, ``recall(as_of=...)``
+never shows it, ``list`` no longer does) and the facts it was to end hold on, with no end (they never stopped holding, so no period is kept as a version row, unlike ``restore``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime, timezone
+
+from ..facts import StoredFact
+from ..validate import check_entity_id, iso_to_ts
+from .closing import when_open
+from .fact_ids import _one_id
+from .storing import Storing, _bounded
+
+
+class NothingToCancelError(ValueError):
+    """:meth:`~Plans.cancel` of a fact that holds already, or that was never told ahead: there is no change to come to
+    call off (a ``ValueError``)."""
+
+
+def is_to_come(fact: StoredFact, now: float) -> bool:
+    """Whether ``fact`` is a change told ahead that has not started at ``now`` (epoch seconds): valid from a
+    ``valid_from`` after it, not ended (a cancelled one is ended at its start)."""
+    return fact.valid_to is None and bool(fact.valid_from) and iso_to_ts(fact.valid_from) > now
+
+
+def called_off(fact: StoredFact, replaced: list[StoredFact], now: str) -> list[StoredFact]:
+    """The rows a cancel of ``fact`` (a change to come) writes at ``now``: ``fact`` ended then, no longer naming what
+    it was to replace, and each of ``replaced`` it was to end at that start (``superseded_by`` it) valid again with
+    no end; facts of ``replaced`` ended otherwise are left out (another change, a restore, a rewrite)."""
+    start = fact.valid_from
+    back = [replace(o, valid_to=None, superseded_by=None) for o in replaced
+            if o.superseded_by == fact.id and o.valid_to == start]
+    return [replace(fact, valid_to=now, supersedes=()), *back]
+
+
+def started_early(seen: Sequence[StoredFact], stored: Mapping[str, StoredFact],
+                  read: Callable[[list[str]], list[StoredFact]]) -> list[StoredFact]:
+    """The facts to end anew when an add's sightings ``seen`` moved a change told ahead to an earlier start (it was
+    said again as holding already: :func:`~memori_core.engine.supersede._started_by`; ``stored``: the facts as
+    they were, by id): each fact the change was to end at its old start (``superseded_by`` it, ``valid_to`` that
+    start; ``read``: stored facts by id) now ends at the new one."""
+    moved = {f.id: (stored[f.id].valid_from, f.valid_from) for f in seen
+             if f.id in stored and stored[f.id].valid_from and f.valid_from != stored[f.id].valid_from}
+    if not moved:
+        return []
+    wanted = list(dict.fromkeys(i for f in seen if f.id in moved for i in f.supersedes))
+    out = []
+    for old in read(wanted) if wanted else []:
+        starts = moved.get(old.superseded_by or "")
+        if starts is not None and old.valid_to == starts[0]:
+            out.append(replace(old, valid_to=starts[1]))
+    return out
+
+
+class Plans(Storing):
+    """``cancel`` of :class:`~memori_core.engine.RecallEngine` (a mixin: the state is the engine's)."""
+
+    @when_open
+    @_bounded
+    def cancel(self, entity_id: str, id: str) -> StoredFact:
+        """Call off fact ``id``, a change told ahead (``add(..., valid_from=...)``) whose start has not come; returns
+        it, ended now.
+
+        It is kept as history valid at no time (``valid_to``, now, is before its ``valid_from``: ``recall``, now or
+        ``as_of``, never shows it, nor ``list``; :meth:`history` and ``list(include_invalid=True)`` do), and the facts it was to replace at
+        its start (``supersedes``) hold on with no end, in the same write ("User works at Bosch." when the job at
+        Siemens is called off). An unknown id raises ``KeyError``; a fact that holds already (its start has
+        come: record a change back with ``add(..., supersedes=...)``, or :meth:`restore` the fact it ended), or one
+        never told ahead, raises :class:`NothingToCancelError` (a ``ValueError``)."""
+        entity_id = check_entity_id(entity_id)
+        fid = _one_id(id, "id")
+        with self._coord.writing(entity_id) as done:
+            got = self.store.get(entity_id, [fid])
+            if not got:
+                raise KeyError(f"entity {entity_id!r} has no fact with id {fid!r}")
+            fact = got[0]
+            now = datetime.now(timezone.utc)
+            if not is_to_come(fact, now.timestamp()):
+                why = ("it was ended already" if fact.valid_to is not None else
+                       f"it holds already (from {fact.valid_since})" if fact.valid_from else "it was never told ahead")
+                raise NothingToCancelError(
+                    f"fact {fid!r} of entity {entity_id!r} is no change to come to call off: {why}; to record a change "
+                    "back, add the fact that holds with supersedes=[...], or restore the fact it ended")
+            rows = called_off(fact, self.store.get(entity_id, list(fact.supersedes)) if fact.supersedes else [],
+                              now.isoformat())
+            done.begin()
+            self.store.update_seen(entity_id, rows)  # one write: the plan ended and what it was to end, together
+            done.update_seen(rows)
+            return rows[0]

@@ -1,0 +1,86 @@
+"""The asker's own facts before facts about someone else, on a question the asker asks about themselves.
+
+"What medication am I on?" may keep both "User takes levothyroxine." and "User's wife Priya is allergic to
+penicillin." (the implication rule keeps the second: a medicine question and a drug allergy), and rank the wife's
+first. Both may matter; but the question is the asker's, and the model reads the block top down. On a question in
+the first person singular ("I", "me", "my") that names no one else, the facts recall chose that are about another
+person (:func:`~.care.kin_holder`, :func:`~.kin.relative_of`: a relative; a friend, a colleague, a neighbour) move after the
+asker's own, each group in rank order. Only the order changes: what is kept is the gate's. A turn that brings in
+anyone else is left as ranked: "we" or "our" (the household, whose facts are the asker's too), a third person ("he's
+coming to stay"), "the kids", "the family", or a name ("Linda says I never hear her", "Marco and I"). Pure: patterns,
+English only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from .care import kin_holder, names_them, outside_holder
+from .implications import asked_about
+from .kin import kin_named, relative_of
+
+__all__ = ["asks_for_oneself", "own_first"]
+
+_SINGULAR = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|myself)\b", re.IGNORECASE)
+# Someone else in the turn: "we", a third person ("he's coming", "for her"), the household ("the kids", "the family",
+# "everyone at home"), or a name ("Linda says", "Marco and I"): a capitalised word not opening a sentence.
+_OTHERS = re.compile(
+    r"\b(?:we|we're|we've|we'd|we'll|us|our|ours|ourselves|he|he's|she|she's|him|her|hers|his|they|they're|them|"
+    r"their|theirs|who|kids?|children|child|grand(?:children|kids)|family|everyone|everybody|baby|guests?|friends?|partner|together)\b",
+    re.IGNORECASE)
+_NAME = re.compile(r"\b[A-Z][a-z]+\b")
+# Capitalised words that name no one: how a question or a request opens, days and months.
+_NOT_A_NAME = frozenset("""
+    what which who whom whose when where why how can could should would will shall do does did is am are was were has
+    have had any anything remind tell give help please plan write make find show suggest recommend ok okay so and but
+    also just then hi hey thanks my i i'm i've i'd i'll the a an if in on at for to with about this that it monday
+    tuesday wednesday thursday friday saturday sunday january february march april may june july august september
+    october november december
+""".split())
+
+
+def asks_for_oneself(question: str) -> bool:
+    """Whether ``question`` asks about the asker alone: in the first person singular, not plural, naming no
+    relative and asking about no one else (:func:`~.implications.asked_about`).
+
+    >>> [asks_for_oneself(q) for q in ("What medication am I on?", "What can we cook?", "Is my mum diabetic?")]
+    [True, False, False]
+    """
+    text = question.replace("\u2019", "'").strip()
+    return (_SINGULAR.search(text) is not None and _OTHERS.search(text) is None
+            and all(w.lower() in _NOT_A_NAME for w in _NAME.findall(text)) and not kin_named(text) and asked_about(text) is None)
+
+
+def own_first(question: str, texts: Sequence[str], read: Sequence[str] = ()) -> np.ndarray | None:
+    """For the facts recall chose (``texts``, in rank order), the order that puts the asker's own before those about
+    someone else neither the question nor the turns ``read`` with it name, when ``question`` asks about the asker
+    alone (:func:`asks_for_oneself`); ``None`` when the order stays (positions into ``texts`` otherwise).
+
+    >>> own_first("What medication am I on?", ["User's wife Priya is allergic to penicillin.", "User takes metformin."])
+    array([1, 0])
+    """
+    if len(texts) < 2 or not asks_for_oneself(question):
+        return None
+    said = "\n".join((question, *read))
+    other = np.fromiter((_about_someone_else(t, said) for t in texts), dtype=bool, count=len(texts))
+    if not other.any() or other.all() or not other[: int((~other).sum())].any():
+        return None  # none, all, or already after the asker's own
+    return np.concatenate((np.flatnonzero(~other), np.flatnonzero(other)))
+
+
+# Who "User's X" / "My X" is when X is a person outside the family (a relative is read by kin.relative_of).
+_PERSON = re.compile(r"\b(?:friend|colleague|co-?worker|boss|manager|neighbou?r|flatmate|roommate|housemate|landlord|"
+                     r"landlady|classmate|teammate|client|tenant|employee|assistant|ex|ex-\w+)s?\b", re.IGNORECASE)
+
+
+def _about_someone_else(text: str, said: str) -> bool:
+    """Whether a fact is about another person (a relative, "User's wife Priya", "My mother Hoda"; a friend, a
+    colleague, a neighbour) whom the turns ``said`` do not name."""
+    who = kin_holder(text) or relative_of(text)
+    if who is None:
+        other = outside_holder(text)
+        who = other if other is not None and _PERSON.search(other) else None
+    return who is not None and not names_them(who, said)
