@@ -178,7 +178,8 @@ def clip_fact(text: str, max_chars: int | None = MAX_SHOWN_FACT_CHARS) -> str:
 
 
 def format_fact_line(content: str, created_at: Any = None, *, valid_from: Any = None, zone: bool = True,
-                     max_chars: int | None = MAX_SHOWN_FACT_CHARS, tz: tzinfo | None = None) -> str:
+                     max_chars: int | None = MAX_SHOWN_FACT_CHARS, tz: tzinfo | None = None,
+                     valid_to: Any = None) -> str:
     """``- {content}. Stated at {YYYY-MM-DD HH:MM} UTC``; no timestamp gives ``- {content}``.
 
     The time is when the current text was stated: ``valid_from`` when it is later than ``created_at`` (an
@@ -188,13 +189,18 @@ def format_fact_line(content: str, created_at: Any = None, *, valid_from: Any = 
     ``RecallConfig.memori_compat()`` asks for through ``time_zone_label``); ``tz`` writes the time in the
     conversation's zone (:func:`format_timestamp`).
     A fact longer than ``max_chars`` is cut, ending in " …" (:func:`clip_fact`).
+
+    A fact no longer true (``valid_to``: recall returns one only for a question about the past) ends in
+    ``(past: no longer true since {YYYY-MM-DD HH:MM} UTC)``; a current fact's line is as above.
     """
     text = clip_fact(sanitize_fact(content), max_chars)
     stamp = format_timestamp(stated_at(created_at, valid_from), zone=zone, tz=tz)
+    ended = format_timestamp(valid_to, zone=zone, tz=tz) if valid_to else None
+    past = "" if ended is None else f" (past: no longer true since {ended})"
     if stamp is None:
-        return f"- {text}"
+        return f"- {text}{past}"
     end = "" if text.endswith((".", "!", "?", "\u2026", "\u3002", "\uff01", "\uff1f")) else "."
-    return f"- {text}{end} Stated at {stamp}"
+    return f"- {text}{end} Stated at {stamp}{past}"
 
 
 def format_context(facts: Iterable[Any], *, zone: bool = True,
@@ -203,7 +209,8 @@ def format_context(facts: Iterable[Any], *, zone: bool = True,
 
     Accepts :class:`~memori_core.RecalledFact` objects or anything with
     ``content`` and ``created_at`` attributes, and optionally ``valid_from``
-    (or such mapping keys). Each line's time is when the fact's current text was
+    (or such mapping keys) and ``valid_to`` (a fact no longer true, recalled for a question about the past: its
+    line says since when, :func:`format_fact_line`). Each line's time is when the fact's current text was
     stated (:func:`format_fact_line`). Times are
     UTC and say so (``zone=False``: Memori's format, without the label); with ``tz``, the conversation's zone
     (the ``tzinfo`` of the turn being answered, which the adapters read from its ``created_at``), they are written
@@ -225,13 +232,15 @@ def format_context(facts: Iterable[Any], *, zone: bool = True,
                             f"{type(fact).__name__} without content")
         if isinstance(fact, dict):
             content, created, since = fact.get("content"), fact.get("created_at"), fact.get("valid_from")
+            until = fact.get("valid_to")
         else:
             content, created = getattr(fact, "content", None), getattr(fact, "created_at", None)
             since = getattr(fact, "valid_from", None)
+            until = getattr(fact, "valid_to", None)
         if not isinstance(content, str) or not content.strip():
             continue
         lines.append(format_fact_line(content, created, valid_from=since, zone=zone, max_chars=max_fact_chars,
-                                      tz=tz))
+                                      tz=tz, valid_to=until))
     if not lines:
         return ""
     return "\n".join([OPEN_TAG, PREAMBLE, *lines, CLOSE_TAG])

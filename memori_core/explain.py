@@ -52,6 +52,9 @@ class CandidateScore:
     ``None``: since ``created_at``)."""
     restored_at: str | None = None
     """When a restore last made the fact valid again (:attr:`RecalledFact.restored_at`; ``None``: never)."""
+    valid_to: str | None = None
+    """When the fact stopped being true, for a fact no longer valid that a question about the past ranks
+    (:attr:`RecalledFact.valid_to`; ``None``: valid now)."""
     affinity: float = 0.0
     """What a personal question's ranking added to ``neighbour_bonus`` (it is part of it): the life domains the
     question and the fact share, a care fact (:mod:`memori_core.ranking.affinity`)."""
@@ -71,14 +74,14 @@ class CandidateScore:
                    bm25=bm25, lexical=fact.lexical, rank_score=fact.rank_score, kept=kept, reason=reason,
                    metadata=fact.metadata, source=source, fused=fused, neighbour_bonus=neighbour_bonus,
                    gate_cosine=gate_cosine, valid_from=fact.valid_from, restored_at=fact.restored_at,
-                   affinity=affinity, passed_by=passed_by)
+                   affinity=affinity, passed_by=passed_by, valid_to=fact.valid_to)
 
     def fact(self, entity_id: str) -> RecalledFact:
         """This candidate as ``recall`` returns it for ``entity_id`` (:meth:`of` read back)."""
         return RecalledFact(id=self.id, entity_id=entity_id, content=self.content, created_at=self.created_at,
                             cosine=self.cosine, lexical=self.lexical, rank_score=self.rank_score,
                             metadata=self.metadata, valid_from=self.valid_from, restored_at=self.restored_at,
-                            passed_by=self.passed_by)
+                            passed_by=self.passed_by, valid_to=self.valid_to)
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,9 @@ class RecallReport:
     third_person: float = 0.0
     """What the gate's cosine cutoffs added to the cosine of facts written about "User" (a personal question;
     0: nothing)."""
+    past: bool = False
+    """Whether the question asks about the user's past (:func:`~memori_core.ranking.past.asks_about_the_past`):
+    then the facts no longer valid (superseded or ended, not expired) were ranked too, each with its ``valid_to``."""
 
     @property
     def facts(self) -> list[RecalledFact]:
@@ -153,6 +159,9 @@ class RecallReport:
             head += (f"\nthird person: the gate's cosine cutoffs read facts written about 'User' {self.third_person:+g} "
                      "(a first-person question scores them lower than the same facts in the first person); "
                      "'gate cos' shows it, the care and follow-up rules read it without")
+        if self.past:
+            head += ("\npast: the question asks about the past, so facts no longer valid (superseded or ended, not "
+                     "expired) were ranked too; each is marked 'until <when it stopped being true>'")
         if self.gate_note:
             head += f"\ngate: {self.gate_note}"
         if self.note:
@@ -172,6 +181,8 @@ class RecallReport:
         lines = [head, cols, "-" * len(cols)]
         for c in self.candidates:
             text = c.content if len(c.content) <= width else c.content[: width - 1] + "…"
+            if c.valid_to:
+                text = f"[until {c.valid_to[:10]}] {text}"
             gate_col = ""
             if with_gate:
                 gate_col = f"{c.gate_cosine:>8.4f}  " if c.gate_cosine is not None else f"{'-':>8}  "

@@ -133,6 +133,10 @@ class RecalledFact:
     """The rule that brought the fact into the answer, one of :data:`PASSED_BY` (docs/ranking.md, "Which rule kept a
     fact"): the relevance gate's rule that kept it, ``"judge"``, or ``"core"`` / ``"core touched"`` for a core fact
     appended after the chosen ones. ``""``: not chosen by recall (``nearest``, a rerank without the gate)."""
+    valid_to: str | None = None
+    """When the fact stopped being true (:attr:`StoredFact.valid_to`), for a fact recall returns though it is no
+    longer valid: a question about the past (:func:`~memori_core.ranking.past.asks_about_the_past`). ``None``: valid
+    now, and for every fact an ``as_of`` read returns. The ``<memori_context>`` block marks such a fact as past."""
 
     @property
     def stated_at(self) -> str | None:

@@ -244,7 +244,7 @@ def _fact(fact: RecalledFact) -> dict[str, Any]:
     digest) nor the item's namespace; ``get`` and ``list`` still show the stored record whole."""
     metadata = {k: v for k, v in fact.metadata.items() if k not in (STORE_ITEM_KEY, STORE_NAMESPACE_KEY)}
     return {"id": fact.id, "text": fact.content, "created_at": fact.created_at, "valid_from": fact.valid_from,
-            "restored_at": fact.restored_at, "score": fact.rank_score, "cosine": fact.cosine, "lexical": fact.lexical, "metadata": metadata}
+            "restored_at": fact.restored_at, "valid_to": fact.valid_to, "score": fact.rank_score, "cosine": fact.cosine, "lexical": fact.lexical, "metadata": metadata}
 
 
 def _records(facts: Sequence[StoredFact]) -> list[dict[str, Any]]:

@@ -23,7 +23,8 @@ def fact_to_document(fact: RecalledFact) -> Document:
 
     The fact's own metadata comes first; ``id``, ``entity_id``, ``created_at``,
     ``valid_from`` (when the current text became valid, if later than ``created_at``: an updated text;
-    else ``None``), ``restored_at`` (when a restore last made the fact valid again; else ``None``), ``cosine``,
+    else ``None``), ``restored_at`` (when a restore last made the fact valid again; else ``None``), ``valid_to``
+    (when a fact recalled for a question about the past stopped being true; else ``None``), ``cosine``,
     ``lexical``, ``rank_score`` and ``passed_by`` (the rule that brought the fact in: ``"cosine"``, ``"words"``,
     ``"core"``...; :attr:`~memori_core.RecalledFact.passed_by`) are set on top of it.
     """
@@ -34,6 +35,7 @@ def fact_to_document(fact: RecalledFact) -> Document:
         "created_at": fact.created_at,
         "valid_from": fact.valid_from,
         "restored_at": fact.restored_at,
+        "valid_to": fact.valid_to,
         "cosine": fact.cosine,
         "lexical": fact.lexical,
         "rank_score": fact.rank_score,

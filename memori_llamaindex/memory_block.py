@@ -194,7 +194,8 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
         zone, tz = self.engine.config.time_zone_label, turn_zone(messages)
         rendered = [
             (tag.sub(lambda m: f"&lt;{m.group(1)}&gt;",
-                     format_fact_line(f.content, f.created_at, valid_from=f.valid_from, zone=zone, tz=tz)),
+                     format_fact_line(f.content, f.created_at, valid_from=f.valid_from, zone=zone, tz=tz,
+                                      valid_to=f.valid_to)),
              f.metadata.get("core") is True)
             for f in facts
             if f.content.strip()

@@ -34,11 +34,11 @@ SCORE_METADATA_KEYS: tuple[str, ...] = ("cosine", "lexical", "rank_score", "pass
 DEFAULT_EXCLUDED_LLM_METADATA_KEYS: tuple[str, ...] = ("entity_id", *SCORE_METADATA_KEYS, *BOOKKEEPING_METADATA_KEYS)
 """Bookkeeping the LLM does not need to read: the entity, the score parts and every key memori-recall writes or
 adds itself (:data:`memori_core.metadata_keys.BOOKKEEPING_METADATA_KEYS`: capture's keys, ``core``, a LangGraph
-store item, recall's counters); ``created_at``, ``valid_from``, ``restored_at`` and the rest of the user metadata stay
+store item, recall's counters); ``created_at``, ``valid_from``, ``restored_at``, ``valid_to`` and the rest of the user metadata stay
 visible."""
 
 DEFAULT_EXCLUDED_EMBED_METADATA_KEYS: tuple[str, ...] = (
-    "entity_id", "created_at", "valid_from", "restored_at", *SCORE_METADATA_KEYS, *BOOKKEEPING_METADATA_KEYS,
+    "entity_id", "created_at", "valid_from", "restored_at", "valid_to", *SCORE_METADATA_KEYS, *BOOKKEEPING_METADATA_KEYS,
 )
 """Keys kept out of the text a node is embedded with (if it is ever re-embedded)."""
 
@@ -57,8 +57,9 @@ class MemoriRetriever(BaseRetriever):
     text as ``text``, and metadata ``entity_id``, ``created_at``, ``cosine``,
     ``lexical``, ``rank_score``, ``passed_by`` (the rule that brought the fact in, docs/ranking.md) (plus ``times_seen`` / ``last_seen``,
     ``session_id`` when the fact has one, ``valid_from`` when its current text became valid after ``created_at``,
-    an updated text, ``restored_at`` when a restore made it valid again, and the fact's own metadata). Only
-    ``created_at``, ``valid_from``, ``restored_at`` and the fact's own metadata are shown to the LLM unless
+    an updated text, ``restored_at`` when a restore made it valid again, ``valid_to`` when a fact recalled for a
+    question about the past is no longer true, and the fact's own metadata). Only
+    ``created_at``, ``valid_from``, ``restored_at``, ``valid_to`` and the fact's own metadata are shown to the LLM unless
     ``excluded_llm_metadata_keys`` says otherwise.
 
     ``k`` is the result count, as on every memori adapter (``similarity_top_k=``, its old name here, still
@@ -173,6 +174,8 @@ def fact_node(
         metadata["valid_from"] = fact.valid_from  # the LLM reads when an updated text became true
     if fact.restored_at:
         metadata["restored_at"] = fact.restored_at  # and when a restored fact became true again
+    if fact.valid_to:
+        metadata["valid_to"] = fact.valid_to  # a fact recalled for a question about the past: no longer true since
     metadata["cosine"] = fact.cosine
     metadata["lexical"] = fact.lexical
     metadata["rank_score"] = fact.rank_score

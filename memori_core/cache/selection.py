@@ -141,6 +141,21 @@ class RowSelection:
         keep = [r for r in rows.tolist() if not self.fact(r).is_valid(now)]  # type: ignore[union-attr]
         return np.asarray(keep, dtype=np.int64)
 
+    def past_rows(self, now: float) -> np.ndarray:
+        """Live rows no longer valid at ``now`` (epoch seconds) and not past their own expiry, ascending: the
+        superseded and ended facts a question about the past may read (a forgotten or deleted fact has no row;
+        one expired by its ``expires_at`` stays out, and so does one valid at no time: a change told ahead and
+        called off before its start). Read only for such a question: the rows with history are read one by one."""
+        history = self.history_rows()
+        invalid = self.invalid_rows(now, history)
+        if invalid.size == 0:
+            return invalid
+        expired = self.expired_by_own_expiry(now, history)
+        held = [r for r in invalid.tolist() if (f := self.fact(r)) is not None and f.valid_to
+                and iso_to_ts(f.valid_since) < iso_to_ts(f.valid_to)]  # type: ignore[arg-type]
+        rows = np.asarray(held, dtype=np.int64)
+        return rows[~np.isin(rows, expired)] if expired.size else rows
+
     def valid_at_rows(self, at: float, rows: np.ndarray | None = None) -> np.ndarray:
         """Those of ``rows`` (default: the live rows) whose fact was recallable at ``at`` (epoch seconds):
         created (and, for an updated text, a restored fact or a change told ahead, made valid) at or before it,

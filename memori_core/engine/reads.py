@@ -58,11 +58,13 @@ from ..ranking.lexical import unique_terms
 from ..ranking.gate import rule_names
 from ..ranking.judged import JUDGE_RULE
 from ..ranking.own_first import own_first
+from ..ranking.past import asks_about_the_past
 from ..ranking.pipeline import PoolScores, first_of_each_text, score_pool, select, select_with_rules
 from ..ranking.recency import asks_when, with_restatements, with_slot_recency
 from ..validate import check_as_of, check_context, check_entity_id, check_limit, check_query
 from .answers import Answers, _Answer, _answered, _Asked, _copies, _remember_answer
 from .closing import when_open
+from .fact_ids import is_version_id
 from .core_rows import _core_added, _core_fact, _core_for_concerns, _core_for_someone_else, _core_rows
 from .gate_signals import GateSignals, _Prototypes, _Turn, _turn
 from .judging import Judging, _Judgement
@@ -89,6 +91,7 @@ class _Request:
     at: float | None  # ``as_of`` in epoch seconds (None: now)
     read: list[str]  # the earlier turns read (the judge is shown them)
     conversation: str | None  # the text that moves the search (None: the query alone)
+    past: bool = False  # the question asks about the past: facts no longer valid are ranked too (not with as_of)
 
     @property
     def turns(self) -> Sequence[str]:
@@ -179,8 +182,9 @@ class ReadPath(Answers, GateSignals, Judging):
         if not query.strip() or limit <= 0:
             return []
         # One freshness check per recall, at its start (under the lock: a write updates a copy in place only
-        # under it). The same question over the same copy, before any of its facts expires, was answered.
-        asked = (None if request.query_vector is not None or request.at is not None
+        # under it). The same question over the same copy, before any of its facts expires, was answered. A
+        # question about the past is not kept: the copy's next expiry does not count the facts no longer valid.
+        asked = (None if request.query_vector is not None or request.at is not None or request.past
                  else _Asked.of(query, limit, request.where, read))
         horizon = float("inf")
         with self._entity_lock(entity_id):
@@ -261,7 +265,9 @@ class ReadPath(Answers, GateSignals, Judging):
         "So they let me go on Monday." is far from "User is a warehouse supervisor." in cosine, so the gate
         rightly keeps that fact out of the prompt, yet it is the one the turn ends. ``where`` as in :meth:`recall`.
         """
-        request = self._request(query, entity_id, limit, None, where, None, as_of)
+        # Valid facts only, whatever the wording: capture and a model's write read these to find what a new fact
+        # replaces or repeats ("User used to live in Leeds." is no question about the past).
+        request = replace(self._request(query, entity_id, limit, None, where, None, as_of), past=False)
         if not request.query.strip() or request.limit <= 0:
             return []
         scored = self._score(request, gated=False)
@@ -321,7 +327,8 @@ class ReadPath(Answers, GateSignals, Judging):
             check_reaches_valid(where, "recall", "pass as_of= a time they were valid, or list them with "
                                 "include_invalid=True")
         read, conversation = self._conversation(query, context)
-        return _Request(query, entity_id, limit, query_vector, where, at, read, conversation)
+        past = at is None and asks_about_the_past(query, read)
+        return _Request(query, entity_id, limit, query_vector, where, at, read, conversation, past)
 
     def _conversation(self, query: str, context: Any) -> tuple[list[str], str | None]:
         """The turns of ``context`` that recall reads (a judge is shown them too) and the conversation text
@@ -370,7 +377,7 @@ class ReadPath(Answers, GateSignals, Judging):
         personal = cfg.affinity_weight > 0 and asks_personally(query)
         affinity = self._prototype_vectors(own.shape[0]) if personal else None
         gathered = self._gathered(cache, entity_id, query, unique_terms(q_tokens), limit, where, at, gated,
-                                  q, question, conv, affinity)
+                                  q, question, conv, affinity, request.past)
         if isinstance(gathered, str):
             return gathered
         facts = gathered.facts
@@ -425,7 +432,7 @@ class ReadPath(Answers, GateSignals, Judging):
             concerns = core_concerns if core is own_core else None
             touched = concerns is not None or (core is own_core and narrowed)
             return _Scored(scores, facts, gathered.found.scorable, core, read_alone, concerns, touched,
-                           closed_turn if core is own_core and concerns is None else None)
+                           closed_turn if core is own_core and concerns is None else None, request.past)
 
         if relevance:
             nothing, unread = self._unasked(query, q_tokens, read)
@@ -472,10 +479,13 @@ class ReadPath(Answers, GateSignals, Judging):
         self, cache: EntityCache, entity_id: str, query: str, q_terms: Sequence[str], limit: int,
         where: Where | None, at: float | None, gated: bool,
         q: np.ndarray, question: np.ndarray | None, conv: np.ndarray | None, prototypes: _Prototypes | None = None,
+        past: bool = False,
     ) -> _Gathered | str:
         """Under the entity's lock, what the ranking needs from the copy along ``q``: the candidates, their
         facts and creation times, the core facts (``gated`` only), and with a conversation the pool's cosines
-        to the ``question`` and to the conversation (``conv``); or why nothing can be scored."""
+        to the ``question`` and to the conversation (``conv``); or why nothing can be scored. With ``past`` (a
+        question about the past) the candidates include the facts no longer valid (:meth:`_with_past`); the core
+        facts stay those valid now."""
         cfg = self.config
         with self._entity_lock(entity_id):
             unscorable = self._unscorable(cache, entity_id, q.shape[0])
@@ -483,13 +493,14 @@ class ReadPath(Answers, GateSignals, Judging):
                 return unscorable
             # The rows a recall may return: live, not expired, matching ``where`` (None: all live rows).
             allowed = self._allowed_rows(cache, where, at)
-            if allowed is not None and allowed.size == 0:
+            searched = self._with_past(cache, allowed, where) if past else allowed
+            if searched is not None and searched.size == 0:
                 if at is not None:
                     return "no stored fact matching the filter was valid then" if where else "no stored fact was valid then"
                 if where:
                     return "no stored fact matches the filter (among the searchable, unexpired ones)"
                 return "every stored fact has expired or is kept out of search (\"searchable\": false)"
-            found = gather(cache, q, q_terms, (cfg.tokenizer, cfg.stemmer), limit, cfg, allowed,
+            found = gather(cache, q, q_terms, (cfg.tokenizer, cfg.stemmer), limit, cfg, searched,
                            blank=not query.strip())
             pool = found.pool
             pool_facts = cache.pool_facts(pool.rows)  # a StoredFact is built only for the facts read from it
@@ -567,6 +578,27 @@ class ReadPath(Answers, GateSignals, Judging):
                            domain_shares(question, prototypes.domains, prototypes.starts), self.config.affinity_weight,
                            gathered.lengths)
         return with_affinity(scores, add)
+
+    @staticmethod
+    def _with_past(cache: EntityCache, allowed: np.ndarray | None, where: Where | None) -> np.ndarray | None:
+        """``allowed`` (:meth:`_allowed_rows`, now) with the facts no longer valid that a question about the past
+        may read (:meth:`~memori_core.cache.EntityCache.past_rows`: superseded or ended, not past their own
+        expiry), searchable and matching ``where``; an update's earlier texts (``<id>@v<n>``: a correction, or a
+        period its fact holds again) stay out. ``None`` (every live row) has none to add: a fact no longer
+        valid is expired in the column that made it ``None``."""
+        if allowed is None:
+            return None
+        extra = cache.past_rows(time.time())
+        if extra.size == 0:
+            return allowed
+        keep = [r for r in extra.tolist() if (f := cache.fact(r)) is not None and not is_version_id(f.id)]
+        extra = np.asarray(keep, dtype=np.int64)
+        if where is not None:
+            extra = extra[np.isin(extra, cache.matching_rows(where))]
+        hidden = cache.unsearchable_rows()
+        if hidden.size:
+            extra = extra[~np.isin(extra, hidden)]
+        return np.union1d(allowed, extra) if extra.size else allowed
 
     @staticmethod
     def _allowed_rows(cache: EntityCache, where: Where | None, at: float | None = None) -> np.ndarray | None:

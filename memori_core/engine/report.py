@@ -55,6 +55,7 @@ def _report(
         context_weight=cfg.context_weight if conversation else 0.0,
         read_alone=scored.read_alone,
         third_person=0.0 if s.lift is None else float(cfg.gate_third_person or 0.0),
+        past=scored.past,
     )
 
 

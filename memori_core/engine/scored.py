@@ -54,17 +54,21 @@ class _Scored:
     core_touched: bool = False  # the core facts were narrowed to those the turn touches (their passed_by)
     closed_turn: tuple[str, tuple[str, ...]] | None = None  # core_when="open": the turn and the turns read with it,
     # whose concerns (core_turn_concerns, read only then) the core facts must meet when the gate keeps nothing
+    past: bool = False  # a question about the past: facts no longer valid were ranked too (ranking/past.py)
 
 
 def _fact(scored: _Scored, i: int, passed_by: str = "") -> RecalledFact:
     """Pool row ``i`` of ``scored`` as recall returns it, with its scores (and the rule that kept it)."""
     s = scored.scores
-    return _recalled(scored.facts[i], float(s.cosine[i]), float(s.lexical[i]), float(s.rank_score[i]), passed_by)
+    return _recalled(scored.facts[i], float(s.cosine[i]), float(s.lexical[i]), float(s.rank_score[i]), passed_by,
+                     scored.past)
 
 
-def _recalled(f: StoredFact, cosine: float, lexical: float, rank_score: float, passed_by: str = "") -> RecalledFact:
+def _recalled(f: StoredFact, cosine: float, lexical: float, rank_score: float, passed_by: str = "",
+              past: bool = False) -> RecalledFact:
     """``f`` as recall returns it: with its scores, and its sightings, session, update and expiry in its metadata
-    (where the metadata does not hold those keys already)."""
+    (where the metadata does not hold those keys already); with ``past`` (a question about the past), the time it
+    stopped being true when it is no longer valid (an ``as_of`` read leaves it out: then it was valid)."""
     meta = dict(f.metadata)
     meta.setdefault("times_seen", f.times_seen)
     if f.last_seen:
@@ -87,4 +91,5 @@ def _recalled(f: StoredFact, cosine: float, lexical: float, rank_score: float, p
         valid_from=f.valid_from,
         restored_at=f.restored_at,
         passed_by=passed_by,
+        valid_to=f.valid_to if past else None,
     )
