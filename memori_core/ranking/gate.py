@@ -96,6 +96,7 @@ def decide(
     care: np.ndarray | None = None,
     general: bool = False,
     followup: bool = False,
+    referent: np.ndarray | None = None,
     lift: np.ndarray | None = None,
     implied: np.ndarray | None = None,
     concerns: Sequence[str] = (),
@@ -111,7 +112,9 @@ def decide(
     asker (:mod:`.intent`): a fact is then kept only from a cosine of ``gate_general``, or with a raw BM25 of
     ``gate_general_bm25`` besides the words rule, and care facts get no favour. ``followup`` says the turn is read
     with its conversation: the ``gate_followup_top`` best are kept, and open the gate, from a cosine of
-    ``gate_followup``. ``lift`` (the third-person lift, :data:`USER_WORD`) is added to the cosine where ``gate_open``, ``gate_keep``,
+    ``gate_followup``; ``referent`` marks the fact a follow-up's pronoun points to (the best ranked, told by the
+    turn just before: :func:`~.conversation.told_in`), kept, and opening the gate, whatever its cosine.
+    ``lift`` (the third-person lift, :data:`USER_WORD`) is added to the cosine where ``gate_open``, ``gate_keep``,
     ``gate_confident`` and ``gate_words_cosine`` read it; the care, follow-up and general rules read ``cosine``.
     ``implied`` marks facts whose ``concerns`` the question touches (:mod:`.implications`: care facts and
     limitations): kept, and opening the gate, whatever their cosine. ``nothing_asked`` (a courtesy turn, a turn
@@ -151,6 +154,8 @@ def decide(
     by_followup = np.zeros(n, dtype=bool)
     if followup and config.gate_followup is not None:
         by_followup[: config.gate_followup_top] = cosine[: config.gate_followup_top] >= config.gate_followup
+    by_referent = np.zeros(n, dtype=bool) if referent is None or not followup else referent.copy()
+    by_followup |= by_referent
     if not n or (best < config.gate_open and not by_words.any() and not by_care.any() and not by_followup.any()
                  and not by_implied.any()):
         return GateDecision(
@@ -179,11 +184,14 @@ def decide(
     if by_implied.any():
         how += (f"; {int(by_implied.sum())} more kept as facts whose concerns the question touches "
                 f"({', '.join(sorted(concerns)) or 'a concern'})")
-    by_followup &= ~keep
-    keep |= by_followup
+    by_referent &= ~keep
+    by_followup &= ~keep & ~by_referent
+    keep |= by_followup | by_referent
     if by_followup.any():
         how += (f"; {int(by_followup.sum())} more kept as a follow-up's (among the {config.gate_followup_top} best, "
                 f"cosine >= {config.gate_followup:g})")
+    if by_referent.any():
+        how += "; 1 more kept as what the follow-up's pronoun points to (the best ranked, told by the turn before)"
     return GateDecision("relevance", keep, True, best, confident, f"relevance gate open: best cosine {best:.3f}; {how}")
 
 

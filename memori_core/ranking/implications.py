@@ -28,7 +28,7 @@ from .conversation import (asks_something, changes_the_plan, goes_on_from_the_co
 from .kin import kin_named, kin_rows
 from .pipeline import PoolScores
 
-__all__ = ["MOST_NAMED", "asked_about", "asked_slots", "fed_to", "gift_for", "not_about_them", "asks_about_named",
+__all__ = ["MOST_NAMED", "asked_about", "asked_slots", "fed_to", "one_of_theirs", "gift_for", "not_about_them", "asks_about_named",
            "asks_for_advice", "asks_to_be_reminded", "day_rows", "named_days", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "implied_rows",
            "named_rows", "named_words", "with_implied"]
 
@@ -415,6 +415,37 @@ def fed_to(question: str) -> str | None:
     """
     m = _FED_TO.search(question.replace("\u2019", "'"))
     return None if m is None else (m.group("pronoun") or m.group("who") or m.group("name"))
+
+
+# The asker in a question: "Can Adam and I share pancakes?", "Should we take Miso?", "my office party".
+_ASKER = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|us|our|ours|ourselves)\b", re.IGNORECASE)
+_LATER_NAME = re.compile(r"(?<=\s)((?-i:[A-Z][a-z][\w-]*))\b")
+# "User's name is Maya.", "User is called Maya": the asker's own name
+_OWN_NAME = re.compile(r"^\s*User(?:'s\s+(?:first\s+|full\s+)?name\s+is|\s+is\s+called|\s+goes\s+by)\b", re.IGNORECASE)
+
+
+def one_of_theirs(question: str, facts: Sequence[str]) -> str | None:
+    """The asker's person or pet a question is about when it does not speak of the asker at all: "Can Adam have
+    pancakes?" with "User's son Adam is allergic to eggs." -> ``"Adam"``, "What brand of food would suit Miso?" with
+    "User's cat Miso is fussy." -> ``"Miso"``; else ``None`` ("Can Adam and I share pancakes?", a name no fact
+    holds, the asker's own name). The asker's own allergies and medicines do not bear on it, as they do not on
+    what to feed someone (:func:`fed_to`).
+
+    >>> one_of_theirs("Can Adam have pancakes?", ["User's son Adam is allergic to eggs.", "User has asthma."])
+    'Adam'
+    >>> one_of_theirs("Can I have pancakes?", ["User's son Adam is allergic to eggs."]) is None
+    True
+    """
+    text = question.replace("\u2019", "'")
+    if _ASKER.search(text) is not None:
+        return None
+    m = _NAME_ASKED.match(text)
+    names = ([m.group(1)] if m is not None else []) + _LATER_NAME.findall(text)
+    for name in dict.fromkeys(n for n in names if n not in _NOT_A_NAME):
+        holding = [f for f in facts if name in f and name in _WORD.findall(f)]
+        if holding and not any(_OWN_NAME.match(f) for f in holding):
+            return name
+    return None
 
 
 def not_about_them(who: str, facts: Sequence[str]) -> np.ndarray:
