@@ -50,6 +50,9 @@ def test_a_question_naming_one_of_the_askers_people_is_about_them():
     assert one_of_theirs("Can Adam and I share pancakes?", facts) is None  # the asker eats too
     assert one_of_theirs("Can Omar have pancakes?", facts) is None  # the asker's own name
     assert one_of_theirs("Can Rosie have pancakes?", facts) is None  # no fact holds the name
+    assert one_of_theirs("Can Bruno come?", ["User adopted a beagle puppy called Bruno."]) == "Bruno"
+    # a place the facts hold is no one: the asker's allergy bears on the food of their trip
+    assert one_of_theirs("What's the food like in Japan?", ["User is going to Japan in March."]) is None
 
 
 def _engine(minilm, entity: str, core: list[str], others: list[str]) -> RecallEngine:

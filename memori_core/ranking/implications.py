@@ -435,6 +435,8 @@ def one_of_theirs(question: str, facts: Sequence[str]) -> str | None:
     'Adam'
     >>> one_of_theirs("Can I have pancakes?", ["User's son Adam is allergic to eggs."]) is None
     True
+    >>> one_of_theirs("What's the food like in Japan?", ["User is going to Japan in March."]) is None
+    True
     """
     text = question.replace("\u2019", "'")
     if _ASKER.search(text) is not None:
@@ -443,7 +445,12 @@ def one_of_theirs(question: str, facts: Sequence[str]) -> str | None:
     names = ([m.group(1)] if m is not None else []) + _LATER_NAME.findall(text)
     for name in dict.fromkeys(n for n in names if n not in _NOT_A_NAME):
         holding = [f for f in facts if name in f and name in _WORD.findall(f)]
-        if holding and not any(_OWN_NAME.match(f) for f in holding):
+        if any(_OWN_NAME.match(f) for f in holding):
+            continue
+        # held as someone of the asker's ("User's son Adam", "a cat called Miso"), not as a place ("User is going
+        # to Japan.": "What's the food like in Japan?" is the asker's trip)
+        theirs = re.compile(rf"\bUser's\s+(?:[\w-]+\s+){{0,2}}?{re.escape(name)}\b|\b(?:called|named)\s+{re.escape(name)}\b")
+        if any(theirs.search(f) for f in holding):
             return name
     return None
 
