@@ -51,6 +51,9 @@ def test_a_question_naming_one_of_the_askers_people_is_about_them():
     assert one_of_theirs("Can Omar have pancakes?", facts) is None  # the asker's own name
     assert one_of_theirs("Can Rosie have pancakes?", facts) is None  # no fact holds the name
     assert one_of_theirs("Can Bruno come?", ["User adopted a beagle puppy called Bruno."]) == "Bruno"
+    assert one_of_theirs("Is it ok for Ruben to have wine?", ["User's husband Ruben takes donepezil."]) == "Ruben"
+    # named, yet not whom the question is for: the asker's prediabetes bears on the dessert they serve
+    assert one_of_theirs("Can you suggest a dessert when Felipe's family comes?", ["User's son Felipe is 40."]) is None
     # a place the facts hold is no one: the asker's allergy bears on the food of their trip
     assert one_of_theirs("What's the food like in Japan?", ["User is going to Japan in March."]) is None
 

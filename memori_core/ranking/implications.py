@@ -419,16 +419,18 @@ def fed_to(question: str) -> str | None:
 
 # The asker in a question: "Can Adam and I share pancakes?", "Should we take Miso?", "my office party".
 _ASKER = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|us|our|ours|ourselves)\b", re.IGNORECASE)
-_LATER_NAME = re.compile(r"(?<=\s)((?-i:[A-Z][a-z][\w-]*))\b")
+# The one a question is for, besides its subject ("Can Adam have pancakes?", :data:`_NAME_ASKED`): "Is it ok for Ruben
+# to have wine?", "What brand of food would suit Miso?", "Any snacks for Adam?"; not an owner ("Felipe's family").
+_FOR_NAME = re.compile(r"\b(?:for|suit|suits|fit|fits)\s+((?-i:[A-Z][a-z][\w-]*))(?:\s+to\b|(?=\W*$))")
 # "User's name is Maya.", "User is called Maya": the asker's own name
 _OWN_NAME = re.compile(r"^\s*User(?:'s\s+(?:first\s+|full\s+)?name\s+is|\s+is\s+called|\s+goes\s+by)\b", re.IGNORECASE)
 
 
 def one_of_theirs(question: str, facts: Sequence[str]) -> str | None:
-    """The asker's person or pet a question is about when it does not speak of the asker at all: "Can Adam have
-    pancakes?" with "User's son Adam is allergic to eggs." -> ``"Adam"``, "What brand of food would suit Miso?" with
-    "User's cat Miso is fussy." -> ``"Miso"``; else ``None`` ("Can Adam and I share pancakes?", a name no fact
-    holds, the asker's own name). The asker's own allergies and medicines do not bear on it, as they do not on
+    """The asker's person or pet a question is for when it does not speak of the asker at all: its subject ("Can
+    Adam have pancakes?" with "User's son Adam is allergic to eggs." -> ``"Adam"``) or the one it is for ("What
+    brand of food would suit Miso?" with "User's cat Miso is fussy." -> ``"Miso"``); else ``None`` ("Can Adam and I
+    share pancakes?", "a dessert when Felipe's family comes", a name no fact holds, the asker's own name). The asker's own allergies and medicines do not bear on it, as they do not on
     what to feed someone (:func:`fed_to`).
 
     >>> one_of_theirs("Can Adam have pancakes?", ["User's son Adam is allergic to eggs.", "User has asthma."])
@@ -442,7 +444,7 @@ def one_of_theirs(question: str, facts: Sequence[str]) -> str | None:
     if _ASKER.search(text) is not None:
         return None
     m = _NAME_ASKED.match(text)
-    names = ([m.group(1)] if m is not None else []) + _LATER_NAME.findall(text)
+    names = ([m.group(1)] if m is not None else []) + [n.group(1) for n in _FOR_NAME.finditer(text)]
     for name in dict.fromkeys(n for n in names if n not in _NOT_A_NAME):
         holding = [f for f in facts if name in f and name in _WORD.findall(f)]
         if any(_OWN_NAME.match(f) for f in holding):
