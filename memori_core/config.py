@@ -93,7 +93,7 @@ class RecallConfig:
     "Any ideas for dinner tonight?" the allergy; ``"open"``: every turn about the user but one the
     relevance gate keeps nothing for (it reads the turn as off-topic) that is not about the body, food, health or
     travel nor asks whether to do something, which gets only the core facts its words touch ("Can you help me fix
-    this Excel formula?" none: docs/ranking.md item 43); ``"always"`` (the default, as issue 20 asked: an
+    this Excel formula?" none: docs/ranking.md item 44); ``"always"`` (the default, as issue 20 asked: an
     allergy is worth a few tokens on every turn, and an app that marked a fact core said so): every turn about the user. ``"touched"`` showed a sixth to a
     third fewer core facts where none was needed on the app sets, with two needed ones lost on dev (a shellfish
     allergy for a Japan itinerary): for an agent whose turns are mostly about other things."""

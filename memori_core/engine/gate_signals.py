@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -24,6 +24,8 @@ from ..ranking.care import prototype_texts as domain_texts
 from ..ranking.conversation import (
     COURTESY_WORDS,
     accepts,
+    conversation_text,
+    conversation_turns,
     gate_cosine,
     is_courtesy,
     leans_on_the_conversation,
@@ -38,6 +40,7 @@ from ..ranking.intent import (asks_an_amount_in_a_unit, asks_the_way_there, asks
                               is_general, reads_as_a_question, speaks_of_the_user)
 from ..ranking.intent import prototype_texts as intent_texts
 from ..ranking.pipeline import PoolScores, gate_rows
+from ..ranking.referents import points_to_something, told_by
 from ..text import analyzer, main_script
 from .scored import _Gathered
 
@@ -166,12 +169,18 @@ class GateSignals:
         top = gate_rows(scores, limit)
         if cfg.gate_third_person:
             scores = self._lifted(scores, gathered, turn, top, cfg.gate_third_person)
+        if cfg.gate_followup is not None and top.size and not turn.alone and not turn.news:
+            scores = self._with_referent(query, scores, gathered.facts, turn.read, int(top[0]))
         # Who the turns before name (a friend's allergy is theirs).
         said = None if turn.news else "\n".join(turn.read) or None
         asked = query if said is None else f"{query}\n{said}"
         # A turn going on from its conversation ("How about the satay?" after "We're at a Thai place") is about
-        # food or health when its conversation is.
-        followed = conv if conv is not None and not turn.news and turn.leans else None
+        # food or health when the turn it goes on from is: the newest read, not any turn of the window ("What
+        # should I wear to it?" after a medication question and "I started a pottery class" is about clothes).
+        followed = None
+        if conv is not None and not turn.news and turn.leans:
+            followed = lambda: (conv if len(conversation_turns(turn.read)) <= 1  # noqa: E731
+                                else self._embedded(conversation_text(query, turn.read[-1:]) or query))
         care = self._care(question, asked, scores, gathered.facts, top, followed)
         if care is not None:
             scores = replace(scores, care=care)
@@ -185,6 +194,25 @@ class GateSignals:
                                   before="\n".join(thread_of(turn.read)) if follows else None,
                                   told=self._told, conversation=said)
         return scores
+
+    def _with_referent(self, query: str, scores: PoolScores, facts: PoolFacts, read: Sequence[str],
+                       best: int) -> PoolScores:
+        """``scores`` with the fact a follow-up's pronoun points to: "What should I wear to it?" after "I started a
+        pottery class on Wednesdays." asks about the class, which the ``best`` ranked row, "User started a pottery
+        class on Wednesdays.", tells (:func:`~.ranking.referents.told_by` the newest of the ``read`` turns). Its
+        cosine to a bare "it" is low, and the model needs it to know what "it" is."""
+        if not read or not points_to_something(query):
+            return scores
+        analyze = analyzer(self.config.tokenizer, self.config.stemmer)
+        if not told_by(analyze(facts[best].content), frozenset(analyze(read[-1])), frozenset(analyze(USER_WORD))):
+            return scores
+        referent = np.zeros(scores.rows.shape[0], dtype=bool)
+        referent[best] = True
+        return replace(scores, referent=referent)
+
+    def _embedded(self, text: str) -> np.ndarray:
+        """``text`` embedded as a query, unit length."""
+        return l2_normalise(self.embedder.embed_query(text))[0]
 
     @staticmethod
     def _lifted(scores: PoolScores, gathered: _Gathered, turn: _Turn, top: np.ndarray, lift_by: float) -> PoolScores:
@@ -204,12 +232,12 @@ class GateSignals:
         return replace(scores, lift=lift.astype(scores.cosine.dtype))
 
     def _care(self, question: np.ndarray, asked: str, scores: PoolScores, facts: Sequence[StoredFact],
-              top: np.ndarray, conversation: np.ndarray | None = None) -> np.ndarray | None:
+              top: np.ndarray, conversation: Callable[[], np.ndarray] | None = None) -> np.ndarray | None:
         """The pool rows the gate may keep as care facts (:mod:`~.ranking.care`) of a personal question (the
         caller checks it is one): among ``top``, the ``limit`` best, allergies, medications and diets of the
         user's household, or of someone ``asked`` (the question and the turns read with it) names
         (:func:`~.ranking.care.named_by`), when the question, or the ``conversation`` a follow-up goes on from
-        (its embedding), is about food or health.
+        (its embedding, made only when read), is about food or health.
 
         Cheapest test first: only rows the cosine rules would drop and the care bar admits are read, and
         the question's domains are measured only when one of them is a care fact."""
@@ -230,7 +258,7 @@ class GateSignals:
             return None
         share = care_share(question, prototypes.domains, prototypes.starts)
         if share < cfg.gate_care and conversation is not None:
-            share = max(share, care_share(conversation, prototypes.domains, prototypes.starts))
+            share = max(share, care_share(conversation(), prototypes.domains, prototypes.starts))
         if share < cfg.gate_care:
             return None
         mask = np.zeros(scores.rows.shape[0], dtype=bool)

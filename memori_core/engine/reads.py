@@ -49,6 +49,7 @@ from ..ranking.implications import (
     asked_about,
     asks_about_named,
     fed_to,
+    one_of_theirs,
     gift_for,
     not_about_them,
 )
@@ -390,7 +391,8 @@ class ReadPath(Answers, GateSignals, Judging):
             who = asked_about(query)  # "What medication does my dad take?": not the asker's own facts
             if who is not None:
                 scores = replace(scores, not_theirs=not_about_them(who, facts.texts()), asked_about=who)
-            elif (fed := fed_to(query)) is not None and gathered.core is not None:
+            elif gathered.core is not None and (
+                    (fed := fed_to(query)) is not None or (fed := one_of_theirs(query, facts.texts())) is not None):
                 # "What should I feed him?": the asker's own core facts (an allergy, a medicine, a diet) are not his
                 mine = not_about_them(fed, facts.texts()) & np.isin(scores.rows, gathered.core.rows)
                 scores = replace(scores, not_theirs=mine)

@@ -134,6 +134,7 @@ def decide(
     care: np.ndarray | None = None,
     general: bool = False,
     followup: bool = False,
+    referent: np.ndarray | None = None,
     lift: np.ndarray | None = None,
     implied: np.ndarray | None = None,
     concerns: Sequence[str] = (),
@@ -149,7 +150,9 @@ def decide(
     asker (:mod:`.intent`): a fact is then kept only from a cosine of ``gate_general``, or with a raw BM25 of
     ``gate_general_bm25`` besides the words rule, and care facts get no favour. ``followup`` says the turn is read
     with its conversation: the ``gate_followup_top`` best are kept, and open the gate, from a cosine of
-    ``gate_followup``. ``lift`` (the third-person lift, :data:`USER_WORD`) is added to the cosine where ``gate_open``, ``gate_keep``,
+    ``gate_followup``; ``referent`` marks the fact a follow-up's pronoun points to (the best ranked, told by the
+    turn just before: :func:`~.conversation.told_in`), kept, and opening the gate, whatever its cosine.
+    ``lift`` (the third-person lift, :data:`USER_WORD`) is added to the cosine where ``gate_open``, ``gate_keep``,
     ``gate_confident`` and ``gate_words_cosine`` read it; the care, follow-up and general rules read ``cosine``.
     ``implied`` marks facts whose ``concerns`` the question touches (:mod:`.implications`: care facts and
     limitations): kept, and opening the gate, whatever their cosine. ``nothing_asked`` (a courtesy turn, a turn
@@ -192,6 +195,8 @@ def decide(
     by_followup = np.zeros(n, dtype=bool)
     if followup and config.gate_followup is not None:
         by_followup[: config.gate_followup_top] = cosine[: config.gate_followup_top] >= config.gate_followup
+    by_referent = np.zeros(n, dtype=bool) if referent is None or not followup else referent.copy()
+    by_followup |= by_referent
     if not n or (best < config.gate_open and not by_words.any() and not by_care.any() and not by_followup.any()
                  and not by_implied.any()):
         return GateDecision(
@@ -223,15 +228,19 @@ def decide(
     if by_implied.any():
         how += (f"; {int(by_implied.sum())} more kept as facts whose concerns the question touches "
                 f"({', '.join(sorted(concerns)) or 'a concern'})")
-    by_followup &= ~keep
-    keep |= by_followup
+    by_referent &= ~keep
+    by_followup &= ~keep & ~by_referent
+    keep |= by_followup | by_referent
     if by_followup.any():
         how += (f"; {int(by_followup.sum())} more kept as a follow-up's (among the {config.gate_followup_top} best, "
                 f"cosine >= {config.gate_followup:g})")
+    if by_referent.any():
+        how += "; 1 more kept as what the follow-up's pronoun points to (the best ranked, told by the turn before)"
     # The first rule that keeps a fact names it (care, implied and follow-up were masked above to where they alone keep
-    # one); for a fact nothing keeps, argmax says 0 and rules() clears it. One stack and argmax: cheaper than np.select.
+    # one; the fact a follow-up's pronoun points to is named a follow-up's); for a fact nothing keeps, argmax says 0
+    # and rules() clears it. One stack and argmax: cheaper than np.select.
     plain = by_cosine if lifted is cosine else by_cosine & (cosine >= config.gate_keep)
-    first = np.array((plain, by_cosine, by_words, by_band, by_care, by_implied, by_followup)).argmax(axis=0)
+    first = np.array((plain, by_cosine, by_words, by_band, by_care, by_implied, by_followup | by_referent)).argmax(axis=0)
     rule = _RELEVANCE_ORDER[first]
     return GateDecision("relevance", keep, True, best, confident, f"relevance gate open: best cosine {best:.3f}; {how}",
                         rule=rule)

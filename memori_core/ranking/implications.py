@@ -28,7 +28,7 @@ from .conversation import (asks_something, changes_the_plan, goes_on_from_the_co
 from .kin import kin_named, kin_rows
 from .pipeline import PoolScores
 
-__all__ = ["MOST_NAMED", "asked_about", "asked_slots", "fed_to", "gift_for", "not_about_them", "asks_about_named",
+__all__ = ["MOST_NAMED", "asked_about", "asked_slots", "fed_to", "one_of_theirs", "gift_for", "not_about_them", "asks_about_named",
            "asks_for_advice", "asks_to_be_reminded", "day_rows", "named_days", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "implied_rows",
            "named_rows", "named_words", "with_implied"]
 
@@ -415,6 +415,46 @@ def fed_to(question: str) -> str | None:
     """
     m = _FED_TO.search(question.replace("\u2019", "'"))
     return None if m is None else (m.group("pronoun") or m.group("who") or m.group("name"))
+
+
+# The asker in a question: "Can Adam and I share pancakes?", "Should we take Miso?", "my office party".
+_ASKER = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|us|our|ours|ourselves)\b", re.IGNORECASE)
+# The one a question is for, besides its subject ("Can Adam have pancakes?", :data:`_NAME_ASKED`): "Is it ok for Ruben
+# to have wine?", "What brand of food would suit Miso?", "Any snacks for Adam?"; not an owner ("Felipe's family").
+_FOR_NAME = re.compile(r"\b(?:for|suit|suits|fit|fits)\s+((?-i:[A-Z][a-z][\w-]*))(?:\s+to\b|(?=\W*$))")
+# "User's name is Maya.", "User is called Maya": the asker's own name
+_OWN_NAME = re.compile(r"^\s*User(?:'s\s+(?:first\s+|full\s+)?name\s+is|\s+is\s+called|\s+goes\s+by)\b", re.IGNORECASE)
+
+
+def one_of_theirs(question: str, facts: Sequence[str]) -> str | None:
+    """The asker's person or pet a question is for when it does not speak of the asker at all: its subject ("Can
+    Adam have pancakes?" with "User's son Adam is allergic to eggs." -> ``"Adam"``) or the one it is for ("What
+    brand of food would suit Miso?" with "User's cat Miso is fussy." -> ``"Miso"``); else ``None`` ("Can Adam and I
+    share pancakes?", "a dessert when Felipe's family comes", a name no fact holds, the asker's own name). The asker's own allergies and medicines do not bear on it, as they do not on
+    what to feed someone (:func:`fed_to`).
+
+    >>> one_of_theirs("Can Adam have pancakes?", ["User's son Adam is allergic to eggs.", "User has asthma."])
+    'Adam'
+    >>> one_of_theirs("Can I have pancakes?", ["User's son Adam is allergic to eggs."]) is None
+    True
+    >>> one_of_theirs("What's the food like in Japan?", ["User is going to Japan in March."]) is None
+    True
+    """
+    text = question.replace("\u2019", "'")
+    if _ASKER.search(text) is not None:
+        return None
+    m = _NAME_ASKED.match(text)
+    names = ([m.group(1)] if m is not None else []) + [n.group(1) for n in _FOR_NAME.finditer(text)]
+    for name in dict.fromkeys(n for n in names if n not in _NOT_A_NAME):
+        holding = [f for f in facts if name in f and name in _WORD.findall(f)]
+        if any(_OWN_NAME.match(f) for f in holding):
+            continue
+        # held as someone of the asker's ("User's son Adam", "a cat called Miso"), not as a place ("User is going
+        # to Japan.": "What's the food like in Japan?" is the asker's trip)
+        theirs = re.compile(rf"\bUser's\s+(?:[\w-]+\s+){{0,2}}?{re.escape(name)}\b|\b(?:called|named)\s+{re.escape(name)}\b")
+        if any(theirs.search(f) for f in holding):
+            return name
+    return None
 
 
 def not_about_them(who: str, facts: Sequence[str]) -> np.ndarray:

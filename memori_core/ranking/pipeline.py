@@ -130,6 +130,10 @@ class PoolScores:
     read the cosine without it. ``None``: nothing added."""
     care: np.ndarray | None = None
     """Rows the gate may keep as care facts of a personal food or health question (:mod:`.care`)."""
+    referent: np.ndarray | None = None
+    """The row a follow-up's pronoun points to ("What should I wear to it?" after "I started a pottery class."): the
+    best ranked fact, told word for word by the turn just before (:mod:`.referents`). The gate keeps it whatever
+    its cosine. ``None``: none."""
     implied: np.ndarray | None = None
     """Facts whose concerns the question touches (:mod:`.implications`: "Can I have a beer?" and "User has
     coeliac disease."; "Should we take the ferry?" and "User gets seasick."): ranked into the ``limit`` best
@@ -497,6 +501,8 @@ def _vouched(scores: PoolScores, top: np.ndarray, cosine: np.ndarray, config: Re
     if scores.in_conversation and config.gate_followup is not None:
         head = config.gate_followup_top
         vouched[:head] |= cosine[:head] >= config.gate_followup
+    if scores.in_conversation and scores.referent is not None:
+        vouched |= scores.referent[top]
     return vouched
 
 
@@ -513,6 +519,7 @@ def _decide_all(scores: PoolScores, top: np.ndarray, config: RecallConfig | None
     return decide(cosine[top], rank_score[top], config, lexical[top], bm25[top],
                   pool_size=int(scores.rows.shape[0]), care=care,
                   general=scores.general, followup=scores.in_conversation and not scores.general,
+                  referent=None if scores.referent is None else scores.referent[top],
                   lift=None if scores.lift is None else scores.lift[top],
                   implied=None if scores.implied is None else scores.implied[top], concerns=scores.concerns,
                   nothing_asked=scores.nothing_asked, unread_script=scores.unread_script,

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from ..slots import NAME
 
-__all__ = ["with_referent"]
+__all__ = ["REFERENT_SHARE", "points_to_something", "told_by", "with_referent"]
 
 # Capitalised words that name no one and nowhere: days, months, holidays, pronouns, words a sentence opens with.
 _NOT_A_NAME = frozenset("""
@@ -89,3 +89,29 @@ def with_referent(question: str, read: Sequence[str]) -> str:
     if len(places) == 1:
         said = _THERE.sub(lambda m: f"{'to' if _GOES.search(said[: m.start()]) else 'in'} {places[0]}", said)
     return said
+
+
+# A pronoun standing for something named before: "What should I wear to it?", "Is it safe to do it after dinner?"
+_POINTS = re.compile(r"\b(?:it|its|he|him|his|she|her|they|them|their|there)\b", re.IGNORECASE)
+REFERENT_SHARE = 0.75
+"""The share of a fact's words (less "User") the turn before must hold for the fact to be what that turn said:
+"User started a pottery class on Wednesdays." and "I started a pottery class on Wednesdays." (all), an extractor's
+"User attends a pottery class on Wednesdays." (three of four)."""
+
+
+def points_to_something(question: str) -> bool:
+    """Whether ``question`` holds a pronoun ("it", "her", "them", "there"...) that can stand for what the turn
+    before it said.
+
+    >>> points_to_something("What should I wear to it?"), points_to_something("What should I wear to a wedding?")
+    (True, False)
+    """
+    return _POINTS.search(question) is not None
+
+
+def told_by(fact_terms: Sequence[str], turn_terms: frozenset[str], ignore: frozenset[str]) -> bool:
+    """Whether a turn (its analysed terms) says the fact (its analysed terms, less ``ignore``, such as "user"):
+    it holds at least :data:`REFERENT_SHARE` of them. The fact then is what that turn told, which a pronoun in the
+    turn after it points to."""
+    terms = set(fact_terms) - ignore
+    return bool(terms) and len(terms & turn_terms) >= REFERENT_SHARE * len(terms)

@@ -1,0 +1,134 @@
+"""A follow-up's pronoun keeps the fact the turn before it told, the care rule reads the turn it goes on from, and a
+question about one of the asker's people or pets gets none of the asker's own core facts (issue 20, tester j21's
+findings 4, 5 and 6).
+
+The rules' pure parts run in the fast tier; the conversations are recalled with the real MiniLM (model tier),
+through the engine and through LlamaIndex's ``Memory`` with a ``MemoriMemoryBlock``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from llama_index.core.base.llms.types import ChatMessage, MessageRole
+from llama_index.core.memory import Memory
+
+from memori_core import ChromaStore, RecallEngine
+from memori_core.ranking.implications import one_of_theirs
+from memori_core.ranking.referents import points_to_something, told_by
+from memori_llamaindex import MemoriMemoryBlock
+
+pytestmark = [pytest.mark.usefixtures("close_chat_stores")]
+
+MAYA_CORE = ["User is allergic to shellfish.", "User takes sertraline every morning.", "User is vegetarian."]
+MAYA = ["User's cat Miso is 3 years old and very fussy.", "User works as a nurse at St Mary's hospital in Manchester.",
+        "User started a pottery class on Wednesdays.", "User's name is Maya.", "User lives in Manchester."]
+POTTERY = "User started a pottery class on Wednesdays."
+OMAR_CORE = ["User only eats halal food.", "User has asthma.", "User uses a salbutamol inhaler."]
+OMAR = ["User's son Adam is allergic to eggs.", "User lives in Ottawa.", "User works as an electrician."]
+ADAM = "User's son Adam is allergic to eggs."
+
+
+def test_a_pronoun_is_told_apart_from_a_question_that_names_its_thing():
+    assert points_to_something("What should I wear to it?")
+    assert points_to_something("Is it safe for me to do it after dinner?")
+    assert not points_to_something("What should I wear to a wedding?")
+
+
+def test_the_turn_before_tells_a_fact_when_it_holds_most_of_its_words():
+    ignore = frozenset({"user"})
+    said = frozenset({"i", "start", "potteri", "class", "wednesday"})
+    assert told_by(["user", "start", "potteri", "class", "wednesday"], said, ignore)
+    assert told_by(["user", "attend", "potteri", "class", "wednesday"], said, ignore)  # 3 of 4
+    assert not told_by(["user", "work", "nurs", "hospit"], said, ignore)
+    assert not told_by(["user"], said, ignore)
+
+
+def test_a_question_naming_one_of_the_askers_people_is_about_them():
+    facts = [ADAM, *OMAR_CORE, "User's name is Omar."]
+    assert one_of_theirs("Can Adam have pancakes?", facts) == "Adam"
+    assert one_of_theirs("What brand of food would suit Miso?", ["User's cat Miso is fussy."]) == "Miso"
+    assert one_of_theirs("Can Adam and I share pancakes?", facts) is None  # the asker eats too
+    assert one_of_theirs("Can Omar have pancakes?", facts) is None  # the asker's own name
+    assert one_of_theirs("Can Rosie have pancakes?", facts) is None  # no fact holds the name
+    assert one_of_theirs("Can Bruno come?", ["User adopted a beagle puppy called Bruno."]) == "Bruno"
+    assert one_of_theirs("Is it ok for Ruben to have wine?", ["User's husband Ruben takes donepezil."]) == "Ruben"
+    # named, yet not whom the question is for: the asker's prediabetes bears on the dessert they serve
+    assert one_of_theirs("Can you suggest a dessert when Felipe's family comes?", ["User's son Felipe is 40."]) is None
+    # a place the facts hold is no one: the asker's allergy bears on the food of their trip
+    assert one_of_theirs("What's the food like in Japan?", ["User is going to Japan in March."]) is None
+
+
+def _engine(minilm, entity: str, core: list[str], others: list[str]) -> RecallEngine:
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add(entity, core, created_at="2026-10-20T09:00:00Z", core=True)
+    engine.add(entity, others, created_at="2026-10-21T09:00:00Z")
+    return engine
+
+
+@pytest.mark.model
+def test_engine_keeps_the_pottery_class_a_follow_up_asks_what_to_wear_to(minilm):
+    engine = _engine(minilm, "maya", MAYA_CORE, MAYA)
+    got = engine.recall("What should I wear to it?", "maya",
+                        context=["Can I have grapefruit juice with my medication?", "I started a pottery class on Wednesdays."])
+    assert [f.content for f in got][:1] == [POTTERY]
+
+
+@pytest.mark.model
+def test_engine_keeps_the_tea_a_sleep_follow_up_points_to(minilm):
+    engine = _engine(minilm, "raj", ["User has type 2 diabetes.", "User takes metformin twice a day."],
+                     ["User switched to green tea.", "User's name is Raj.", "User adopted a beagle puppy called Bruno.",
+                      "User started bouldering at a climbing gym."])
+    got = engine.recall("I still can't sleep well, what could it be?", "raj",
+                        context=["I switched to green tea, no more coffee."])
+    assert "User switched to green tea." in [f.content for f in got]
+
+
+@pytest.mark.model
+def test_care_rule_reads_the_turn_a_follow_up_goes_on_from_not_an_older_one(minilm):
+    # the care facts stored as plain facts: only the care rule could bring them to a question about clothes
+    engine = _engine(minilm, "maya", [], MAYA_CORE + MAYA)
+    got = {f.content for f in engine.recall(
+        "What should I wear to it?", "maya",
+        context=["Can I have grapefruit juice with my medication?", "I started a pottery class on Wednesdays."])}
+    assert POTTERY in got
+    assert got.isdisjoint(MAYA_CORE)
+
+
+@pytest.mark.model
+def test_engine_gives_a_question_about_the_cat_none_of_the_owners_core_facts(minilm):
+    engine = _engine(minilm, "maya", MAYA_CORE, MAYA)
+    got = [f.content for f in engine.recall(
+        "What brand of food would suit her?", "maya",
+        context=["What should I cook for dinner tonight?", "My cat Miso is 3 years old and very fussy."])]
+    assert got[:1] == [MAYA[0]]
+    assert set(got).isdisjoint(MAYA_CORE)
+
+
+@pytest.mark.model
+def test_engine_gives_a_question_about_the_son_his_allergy_not_the_fathers_asthma(minilm):
+    engine = _engine(minilm, "omar", OMAR_CORE, OMAR)
+    got = {f.content for f in engine.recall("Can Adam have pancakes?", "omar")}
+    assert ADAM in got
+    assert got.isdisjoint(OMAR_CORE)
+
+
+def _user(text: str) -> ChatMessage:
+    return ChatMessage(role=MessageRole.USER, content=text)
+
+
+@pytest.mark.model
+async def test_llamaindex_block_shows_the_pottery_class_and_the_sons_allergy_only(minilm):
+    maya = _engine(minilm, "maya", MAYA_CORE, MAYA)
+    block = MemoriMemoryBlock(engine=maya, entity_id="maya")
+    text = await block.aget([_user("Can I have grapefruit juice with my medication?"),
+                             ChatMessage(role=MessageRole.ASSISTANT, content="Ask your pharmacist."),
+                             _user("I started a pottery class on Wednesdays."),
+                             ChatMessage(role=MessageRole.ASSISTANT, content="How fun!"),
+                             _user("What should I wear to it?")])
+    assert "pottery class" in text
+    omar = _engine(minilm, "omar", OMAR_CORE, OMAR)
+    memory = Memory.from_defaults(session_id="s1", memory_blocks=[MemoriMemoryBlock(engine=omar, entity_id="omar")])
+    await memory.aput(_user("Can Adam have pancakes?"))
+    shown = " ".join(str(m.content) for m in await memory.aget())
+    assert "Adam is allergic to eggs" in shown
+    assert not any(fact.rstrip(".") in shown for fact in OMAR_CORE)
