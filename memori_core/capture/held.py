@@ -97,8 +97,9 @@ class HeldTurns:
         return self._turns.keep(entity_id, next(self._arrivals), turn, since, erased=True)
 
     def listing(self) -> list[tuple[str, datetime]]:
-        """Each held turn's user and said-at time, oldest first (a snapshot: nothing is taken)."""
-        return [(entry.entity_id, entry.turn.said_at) for entry in self._turns.kept()]
+        """Each held turn's user and said-at time, earliest said first (a snapshot: nothing is taken). Sorted by when
+        each turn was said, not when it arrived: two users' turns captured at once arrive in either order."""
+        return sorted(((entry.entity_id, entry.turn.said_at) for entry in self._turns.kept()), key=lambda t: (t[1], t[0]))
 
     def take(self) -> list[Unanswered[Held]]:
         """Every user's held turns, oldest first, no longer held; those of users forgotten since they began

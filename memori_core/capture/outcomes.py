@@ -63,7 +63,7 @@ class FlushResult:
     as before; check ``dropped`` and ``failed`` to see turns that were not stored, and ``held`` for those a
     store outage kept from it, held now to be captured again once it answers (:class:`CaptureStats`); a flush
     asks the store first whether it answers, so ``held`` are turns the store did not take even then, and
-    ``held_turns`` names each of them, oldest first (:class:`HeldTurn`).
+    ``held_turns`` names each of them, earliest said first (:class:`HeldTurn`).
     """
 
     finished: bool
