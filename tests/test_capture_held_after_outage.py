@@ -9,10 +9,6 @@ tests/test_server_held_captures.py does the same over a real ``chroma run`` kill
 from __future__ import annotations
 
 import logging
-import os
-import subprocess
-import sys
-import textwrap
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -26,6 +22,7 @@ from langchain_core.messages import HumanMessage
 from _faults import Faults
 from _helpers import Clock, HashEmbedder, ungated_engine
 from _langchain_fakes import RecordingChatModel
+from _refusing_store_scripts import AGENT_OVER_A_REFUSING_STORE, run_script
 from memori_core import RecallEngine
 from memori_core.capture import OUTAGE_TURNS_KEPT, HeldTurn
 from memori_core.capture.held import OUTAGE_ATTEMPTS
@@ -257,27 +254,8 @@ def test_the_langgraph_capture_node_holds_its_turns_too() -> None:
     assert _valid(engine) == ["User plays the cello.", "User lives in York.", "User plays chess."]  # by said-at
 
 
-_AGENT_OVER_A_REFUSING_STORE = """
-    import atexit, logging, sys
-    sys.path.insert(0, {tests!r})
-    logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
-    import httpx
-    from langchain.agents import create_agent
-    from langchain_core.messages import HumanMessage
-    from _faults import Faults
-    from _helpers import HashEmbedder, ungated_engine
-    from _langchain_fakes import RecordingChatModel
-    from memori_langchain import MemoriMiddleware
 
-    engine = ungated_engine(HashEmbedder())
-    memori = MemoriMiddleware(engine=engine, capture=True)
-    agent = create_agent(RecordingChatModel(messages=iter(["Noted."] * 3)), tools=[], middleware=[memori])
-    faults = Faults(engine.store)
-    faults.arm("revision", error=httpx.ConnectError, message="refused")
-"""
-"""A process's opening: an agent capturing through a store whose every revision read is refused."""
-
-_EXITING = _AGENT_OVER_A_REFUSING_STORE + """
+_EXITING = AGENT_OVER_A_REFUSING_STORE + """
     for said, at in zip(("Sam and I broke up.", "I live in York."), {said!r}):
         agent.invoke({{"messages": [HumanMessage(said, additional_kwargs={{"created_at": at}})]}},
                      {{"configurable": {{"entity_id": "ana"}}}})
@@ -286,7 +264,7 @@ _EXITING = _AGENT_OVER_A_REFUSING_STORE + """
 
 _SAID = ("2026-11-02T21:30:00+00:00", "2026-11-02T21:35:00+00:00")
 
-_BACK_BEFORE_EXIT = _AGENT_OVER_A_REFUSING_STORE + """
+_BACK_BEFORE_EXIT = AGENT_OVER_A_REFUSING_STORE + """
     for said in ("Sam and I broke up.", "I live in York."):
         agent.invoke({{"messages": [HumanMessage(said)]}}, {{"configurable": {{"entity_id": "ana"}}}})
     print("held", memori.flush(30).held, "down", engine.outage.is_open, flush=True)
@@ -295,25 +273,16 @@ _BACK_BEFORE_EXIT = _AGENT_OVER_A_REFUSING_STORE + """
 """
 
 
-def _run_script(tmp_path: Path, source: str, **values: object) -> subprocess.CompletedProcess[str]:
-    script = tmp_path / "script.py"
-    script.write_text(textwrap.dedent(source.format(tests=str(Path(__file__).parent), **values)))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
-    assert run.returncode == 0, run.stderr[-3000:]
-    return run
-
-
 def test_turns_held_when_a_process_ends_right_after_the_store_came_back_are_stored_at_exit(tmp_path: Path) -> None:
     # Tester j20, finding 1: a job ending ~3 s after the server's restart logged its 4 held turns as never stored.
-    run = _run_script(tmp_path, _BACK_BEFORE_EXIT)
+    run = run_script(tmp_path, _BACK_BEFORE_EXIT)
     assert run.stdout.splitlines() == ["held 2 down True",
                                        "stored at exit ['User and Sam broke up.', 'User lives in York.']"]
     assert "never stored" not in run.stderr
 
 
 def test_turns_still_held_when_the_process_ends_are_counted_in_the_log(tmp_path: Path) -> None:
-    run = _run_script(tmp_path, _EXITING, said=_SAID)
+    run = run_script(tmp_path, _EXITING, said=_SAID)
     assert run.stdout.splitlines() == ["the script ends 2"]
     lines = run.stderr.splitlines()
     said = [line for line in lines if "at interpreter exit, 2 turn(s) whose capture met a store outage" in line]

@@ -8,10 +8,6 @@ After the close the folder is opened again to read what was stored."""
 from __future__ import annotations
 
 import logging
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +19,7 @@ from langchain_core.messages import HumanMessage
 from _faults import Faults
 from _helpers import Clock, HashEmbedder
 from _langchain_fakes import RecordingChatModel
+from _refusing_store_scripts import AGENT_OVER_A_REFUSING_STORE, run_script
 from memori_core import RecallConfig, RecallEngine
 from memori_core.failopen import OutageBreaker
 from memori_core.store import ChromaStore
@@ -89,22 +86,7 @@ def test_close_over_a_store_still_down_names_each_turn_it_leaves_unsaved_and_cou
     assert _stored(tmp_path) == []
 
 
-_CLOSED_OVER_A_REFUSING_STORE = """
-    import logging, sys
-    sys.path.insert(0, {tests!r})
-    logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
-    import httpx
-    from langchain.agents import create_agent
-    from langchain_core.messages import HumanMessage
-    from _faults import Faults
-    from _helpers import HashEmbedder, ungated_engine
-    from _langchain_fakes import RecordingChatModel
-    from memori_langchain import MemoriMiddleware
-
-    engine = ungated_engine(HashEmbedder())
-    memori = MemoriMiddleware(engine=engine, capture=True)
-    agent = create_agent(RecordingChatModel(messages=iter(["Noted."] * 3)), tools=[], middleware=[memori])
-    Faults(engine.store).arm("revision", error=httpx.ConnectError, message="refused")
+_CLOSED_OVER_A_REFUSING_STORE = AGENT_OVER_A_REFUSING_STORE + """
     for said in ("Sam and I broke up.", "I live in York."):
         agent.invoke({{"messages": [HumanMessage(said)]}}, {{"configurable": {{"entity_id": "ana"}}}})
     print("held", memori.flush(30).held, flush=True)
@@ -116,11 +98,7 @@ _CLOSED_OVER_A_REFUSING_STORE = """
 def test_a_process_that_closed_its_engine_over_a_down_store_says_what_it_lost_at_close_not_again_at_exit(
     tmp_path: Path,
 ) -> None:
-    script = tmp_path / "script.py"
-    script.write_text(textwrap.dedent(_CLOSED_OVER_A_REFUSING_STORE.format(tests=str(Path(__file__).parent))))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
-    assert run.returncode == 0, run.stderr[-3000:]
+    run = run_script(tmp_path, _CLOSED_OVER_A_REFUSING_STORE)
     assert run.stdout.splitlines() == ["held 2", "closed"]
     lines = run.stderr.splitlines()
     assert len([line for line in lines if "engine.close(): 2 turn(s) whose capture met a store outage" in line]) == 1
