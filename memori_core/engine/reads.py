@@ -158,7 +158,9 @@ class ReadPath(Answers, GateSignals, Judging):
         A query or context turn longer than :data:`~memori_core.validate.MAX_TURN_CHARS` (8,000) characters is
         read as its first and last 4,000 (:func:`~memori_core.validate.clip_turn`): a pasted megabyte costs no
         more than a long turn.
-        Facts no longer valid (superseded, or replaced by an update) are not recalled, nor a fact whose text
+        Facts no longer valid (superseded, or replaced by an update) are not recalled, but on a question about the
+        past (:func:`~memori_core.ranking.past.asks_about_the_past`: "Which hospital did I use to work at?") without
+        ``as_of``, where they compete with the valid ones and come back with their ``valid_to`` set; nor a fact whose text
         (normalised) one returned before it says (``config.one_per_text``: the same fact under two ids). ``as_of`` (a
         datetime or an ISO 8601 str; without a zone, UTC, with a :class:`~memori_core.NaiveTimeWarning`) answers from the facts valid at that time instead:
         created at or before it, and not yet superseded or expired then.
