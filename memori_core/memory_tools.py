@@ -50,8 +50,8 @@ from .store.deadline import NotReached
 from .text import normalize_fact_text, user_subject
 from .meta_questions import asks_what_memory_holds
 from .tool_queries import as_the_user_asks
-from .tool_writes import (ToolWrite, acopies_of, aheld_instead, aplan_write, copies_of, held_instead, is_core,
-                          plan_write, said_before_now, stored_by)
+from .tool_writes import (ToolWrite, acopies_of, aheld_instead, aplan_write, astore_plan, copies_of, held_instead,
+                          is_core, plan_write, said_before_now, store_plan)
 
 logger = logging.getLogger("memori_core.memory_tools")
 
@@ -352,11 +352,7 @@ class MemoryTools:
                     self.engine.update(entity_id, plan.same.id, core=plan.core)
                 return plan, plan.same.id
             began = time.time_ns()
-            try:
-                ids = self.engine.add(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
-            except KeyError:  # a fact it ends was deleted meanwhile (by another writer): end those left
-                plan = plan.still(f.id for f in self.engine.get(entity_id, [f.id for f in plan.ends]))
-                ids = self.engine.add(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
+            plan, ids = store_plan(self.engine, entity_id, plan, said_at)
             plan, fid = plan.stored_as(ids), ids[0]
             if plan.ends:  # another process may have ended them at the same moment, its fact staying
                 plan = replace(plan, instead=held_instead(self.engine, entity_id, fid))
@@ -371,11 +367,7 @@ class MemoryTools:
                     await self.engine.aupdate(entity_id, plan.same.id, core=plan.core)
                 return plan, plan.same.id
             began = time.time_ns()
-            try:
-                ids = await self.engine.aadd(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
-            except KeyError:
-                plan = plan.still(f.id for f in await self.engine.aget(entity_id, [f.id for f in plan.ends]))
-                ids = await self.engine.aadd(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
+            plan, ids = await astore_plan(self.engine, entity_id, plan, said_at)
             plan, fid = plan.stored_as(ids), ids[0]
             if plan.ends:
                 plan = replace(plan, instead=await aheld_instead(self.engine, entity_id, fid))
@@ -677,10 +669,6 @@ def _recore(plan: ToolWrite, core: bool | None) -> bool:
     assert plan.same is not None
     now = is_core(plan.same)
     return now != core if core is not None else plan.core and not now
-
-
-def _ending(plan: ToolWrite) -> dict[str, Any]:
-    return {"supersedes": [f.id for f in plan.ends]} if plan.ends else {}
 
 
 def _settled(plan: ToolWrite, fid: str, gone: dict[str, StoredFact]) -> tuple[ToolWrite, str]:

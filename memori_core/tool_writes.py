@@ -50,9 +50,9 @@ from .slots import slot_keys
 from .text import normalize_fact_text
 from .validate import turn_as_of
 
-__all__ = ["NEAREST_LIMIT", "ToolWrite", "Written", "acopies_of", "aheld_instead", "aplan_write", "awrite_facts",
-           "copies_of", "ended_by", "held_instead", "is_core", "is_core_write", "plan_write", "said_before_now", "same_fact",
-           "stored_by"]
+__all__ = ["NEAREST_LIMIT", "ToolWrite", "Written", "acopies_of", "aheld_instead", "aplan_write", "astore_plan",
+           "awrite_facts", "copies_of", "ended_by", "held_instead", "is_core", "is_core_write", "plan_write",
+           "said_before_now", "same_fact", "store_plan", "stored_by"]
 
 NEAREST_LIMIT = 10
 """How many of the user's best-ranked facts for a written text (``engine.nearest``) a write is checked against,
@@ -210,6 +210,36 @@ def stored_by(plan: ToolWrite) -> dict[str, Any]:
     return {"facts": [plan.text, *plan.keeps], "core": [plan.core, *(is_core_write(t) for t in plan.keeps)]}
 
 
+def _ending(plan: ToolWrite) -> dict[str, Any]:
+    return {"supersedes": [f.id for f in plan.ends]} if plan.ends else {}
+
+
+def store_plan(engine: Any, entity_id: str, plan: ToolWrite,
+               said_at: datetime | None = None) -> tuple[ToolWrite, list[str]]:
+    """Store ``plan`` (:func:`stored_by`, ending its ``ends``) for ``entity_id``, created at ``said_at``: the plan
+    as stored and the ids ``engine.add`` returned. When a fact it ends was deleted meanwhile by another writer
+    (the store refuses the supersede), it ends those left (:meth:`ToolWrite.still`) and stores again."""
+    try:
+        return plan, engine.add(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
+    except KeyError:
+        if not plan.ends:
+            raise
+        plan = plan.still(f.id for f in engine.get(entity_id, [f.id for f in plan.ends]))
+        return plan, engine.add(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
+
+
+async def astore_plan(engine: Any, entity_id: str, plan: ToolWrite,
+                      said_at: datetime | None = None) -> tuple[ToolWrite, list[str]]:
+    """Async :func:`store_plan`."""
+    try:
+        return plan, await engine.aadd(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
+    except KeyError:
+        if not plan.ends:
+            raise
+        plan = plan.still(f.id for f in await engine.aget(entity_id, [f.id for f in plan.ends]))
+        return plan, await engine.aadd(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
+
+
 def plan_write(engine: Any, entity_id: str, text: str, core: bool | None = None,
                said_at: datetime | None = None) -> ToolWrite:
     """What a model's write of ``text`` for ``entity_id`` does (:class:`ToolWrite`), over the user's
@@ -282,8 +312,7 @@ async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core:
         out.update({key: Written(fid, False) for (key, _), fid in zip(plain, ids)})
     for key, plan in plans.items():
         if key not in out:
-            ids = await engine.aadd(entity_id, **stored_by(plan), supersedes=[f.id for f in plan.ends],
-                                    created_at=said_at)
+            plan, ids = await astore_plan(engine, entity_id, plan, said_at)
             fid = ids[0]
             landed.extend(ids)
             out[key] = Written(fid, False, plan.ends, await aheld_instead(engine, entity_id, fid),

@@ -390,3 +390,42 @@ def test_mcp_add_of_a_switch_lists_what_of_the_ended_fact_is_kept(engine):
     assert out["kept"] == [{"id": kept.id, "text": "User has type 1 diabetes."}]
     assert [r["text"] for r in out["replaced"]] == ["User has type 1 diabetes and uses an insulin pump."]
 
+
+
+def _deleting_before_the_supersede(engine: RecallEngine) -> None:
+    """The engine's next write that ends a fact finds that fact deleted by another writer just before it lands."""
+    add, aadd = engine.add, engine.aadd
+
+    def racing(entity_id: str, *args: object, **kwargs: object) -> list[str]:
+        if kwargs.get("supersedes"):
+            engine.delete(entity_id, kwargs["supersedes"])  # type: ignore[arg-type]
+            engine.add, engine.aadd = add, aadd
+        return add(entity_id, *args, **kwargs)  # type: ignore[arg-type]
+
+    async def aracing(entity_id: str, *args: object, **kwargs: object) -> list[str]:
+        if kwargs.get("supersedes"):
+            engine.delete(entity_id, kwargs["supersedes"])  # type: ignore[arg-type]
+            engine.add, engine.aadd = add, aadd
+        return await aadd(entity_id, *args, **kwargs)  # type: ignore[arg-type]
+
+    engine.add, engine.aadd = racing, aracing  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("surface", ["remember", "aremember", "mcp add"])
+def test_a_change_whose_ended_fact_is_deleted_meanwhile_is_still_stored(engine, surface):
+    # Another writer deletes "User works at Bosch." between the plan that ends it and the write: the write is
+    # refused (a supersede of a fact gone), and each surface stores the change again, ending nothing. Before,
+    # the MCP add raised the store's KeyError and lost the change.
+    ops = MemoryTools(engine)
+    ops.remember("ann", "User works at Bosch.")
+    _deleting_before_the_supersede(engine)
+    change = "User works at Siemens now."
+    if surface == "remember":
+        ops.remember("ann", change)
+    elif surface == "aremember":
+        asyncio.run(ops.aremember("ann", change))
+    else:
+        (written, _) = asyncio.run(awrite_facts(engine, "ann", [change, "User has a dog."]))
+        assert (written.already, written.ended) == (False, ())
+    assert change in valid(engine)
+    assert "User works at Bosch." not in valid(engine)

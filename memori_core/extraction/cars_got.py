@@ -22,7 +22,7 @@ __all__ = ["as_car_got", "car_got"]
 # Where the getting starts: the clause's start or a clause joined on ("..., picked up ...", "... and got ...").
 _GOT = rx(
     r"(?:^|[,;]\s*|\s+-\s+|\s+(?:and|so|then|but)\s+)"
-    r"(?:(?:i|we)(?:'ve|\s+have)?\s+)?(?:(?:just|finally|recently|eventually|then|now|also)\s+)?"
+    r"(?P<who>(?:i|we)(?:'ve|\s+have)?\s+)?(?:(?:just|finally|recently|eventually|then|now|also)\s+)?"
     r"(?:got|bought|purchased|picked\s+up|leased|upgraded\s+to|traded\s+up\s+to|"
     r"ended\s+up\s+(?:buying|leasing|getting|with)|treated\s+(?:myself|ourselves)\s+to)\s+"
     r"(?P<thing>(?:a|an)\s+[\w.-]+(?:\s+[\w.-]+){0,3})"
@@ -34,6 +34,11 @@ _FOR_SOMEONE = rx(rf"^\s*for\s+(?:(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})|him|he
 _CAR = SLOTS["car"]
 # A thing sold or got rid of before the car got: "sold the Vios to my tito", "flogged the hilux".
 _SOLD = rx(r"\b(?:sold|flogged|traded\s+in|part-exchanged|scrapped|got\s+rid\s+of|gave\s+away|wrote\s+off)\b")
+# Someone other than the user doing what is said before the getting: "my sister (sold her Civic and got ...)",
+# "our son's wife", "he", "Tom" (a name, capitalised, then a verb). Not "I", "we", "my husband and I".
+_SOMEONE = rx(rf"^(?:(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:'s\s+(?:{PERSON}))?|he|she)\b(?!\s+and\s+(?:i|we)\b)")
+_NAMED = re.compile(r"^(?!(?:We|Just|Finally|Then|So|And|But|Also|Recently|Eventually)\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+(?:(?:just|finally|recently|then|also)\s+)?"
+                    r"(?:sold|flogged|traded|part-exchanged|scrapped|got|gave|wrote|moved|crashed|totalled)\b")
 # The car slot's words that name no car ("drives", "a car", "a truck"): a car got is named by its make or model.
 _ANY_CAR = rx(r"(?:^|\s)(?:drive|drives|driving|cars?|vehicle|truck|suv|motorbike|motorcycle)$")
 
@@ -44,6 +49,9 @@ def car_got(clause: str) -> tuple[str, str] | None:
     if clause.rstrip(" )\"'").endswith("?") or CONDITIONAL.match(clause.strip()):
         return None
     for m in _GOT.finditer(clause):
+        before = clause[: m.start()].strip(" ,;-")
+        if m.group("who") is None and (_SOMEONE.match(before) or _NAMED.match(before)):
+            return None  # "my sister sold her Civic and got a Mazda 3": her car, not the user's
         thing = m.group("thing")
         car = _CAR.search(thing.lower())
         if car is None or not re.fullmatch(r"(?:an?\s+)?", thing.lower()[: car.start()]) \
@@ -62,7 +70,7 @@ def car_got(clause: str) -> tuple[str, str] | None:
         rest = clause[m.start("thing") + len(name):]
         if _FOR_SOMEONE.match(rest):
             return None
-        return clause[: m.start()].strip(" ,;-"), name
+        return before, name
     return None
 
 

@@ -313,6 +313,10 @@ _NOW_ONLY = rx(r"\b(?:right\s+now|at\s+the\s+moment|just\s+now|in\s+(?:a|an|one|
                r"twenty|thirty|a\s+few|\d+)\s+(?:minutes?|mins?|hours?|hrs?))\b")
 _EVENT = rx(rf"\b(?:{_EVENT_WORDS})\b")
 # An event a day of the calendar is for, a longer one too: "a conference on 26-28 May".
+# An illness said to come back ("tonsillitis every winter", "a UTI about once a month", "whenever I fly"): the
+# user's for good, not passing.
+_ILLNESS_RECURS = rx(r"\b(?:every|each|usually|always|when(?:ever)?|recurr(?:ing|ent)|"
+                     r"(?:once|twice|\d+\s+times|a\s+few\s+times)\s+a\s+(?:week|month|year|winter|season))\b")
 _DATED_EVENT = rx(rf"\b(?:{_EVENT_WORDS}|conference|festival|graduation|ceremony|reunion|retreat|workshop|course|"
                   r"tournament|race|marathon|trip|holiday|vacation|exams)\b")
 _RECURRING = rx(r"\b(?:every|each|weekly|daily|usually|always|on\s+(?:mondays|tuesdays|wednesdays|thursdays|"
@@ -483,7 +487,7 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return None, DROP_EPHEMERAL, None
     if _AILMENT.match(body):
         return None, DROP_EPHEMERAL, None
-    if _PASSING_ILLNESS.match(body):
+    if _PASSING_ILLNESS.match(body) and not _ILLNESS_RECURS.search(body):
         return as_fact(body), KEPT_EXPIRING, ILLNESS_LIFETIME
     if _SYMPTOM_NOW.match(body) and not _RECURRING.search(body) and not re.search(r"\bwhen(?:ever)?\b", body, re.I):
         return None, DROP_EPHEMERAL, None

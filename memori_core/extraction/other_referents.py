@@ -14,8 +14,14 @@ from .activities import PETS
 from .genders import gendered_words
 from .patterns import rx, words
 
-__all__ = ["names_someone_else"]
+__all__ = ["names_someone_else", "others_named"]
 
+# Someone other than the user's own people, and the word that says who (its gender, if any): "his grandmother",
+# "Tom's sister", "her boss Sarah" (kin), "a woman at the park" (person).
+_OTHERS = (rf"\b(?:(?:his|her|their)|(?-i:[A-Z])[\w-]+'s)\s+(?:[\w-]+\s+)?(?P<kin>{PERSON}|{gendered_words()})\b"
+           r"|\b(?:a|an|this|that|some)\s+(?:[\w-]+\s+)?(?P<person>woman|man|girl|boy|lady|guy|gentleman)\b")
+# Someone told by name alone ("dinner with Sarah"), who may be the user's partner told by name: not among _OTHERS.
+_OTHER = rx(rf"{_OTHERS}|\b(?:with|met|meet|visited|saw|and)\s+(?P<name>(?-i:[A-Z])[a-z]+)\b(?!'s)")
 _SOMEONE_ELSE = rx(
     # someone of the user's other than a partner: "my son", "our neighbour", "my manager"
     rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?!(?:{words(*PARTNERS)})\b)(?:{PERSON}|{gendered_words()}|mate|manager|teacher|"
@@ -24,6 +30,8 @@ _SOMEONE_ELSE = rx(
     rf"|\b(?:a|an|the|my|our|this|that)\s+(?:[\w-]+\s+){{0,2}}?(?:{PETS})\b"
     # a name given: "her name is Mishi", "a kitten called Mochi"
     r"|\b(?:his|her|its|their)\s+name\b|\b(?:called|named)\s+(?-i:[A-Z])"
+    # someone of another's: "his grandmother", "Tom's sister", "her boss Sarah"; someone met: "a woman at the park"
+    rf"|{_OTHERS}"
 )
 
 
@@ -36,3 +44,15 @@ def names_someone_else(clause: str) -> bool:
     False
     """
     return _SOMEONE_ELSE.search(clause) is not None
+
+
+def others_named(clause: str) -> list[str]:
+    """The people ``clause`` names who are not the user's own, each as the word that says who ("grandmother",
+    "woman"), or ``""`` for one told by name alone, whose gender the rules do not know.
+
+    >>> others_named("My wife and I had dinner with Tom's sister")
+    ['sister']
+    >>> others_named("My wife and I both work in Bengaluru")
+    []
+    """
+    return [(m.group("kin") or m.group("person") or "").lower() for m in _OTHER.finditer(clause)]

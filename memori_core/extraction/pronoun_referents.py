@@ -19,6 +19,7 @@ from ..slots import NAME, PARTNERS, holder, placed
 from .genders import gendered_words, may_be
 from .leads import strip_lead
 from .named import partner_of
+from .other_referents import others_named
 
 __all__ = ["newest_told", "opens_with_pronoun", "referent", "said_of_one", "with_opening_pronoun_resolved"]
 
@@ -113,14 +114,20 @@ _SAID_PERSON = re.compile(rf"\b(?:my|our|and|&)\s+(?:[\w-]+\s+)?(?P<kin>{_GENDER
 
 def said_of_one(pronoun: str, said: Sequence[str]) -> bool:
     """Whether the user's own words ``said`` (the clauses of a message before a "he" / "she") name exactly one
-    person of the user's of ``pronoun``'s gender: "My mum and sister live in Leeds." names two for "she", and a
-    "she" after it is no one's the rules can tell.
+    person of the user's of ``pronoun``'s gender, and no one else the pronoun may be: "My mum and sister live in
+    Leeds." names two for "she", "My wife and I had dinner with Tom's sister" someone else's sister, and a "she"
+    after either is no one's the rules can tell.
 
     >>> said_of_one("she", ["My mum and sister live in Leeds."])
     False
     >>> said_of_one("she", ["My wife and I both work in Bengaluru."])
     True
+    >>> said_of_one("she", ["My wife and I had dinner with Tom's sister"])
+    False
     """
+    others = [word for text in said for word in others_named(text)]
+    if any(not word or may_be(pronoun.lower(), word, ungendered=True) for word in others):
+        return False  # someone else of that gender, or by a name, whom the "she" may be
     kin = {holder(f"User's {m.group('kin').lower()}") for text in said for m in _SAID_PERSON.finditer(text)
            if may_be(pronoun.lower(), m.group("kin").lower(), ungendered=False)}
     return len(kin) == 1

@@ -22,9 +22,11 @@ from ..slots import NAME, PERSON, placed
 from .cues import is_change
 from .counts import as_count_now
 from .diagnoses import as_diagnosis
+from .genders import may_be
 from .introductions import work_pattern
 from .grammar import contracted_verb, is_past
 from .leads import CLINICIAN, strip_lead
+from .other_referents import others_named
 from .patterns import I_AM
 from .activities import PETS
 from .health import BODY_PART, health_news
@@ -314,6 +316,14 @@ def _someone_named(said: str, name: str) -> str:
     return f"{head} {name}"
 
 
+def _may_be(pronoun: str, person: str, clause: str) -> bool:
+    """Whether ``pronoun`` may be ``person`` ("my husband"), the subject of ``clause``: of no other gender, and
+    ``clause`` names no one else it may be ("My husband and I visited his grandmother": not a "she")."""
+    if not all(may_be(pronoun, word.lower(), ungendered=True) for word in re.findall(r"[\w-]+", person)[1:]):
+        return False
+    return not any(not word or may_be(pronoun, word, ungendered=True) for word in others_named(clause))
+
+
 def _of_the_named(said: str, name: str) -> str:
     """ "he's a nurse" of Leo -> "Leo is a nurse"; "she's got asthma" -> "Leo has got asthma"."""
     m = _PRONOUN_START.match(said)
@@ -392,6 +402,7 @@ def as_plain_statements(clauses: Sequence[str], split: Callable[[str], list[str]
     out: list[str] = []
     named: str | None = None  # the someone this message named
     person: str | None = None  # the one of the user's the clause before told of
+    told_before = ""  # that clause
     said = [strip_lead(c).rstrip(" .!") for c in clauses]
     i = 0
     while i < len(clauses):
@@ -432,7 +443,7 @@ def as_plain_statements(clauses: Sequence[str], split: Callable[[str], list[str]
             out += split(said_of) if split is not None else [said_of]
             i += 1
             continue
-        if person is not None and pronoun is not None and (
+        if person is not None and pronoun is not None and _may_be(pronoun.group("pronoun"), person, told_before) and (
                 is_care_fact(plain) or slots_of(pronoun.group("rest")) & _THEIR_LIFE):
             said_of = _of_the_named(plain, person)  # "my son is 5. he's allergic to nuts": the son's care fact
             out += split(said_of) if split is not None else [said_of]
@@ -440,6 +451,7 @@ def as_plain_statements(clauses: Sequence[str], split: Callable[[str], list[str]
             continue
         subject = _MY_PERSON_SUBJECT.match(plain)
         person = subject.group("who") if subject is not None else None
+        told_before = plain
         for rewrite in (_denied_for, _condition_gone, _medicine_stopped, as_diagnosis, _diet_dropped, _no_food,
                         _with_partner, _name_is_my_one, _body_news, _what_was_said, _we_split, _guess_who,
                         work_pattern, as_staple, as_count_now):
