@@ -54,6 +54,10 @@ def test_a_question_naming_one_of_the_askers_people_is_about_them():
     assert one_of_theirs("Is it ok for Ruben to have wine?", ["User's husband Ruben takes donepezil."]) == "Ruben"
     # named, yet not whom the question is for: the asker's prediabetes bears on the dessert they serve
     assert one_of_theirs("Can you suggest a dessert when Felipe's family comes?", ["User's son Felipe is 40."]) is None
+    # the owner in a possessive is not whom the question is for: the asker eats at the wedding, in the restaurant
+    owners = ["User's sister Sarah is getting married in June.", "User's friend Tom runs an Italian restaurant."]
+    assert one_of_theirs("Will Sarah's wedding have vegan options?", owners) is None
+    assert one_of_theirs("Does Tom\u2019s restaurant have gluten-free pasta?", owners) is None
     # a place the facts hold is no one: the asker's allergy bears on the food of their trip
     assert one_of_theirs("What's the food like in Japan?", ["User is going to Japan in March."]) is None
 
@@ -110,6 +114,15 @@ def test_engine_gives_a_question_about_the_son_his_allergy_not_the_fathers_asthm
     got = {f.content for f in engine.recall("Can Adam have pancakes?", "omar")}
     assert ADAM in got
     assert got.isdisjoint(OMAR_CORE)
+
+
+@pytest.mark.model
+def test_engine_keeps_the_askers_diet_for_a_question_about_a_friends_restaurant(minilm):
+    engine = _engine(minilm, "u", ["User is vegan.", "User has coeliac disease."],
+                     ["User's sister Sarah is getting married in June.", "User's friend Tom runs an Italian restaurant."])
+    for question in ("Will Sarah's wedding have vegan options?", "Does Tom's restaurant have gluten-free pasta?"):
+        got = {f.content for f in engine.recall(question, "u")}
+        assert {"User is vegan.", "User has coeliac disease."} <= got, question
 
 
 def _user(text: str) -> ChatMessage:
