@@ -34,6 +34,15 @@ def test_a_pronoun_is_told_apart_from_a_question_that_names_its_thing():
     assert not points_to_something("What should I wear to a wedding?")
 
 
+def test_a_word_that_stands_for_nothing_named_before_is_no_pronoun():
+    assert not points_to_something("Is there a good pharmacy near me?")  # existential "there"
+    assert not points_to_something("Do you think it will rain tomorrow?")  # the weather's "it"
+    assert not points_to_something("What time is it?")
+    assert not points_to_something("Should I tell them I'm vegan?")  # people not yet named
+    assert points_to_something("How do I get there?")  # a place named before
+    assert points_to_something("It\u2019s raining, can I still go to it?")
+
+
 def test_the_turn_before_tells_a_fact_when_it_holds_most_of_its_words():
     ignore = frozenset({"user"})
     said = frozenset({"i", "start", "potteri", "class", "wednesday"})
@@ -75,6 +84,14 @@ def test_engine_keeps_the_pottery_class_a_follow_up_asks_what_to_wear_to(minilm)
     got = engine.recall("What should I wear to it?", "maya",
                         context=["Can I have grapefruit juice with my medication?", "I started a pottery class on Wednesdays."])
     assert [f.content for f in got][:1] == [POTTERY]
+
+
+@pytest.mark.model
+def test_engine_keeps_no_told_fact_for_a_question_whose_there_or_it_stands_for_nothing(minilm):
+    engine = _engine(minilm, "maya", [], MAYA)
+    for question in ("Is there a good pharmacy near me?", "Do you think it will rain tomorrow?"):
+        got = engine.recall(question, "maya", context=["I started a pottery class on Wednesdays."])
+        assert all(f.passed_by != "follow-up" for f in got), question
 
 
 @pytest.mark.model
