@@ -425,3 +425,29 @@ def test_rows_without_a_revision_are_never_taken_for_an_empty_entity(tmp_path) -
     assert sorted(f.content for f in engine.recall("tea dog", "u", limit=5)) == [
         "User likes tea.", "User walks the dog."]
     store.close()
+
+
+def _start_ids(cache: EntityCache, at: float) -> set[str]:
+    return {cache.c.ids[r] for r in cache.starting_rows(at).tolist()}
+
+
+def test_start_times_are_kept_current_by_writes_without_reading_a_fact() -> None:
+    """A recall after a write asks which rows start later (changes told ahead, updated texts): the starts found once
+    are kept current by the write itself, with no fact read per row (before: every such row read again)."""
+    w = World(3)
+    cache = EntityCache("e")
+    facts = [replace(w.fact(f"f{i}")[0], valid_from=f"2024-0{1 + i % 3}-15T00:00:00+00:00") for i in range(6)]
+    cache.upsert(facts, [w.np_rng.normal(size=DIM).astype(np.float32) for _ in facts])
+    feb = 1706745600.0  # 2024-02-01
+    assert _start_ids(cache, feb) == {"f1", "f2", "f4", "f5"}
+    reads = []
+    fact = cache.fact
+    cache.fact = lambda row: reads.append(row) or fact(row)  # type: ignore[method-assign]
+    told_ahead = replace(w.fact("f9")[0], valid_from="2024-06-01T00:00:00+00:00")
+    cache.upsert([told_ahead, replace(facts[1], valid_from=None)], [w.np_rng.normal(size=DIM).astype(np.float32)] * 2)
+    cache.remove(["f2"])
+    assert _start_ids(cache, feb) == {"f4", "f5", "f9"}
+    assert reads == []
+    assert cache.next_start(feb) == pytest.approx(1707955200.0)  # 2024-02-15
+    live = {fid: (cache.fact(row), cache.c.matrix[row]) for fid, row in cache.pos.items()}
+    assert _start_ids(cache, feb) == _start_ids(rebuild(live, 0), feb)  # as a fresh cache finds them

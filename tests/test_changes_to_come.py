@@ -52,6 +52,13 @@ def test_a_job_to_come_is_not_current_before_its_start_and_replaces_the_old_job_
     assert old.superseded_by == siemens and new.supersedes == (bosch,)
 
 
+def test_a_question_about_the_past_does_not_mark_the_job_held_until_a_change_to_come_as_ended(eng: Any) -> None:
+    _job_to_come(eng)
+    got = eng.recall("Where did I used to work before?", "ann", 10)
+    assert texts(got) == ["User works at Bosch."]
+    assert got[0].valid_to is None  # still true today: its end lies ahead
+
+
 def test_a_move_told_ahead_that_has_started_is_current_now(eng: Any) -> None:
     # Told 40 days ago ("I'm moving to Porto on the 1st"), started 10 days ago: recall now reads Porto.
     [lisbon] = eng.add("bo", "User lives in Lisbon.", created_at=NOW - timedelta(days=400))

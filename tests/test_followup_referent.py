@@ -34,6 +34,15 @@ def test_a_pronoun_is_told_apart_from_a_question_that_names_its_thing():
     assert not points_to_something("What should I wear to a wedding?")
 
 
+def test_a_word_that_stands_for_nothing_named_before_is_no_pronoun():
+    assert not points_to_something("Is there a good pharmacy near me?")  # existential "there"
+    assert not points_to_something("Do you think it will rain tomorrow?")  # the weather's "it"
+    assert not points_to_something("What time is it?")
+    assert not points_to_something("Should I tell them I'm vegan?")  # people not yet named
+    assert points_to_something("How do I get there?")  # a place named before
+    assert points_to_something("It\u2019s raining, can I still go to it?")
+
+
 def test_the_turn_before_tells_a_fact_when_it_holds_most_of_its_words():
     ignore = frozenset({"user"})
     said = frozenset({"i", "start", "potteri", "class", "wednesday"})
@@ -54,6 +63,10 @@ def test_a_question_naming_one_of_the_askers_people_is_about_them():
     assert one_of_theirs("Is it ok for Ruben to have wine?", ["User's husband Ruben takes donepezil."]) == "Ruben"
     # named, yet not whom the question is for: the asker's prediabetes bears on the dessert they serve
     assert one_of_theirs("Can you suggest a dessert when Felipe's family comes?", ["User's son Felipe is 40."]) is None
+    # the owner in a possessive is not whom the question is for: the asker eats at the wedding, in the restaurant
+    owners = ["User's sister Sarah is getting married in June.", "User's friend Tom runs an Italian restaurant."]
+    assert one_of_theirs("Will Sarah's wedding have vegan options?", owners) is None
+    assert one_of_theirs("Does Tom\u2019s restaurant have gluten-free pasta?", owners) is None
     # a place the facts hold is no one: the asker's allergy bears on the food of their trip
     assert one_of_theirs("What's the food like in Japan?", ["User is going to Japan in March."]) is None
 
@@ -71,6 +84,14 @@ def test_engine_keeps_the_pottery_class_a_follow_up_asks_what_to_wear_to(minilm)
     got = engine.recall("What should I wear to it?", "maya",
                         context=["Can I have grapefruit juice with my medication?", "I started a pottery class on Wednesdays."])
     assert [f.content for f in got][:1] == [POTTERY]
+
+
+@pytest.mark.model
+def test_engine_keeps_no_told_fact_for_a_question_whose_there_or_it_stands_for_nothing(minilm):
+    engine = _engine(minilm, "maya", [], MAYA)
+    for question in ("Is there a good pharmacy near me?", "Do you think it will rain tomorrow?"):
+        got = engine.recall(question, "maya", context=["I started a pottery class on Wednesdays."])
+        assert all(f.passed_by != "follow-up" for f in got), question
 
 
 @pytest.mark.model
@@ -110,6 +131,15 @@ def test_engine_gives_a_question_about_the_son_his_allergy_not_the_fathers_asthm
     got = {f.content for f in engine.recall("Can Adam have pancakes?", "omar")}
     assert ADAM in got
     assert got.isdisjoint(OMAR_CORE)
+
+
+@pytest.mark.model
+def test_engine_keeps_the_askers_diet_for_a_question_about_a_friends_restaurant(minilm):
+    engine = _engine(minilm, "u", ["User is vegan.", "User has coeliac disease."],
+                     ["User's sister Sarah is getting married in June.", "User's friend Tom runs an Italian restaurant."])
+    for question in ("Will Sarah's wedding have vegan options?", "Does Tom's restaurant have gluten-free pasta?"):
+        got = {f.content for f in engine.recall(question, "u")}
+        assert {"User is vegan.", "User has coeliac disease."} <= got, question
 
 
 def _user(text: str) -> ChatMessage:

@@ -119,7 +119,8 @@ class EntityCache(RowWrites):
         self._dead_rows: np.ndarray | None = np.zeros(0, dtype=np.int64)
         self._recent: tuple[int, np.ndarray] | None = None
         self._matching: dict[str, np.ndarray] = {}  # where filter -> its live rows (until the next write)
-        self._starts: tuple[np.ndarray, np.ndarray] | None = None  # rows valid from a later start (selection.py)
+        self._start_of: dict[int, float] | None = None  # rows valid from a later start, kept current (selection.py)
+        self._starts: tuple[np.ndarray, np.ndarray] | None = None  # the same as sorted arrays
         self._meta_values: dict[str, list[Any]] = {}  # metadata key -> value per row (for where filters)
         self._core = _FlaggedRows(CORE_KEY, is_core)  # metadata "core": true
         self._unsearchable = _FlaggedRows(SEARCHABLE_KEY, _is_unsearchable)  # metadata "searchable": false

@@ -51,7 +51,6 @@ class RowWrites(RowSelection):
     def _wrote(self) -> None:
         self._recent = None
         self._matching = {}
-        self._starts = None
 
     def _reserve(self, rows: int) -> None:
         """Room for ``rows`` more rows, in private writeable arrays (a snapshot's are read-only views)."""
@@ -87,6 +86,7 @@ class RowWrites(RowSelection):
         c.recency[row] = max(created, seen)
         c.times_seen[row] = fact.times_seen
         self._set_expiry(row, fact)
+        self._set_start(row, fact)
 
     def _kill(self, row: int) -> None:
         if not self._alive[row]:
@@ -96,6 +96,7 @@ class RowWrites(RowSelection):
             ix.remove(row, [ix.term_id(t) for t in self._tokens[key][row]])
         self._alive[row] = False
         self._set_flags(row, None)
+        self._set_start(row, None)
         if row in self._overrides:
             del self._own_overrides()[row]
         self._wrote()

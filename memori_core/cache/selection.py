@@ -77,7 +77,8 @@ class RowSelection:
     _meta_values: dict[str, list[Any]]  # metadata key -> value per row (for where filters)
     _core: _FlaggedRows
     _unsearchable: _FlaggedRows
-    _starts: tuple[np.ndarray, np.ndarray] | None  # rows whose period began after they were stated, and when
+    _start_of: dict[int, float] | None  # live row -> start, for rows whose period began after they were stated
+    _starts: tuple[np.ndarray, np.ndarray] | None  # the same, as sorted arrays (until the dict changes)
 
     def live_rows(self) -> np.ndarray:
         """Row numbers of live rows, ascending."""
@@ -184,9 +185,10 @@ class RowSelection:
     def _start_times(self) -> tuple[np.ndarray, np.ndarray]:
         """The live rows whose period of validity begins after their ``created_at`` (a ``valid_from`` or
         ``restored_at`` set), ascending, and each one's start (:attr:`~memori_core.facts.StoredFact.valid_since`,
-        epoch seconds): found by one search of the validity column for those two fields, the matching rows read
-        one by one, memoised until the next write (a snapshot's rows are read from its columns the same way)."""
-        if self._starts is None:
+        epoch seconds): found on first use by one search of the validity column for those two fields (the matching
+        rows read one by one), then kept current by every write (:meth:`_set_start`), so a recall after a write
+        reads no fact here."""
+        if self._start_of is None:
             v = self.c.validity
             found = set(v.rows_containing('"valid_from"').tolist()) | set(v.rows_containing('"restored_at"').tolist())
             over = self._overrides
@@ -194,13 +196,33 @@ class RowSelection:
                 found.difference_update(over)
                 found.update(r for r, f in over.items() if f.valid_from or f.restored_at)
             n, alive = self._n, self._alive
-            rows, starts = [], []
-            for r in sorted(found):
+            self._start_of = {}
+            for r in found:
                 if r < n and alive[r] and (f := self.fact(r)) is not None and (f.valid_from or f.restored_at):
-                    rows.append(r)
-                    starts.append(iso_to_ts(f.valid_since))
-            self._starts = (np.asarray(rows, dtype=np.int64), np.asarray(starts, dtype=np.float64))
+                    self._start_of[r] = iso_to_ts(f.valid_since)  # type: ignore[arg-type]
+            self._starts = None
+        if self._starts is None:
+            rows = np.fromiter(self._start_of, dtype=np.int64, count=len(self._start_of))
+            starts = np.fromiter(self._start_of.values(), dtype=np.float64, count=len(self._start_of))
+            order = np.argsort(rows)
+            self._starts = (rows[order], starts[order])
         return self._starts
+
+    def _set_start(self, row: int, fact: StoredFact | None) -> None:
+        """Keep the start times current (once they were found) when ``row`` is written with ``fact`` (``None``:
+        killed)."""
+        if self._start_of is None:
+            return
+        start = None
+        if fact is not None and (fact.valid_from or fact.restored_at):
+            start = iso_to_ts(fact.valid_since)  # type: ignore[arg-type]
+        if self._start_of.get(row) == start:
+            return
+        if start is None:
+            del self._start_of[row]
+        else:
+            self._start_of[row] = start
+        self._starts = None
 
     def matching_rows(self, where: Where) -> np.ndarray:
         """Live rows whose user metadata and times satisfy ``where`` (memoised until the next write)."""

@@ -68,7 +68,8 @@ def _recalled(f: StoredFact, cosine: float, lexical: float, rank_score: float, p
               past: bool = False) -> RecalledFact:
     """``f`` as recall returns it: with its scores, and its sightings, session, update and expiry in its metadata
     (where the metadata does not hold those keys already); with ``past`` (a question about the past), the time it
-    stopped being true when it is no longer valid (an ``as_of`` read leaves it out: then it was valid)."""
+    stopped being true when it is no longer valid now (an ``as_of`` read leaves it out: then it was valid; so does a
+    fact whose end lies ahead, a change told to come)."""
     meta = dict(f.metadata)
     meta.setdefault("times_seen", f.times_seen)
     if f.last_seen:
@@ -91,5 +92,6 @@ def _recalled(f: StoredFact, cosine: float, lexical: float, rank_score: float, p
         valid_from=f.valid_from,
         restored_at=f.restored_at,
         passed_by=passed_by,
-        valid_to=f.valid_to if past else None,
+        # a fact still valid now whose end is told ahead (a change to come) has not stopped being true
+        valid_to=f.valid_to if past and not f.is_valid() else None,
     )

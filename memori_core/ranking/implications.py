@@ -156,7 +156,9 @@ _NOT_A_NAME = frozenset({
 _WORD = re.compile(r"[\w-]+")
 # a question whose subject is a name: "Can Bruno come along on the hike?", "Does Kasia need a visa?" (someone or a
 # pet of the asker's, when the user's facts hold the name)
-_NAME_ASKED = re.compile(r"^\W*(?i:can|could|should|would|will|does|did|is|has|may|might|must)\s+([A-Z][a-z][\w-]*)\b")
+# a name that owns the subject ("Will Sarah's wedding have vegan options?") is not whom the question is for: the
+# asker eats at Sarah's wedding
+_NAME_ASKED = re.compile(r"^\W*(?i:can|could|should|would|will|does|did|is|has|may|might|must)\s+([A-Z][a-z][\w-]*)\b(?!')")
 MOST_NAMED = 2
 """A name the question uses opens the facts that hold it when at most this many do: "Can Rosie eat grapes?" opens
 "User has a Labrador called Rosie."; a name in every fact (a speaker's) says nothing about which matters."""
@@ -430,7 +432,7 @@ def one_of_theirs(question: str, facts: Sequence[str]) -> str | None:
     """The asker's person or pet a question is for when it does not speak of the asker at all: its subject ("Can
     Adam have pancakes?" with "User's son Adam is allergic to eggs." -> ``"Adam"``) or the one it is for ("What
     brand of food would suit Miso?" with "User's cat Miso is fussy." -> ``"Miso"``); else ``None`` ("Can Adam and I
-    share pancakes?", "a dessert when Felipe's family comes", a name no fact holds, the asker's own name). The asker's own allergies and medicines do not bear on it, as they do not on
+    share pancakes?", "a dessert when Felipe's family comes", "Will Sarah's wedding have vegan options?", a name no fact holds, the asker's own name). The asker's own allergies and medicines do not bear on it, as they do not on
     what to feed someone (:func:`fed_to`).
 
     >>> one_of_theirs("Can Adam have pancakes?", ["User's son Adam is allergic to eggs.", "User has asthma."])

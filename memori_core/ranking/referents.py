@@ -92,7 +92,17 @@ def with_referent(question: str, read: Sequence[str]) -> str:
 
 
 # A pronoun standing for something named before: "What should I wear to it?", "Is it safe to do it after dinner?"
-_POINTS = re.compile(r"\b(?:it|its|he|him|his|she|her|they|them|their|there)\b", re.IGNORECASE)
+# ("they" / "them" mostly stand for people not yet named: "Should I tell them I'm vegan?")
+_POINTS = re.compile(r"\b(?:it|its|he|him|his|she|her|their|there)\b", re.IGNORECASE)
+# ... less the words that stand for nothing: an existential "there" ("Is there a good pharmacy near me?", "there's")
+# and the "it" of the weather or the time ("Do you think it will rain tomorrow?", "What time is it?")
+_STANDS_FOR_NOTHING = re.compile(
+    r"\b(?:is|are|was|were|will|would|could|might|isn't|aren't|wasn't|weren't)\s+there\b"
+    r"|\bthere(?:'s|'re|'ll|\s+(?:is|are|was|were|will|would|might|could|must|should|seems?|has|have|isn't|aren't))\b"
+    r"|\bit(?='s\b|\s)(?=(?:'s)?(?:\s+\w+){0,3}?\s+(?:rain\w*|snow\w*|sunny|cloudy|windy|stormy|hot|cold|warm|chilly|"
+    r"freezing|humid|foggy|icy|hail\w*|thunder\w*|pouring|drizzl\w*)\b)"
+    r"|\bwhat\s+time\s+is\s+it\b|\bit(?:'s|\s+is)\s+(?:\d|noon\b|midnight\b)",
+    re.IGNORECASE)
 REFERENT_SHARE = 0.75
 """The share of a fact's words (less "User") the turn before must hold for the fact to be what that turn said:
 "User started a pottery class on Wednesdays." and "I started a pottery class on Wednesdays." (all), an extractor's
@@ -100,13 +110,14 @@ REFERENT_SHARE = 0.75
 
 
 def points_to_something(question: str) -> bool:
-    """Whether ``question`` holds a pronoun ("it", "her", "them", "there"...) that can stand for what the turn
-    before it said.
+    """Whether ``question`` holds a pronoun ("it", "her", "there"...) that can stand for what the turn before it
+    said; not an existential "there" ("Is there a good pharmacy near me?"), the weather's or the time's "it" ("Do
+    you think it will rain tomorrow?") or "they" / "them" ("Should I tell them I'm vegan?").
 
     >>> points_to_something("What should I wear to it?"), points_to_something("What should I wear to a wedding?")
     (True, False)
     """
-    return _POINTS.search(question) is not None
+    return _POINTS.search(_STANDS_FOR_NOTHING.sub(" ", question.replace("\u2019", "'"))) is not None
 
 
 def told_by(fact_terms: Sequence[str], turn_terms: frozenset[str], ignore: frozenset[str]) -> bool:
