@@ -222,3 +222,31 @@ def test_not_moving_after_all_calls_the_move_off() -> None:
     capture_turns(engine, "Actually we're not moving to Porto after all.")
     after = texts(engine.recall(HOME, "u1", 10, as_of=start + timedelta(days=1)))
     assert "User lives in Lisbon." in after and "User lives in Porto." not in after
+
+
+def _pending(engine: RecallEngine) -> list[str]:
+    """The user's changes still to come (not called off)."""
+    return [f.content for f in engine.list("u1", include_invalid=True) if f.valid_from and f.valid_to is None]
+
+
+@pytest.mark.parametrize("later", ["I'm staying in a hotel in Rome this week for a conference.",
+                                   "I'm staying at Marriott for the conference.",
+                                   "I'm staying with Anna this weekend."])
+def test_staying_somewhere_the_changes_do_not_end_calls_nothing_off(later: str) -> None:
+    engine = _captured("I live in Lisbon.", "We're moving to Porto next month.",
+                       "I work at Bosch.", "I got a new job at Siemens, starting next month!")
+    capture_turns(engine, later)
+    assert sorted(_pending(engine)) == ["User lives in Porto.", "User works at Siemens."]
+
+
+def test_staying_in_the_home_a_move_ends_calls_the_move_off_and_not_the_job() -> None:
+    engine = _captured("I live in Lisbon.", "We're moving to Porto next month.",
+                       "I work at Bosch.", "I got a new job at Siemens, starting next month!")
+    capture_turns(engine, "Actually we're staying in Lisbon, the flat fell through.")
+    assert _pending(engine) == ["User works at Siemens."]
+
+
+def test_waiting_at_the_old_job_in_the_turn_that_tells_the_new_one_keeps_the_new_one() -> None:
+    engine = _captured("I work at Bosch.")
+    capture_turns(engine, "I got a new job at Siemens, starting next month! I'm staying at Bosch until then.")
+    assert _pending(engine) == ["User works at Siemens."]
