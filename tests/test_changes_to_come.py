@@ -250,3 +250,25 @@ def test_waiting_at_the_old_job_in_the_turn_that_tells_the_new_one_keeps_the_new
     engine = _captured("I work at Bosch.")
     capture_turns(engine, "I got a new job at Siemens, starting next month! I'm staying at Bosch until then.")
     assert _pending(engine) == ["User works at Siemens."]
+
+
+def test_calling_a_job_off_ends_the_plan_that_told_it_too() -> None:
+    engine = _captured("I work at Bosch.", "I got a new job at Siemens, starting next month!")
+    [plan] = [f for f in engine.list("u1") if "Siemens" in f.content]
+    assert plan.content.startswith("User got a new job at Siemens")
+    capture_turns(engine, "Actually I'm staying at Bosch, they matched the offer.")
+    assert not any("Siemens" in t for t in texts(engine.list("u1")))
+    [ended] = engine.get("u1", [plan.id])
+    [change] = [f for f in engine.list("u1", include_invalid=True) if f.content == "User works at Siemens."]
+    assert ended.valid_to is not None and ended.valid_to == change.valid_to  # in the one write of the cancel
+
+
+def test_cancel_ends_the_facts_told_by_in_the_same_write_and_refuses_a_lone_str(eng: Any) -> None:
+    _, siemens = _job_to_come(eng)
+    [plan] = eng.add("ann", "User got a job at Siemens, starting next month.")
+    with pytest.raises(TypeError, match="told_by"):
+        eng.cancel("ann", siemens, told_by=plan)
+    ended = eng.cancel("ann", siemens, told_by=[plan])
+    [p] = eng.get("ann", [plan])
+    assert p.valid_to == ended.valid_to
+    assert texts(eng.list("ann")) == ["User works at Bosch."]

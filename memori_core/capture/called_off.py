@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from ..extraction.changes_to_come import state_to_come
 from ..extraction.patterns import rx
 from ..slots import slot_keys
 from ..validate import iso_to_ts
@@ -101,8 +102,27 @@ def cancel_called_off(engine: Any, entity_id: str, texts: Sequence[str], *, skip
         replaced = [ended[i] for i in fact.supersedes if i in ended]
         if any(c.matches(fact.content, replaced) for c in offs):
             try:
-                cancel(entity_id, fact.id)
+                cancel(entity_id, fact.id, told_by=_plans_of(engine, entity_id, fact))
                 done.append(fact.id)
             except (KeyError, ValueError) as exc:  # deleted or started meanwhile
                 logger.info("capture: change %r of entity %r not cancelled: %s", fact.id, entity_id, exc)
     return done
+
+
+def _plans_of(engine: Any, entity_id: str, change: Any) -> list[str]:
+    """The ids of the user's valid facts that told ``change`` (a change to come): the plan facts whose state and
+    start (:func:`~memori_core.extraction.changes_to_come.state_to_come`, read as of when each was stated) are its
+    text and ``valid_from``, "User got a new job at Siemens, starting in January 2027." for "User works at
+    Siemens." from 2027-01-01."""
+    start = iso_to_ts(change.valid_from)
+    try:
+        stated = engine.list(entity_id, limit=10_000, where={"created_at": {"$lte": change.created_at}})
+    except Exception as exc:  # noqa: BLE001 - the change is still called off; its plan fact stays
+        logger.warning("capture: the plan facts of entity %r could not be read: %s", entity_id, exc)
+        return []
+    out = []
+    for fact in stated:
+        told = state_to_come(fact.content, datetime.fromisoformat(fact.created_at))
+        if told is not None and told.fact == change.content and abs(told.start.timestamp() - start) < 1.0:
+            out.append(fact.id)
+    return out

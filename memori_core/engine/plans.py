@@ -64,7 +64,7 @@ class Plans(Storing):
 
     @when_open
     @_bounded
-    def cancel(self, entity_id: str, id: str) -> StoredFact:
+    def cancel(self, entity_id: str, id: str, *, told_by: Sequence[str] = ()) -> StoredFact:
         """Call off fact ``id``, a change told ahead (``add(..., valid_from=...)``) whose start has not come; returns
         it, ended now.
 
@@ -73,9 +73,16 @@ class Plans(Storing):
         its start (``supersedes``) hold on with no end, in the same write ("User works at Bosch." when the job at
         Siemens is called off). An unknown id raises ``KeyError``; a fact that holds already (its start has
         come: record a change back with ``add(..., supersedes=...)``, or :meth:`restore` the fact it ended), or one
-        never told ahead, raises :class:`NothingToCancelError` (a ``ValueError``)."""
+        never told ahead, raises :class:`NothingToCancelError` (a ``ValueError``).
+
+        ``told_by``: ids of facts that told the change, true until it was called off ("User got a new job at
+        Siemens, starting in January 2027."), ended now in the same write (those not valid, or not stored, are
+        left as they are)."""
         entity_id = check_entity_id(entity_id)
         fid = _one_id(id, "id")
+        if isinstance(told_by, str):
+            raise TypeError("told_by must be a sequence of fact ids, not one str")
+        plan_ids = [i for i in dict.fromkeys(_one_id(t, "told_by") for t in told_by) if i != fid]
         with self._coord.writing(entity_id) as done:
             got = self.store.get(entity_id, [fid])
             if not got:
@@ -90,7 +97,10 @@ class Plans(Storing):
                     "back, add the fact that holds with supersedes=[...], or restore the fact it ended")
             rows = called_off(fact, self.store.get(entity_id, list(fact.supersedes)) if fact.supersedes else [],
                               now.isoformat())
+            if plan_ids:
+                rows += [replace(p, valid_to=now.isoformat()) for p in self.store.get(entity_id, plan_ids)
+                         if p.valid_to is None and p.id not in {r.id for r in rows}]
             done.begin()
-            self.store.update_seen(entity_id, rows)  # one write: the plan ended and what it was to end, together
+            self.store.update_seen(entity_id, rows)  # one write: the change, what told it and what it was to end
             done.update_seen(rows)
             return rows[0]
