@@ -272,3 +272,16 @@ def test_cancel_ends_the_facts_told_by_in_the_same_write_and_refuses_a_lone_str(
     [p] = eng.get("ann", [plan])
     assert p.valid_to == ended.valid_to
     assert texts(eng.list("ann")) == ["User works at Bosch."]
+
+
+def test_a_new_text_for_a_change_to_come_keeps_its_start_and_round_trips(eng: Any) -> None:
+    bosch, siemens = _job_to_come(eng)
+    fact = eng.update("ann", siemens, text="User works at Siemens in Munich.")
+    assert fact.valid_from == START.isoformat()  # not true now: still from its start
+    assert texts(eng.recall(JOB, "ann", 10)) == ["User works at Bosch."]
+    assert texts(eng.recall(JOB, "ann", 10, as_of=START + timedelta(days=1))) == ["User works at Siemens in Munich."]
+    records = eng.export("ann")
+    other = ungated_engine()
+    other.import_("ann", records)  # the old text's version row, valid at no time, imports
+    assert other.export("ann") == records
+    assert texts(other.recall(JOB, "ann", 10)) == ["User works at Bosch."]

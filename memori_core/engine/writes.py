@@ -469,8 +469,10 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         A new text keeps the fact as it was as history: a version row
         ``<id>@v<n>`` (n = 1, 2, ...), no longer valid, ``superseded_by`` the
         fact (see :meth:`history`; :meth:`restore` of the version undoes the
-        update). Metadata, expiry and core edits change the fact in place (no
-        version, nothing re-embedded).
+        update). The new text holds from now, or for a change told ahead
+        (``add(..., valid_from=...)``) from its start still, the old text's version
+        then ending at that start, having held at no time. Metadata, expiry and core
+        edits change the fact in place (no version, nothing re-embedded).
         Note that the id stays the one derived from the old text: adding the
         new text later without ``ids`` counts a sighting of this fact (found by
         its text, :mod:`~memori_core.engine.text_owners`), not a second fact, and adding
@@ -546,13 +548,16 @@ class WritePath(Versions, ImportPath, Successors, Plans):
                 return fact
             self._check_valid(entity_id, old[0], now)
             # The new text is true from now on (``as_of`` reads it), or, for a fact dated ahead of this clock, from
-            # its own time: never before it was stated.
-            fact = replace(fact, valid_from=max((now, old[0].created_at), key=iso_to_ts))
+            # its own time: never before it was stated; a change told ahead still from its start.
+            fact = replace(fact, valid_from=max((now, old[0].created_at, old[0].valid_from or now), key=iso_to_ts))
+            # The old text ends now, or, never having held (a change to come), at its start: valid at no time.
+            ended = now if not old[0].valid_from or iso_to_ts(old[0].valid_from) <= iso_to_ts(now) \
+                else old[0].valid_from
             missing = [t for t in (fact.content, old[0].content) if t not in vec_of]
             if missing:  # the text changed meanwhile (rare): embed now
                 vec_of.update(self._embed_texts(missing))
             version = replace(old[0], id=self._next_version_id(entity_id, fid_s),
-                              valid_to=now, superseded_by=fid_s)
+                              valid_to=ended, superseded_by=fid_s)
             rows = [version, fact]
             vectors = np.stack([vec_of[old[0].content], vec_of[fact.content]])
             done.begin()
