@@ -285,3 +285,18 @@ def test_a_new_text_for_a_change_to_come_keeps_its_start_and_round_trips(eng: An
     other.import_("ann", records)  # the old text's version row, valid at no time, imports
     assert other.export("ann") == records
     assert texts(other.recall(JOB, "ann", 10)) == ["User works at Bosch."]
+
+
+@pytest.mark.parametrize("how", ["delete", "expire"])
+def test_erasing_or_expiring_a_change_to_come_puts_back_the_job_it_was_to_end(eng: Any, how: str) -> None:
+    bosch, siemens = _job_to_come(eng)
+    if how == "delete":
+        eng.delete("ann", [siemens])
+    else:
+        eng.expire("ann", siemens)
+    [old] = eng.get("ann", [bosch])
+    assert old.valid_to is None and old.superseded_by is None
+    assert texts(eng.recall(JOB, "ann", 10, as_of=START + timedelta(days=1))) == ["User works at Bosch."]
+    other = ungated_engine()
+    other.import_("ann", eng.export("ann"))
+    assert texts(other.list("ann")) == ["User works at Bosch."]

@@ -40,6 +40,20 @@ def called_off(fact: StoredFact, replaced: list[StoredFact], now: str) -> list[S
     return [replace(fact, valid_to=now, supersedes=()), *back]
 
 
+def put_back(facts: Sequence[StoredFact], read: Callable[[list[str]], list[StoredFact]], now: float,
+             leaving: Sequence[str] = ()) -> list[StoredFact]:
+    """The facts to make valid again, with no end, when ``facts`` leave before their start (a change to come deleted
+    or expired: the job it was to end holds on, as :func:`called_off` puts it back); ``read``: stored facts by id;
+    ``leaving``: ids that leave too, not put back."""
+    ahead = [f for f in facts if is_to_come(f, now) and f.supersedes]
+    if not ahead:
+        return []
+    gone = set(leaving)
+    wanted = [i for i in dict.fromkeys(i for f in ahead for i in f.supersedes) if i not in gone]
+    olds = read(wanted) if wanted else []
+    return [o for f in ahead for o in called_off(f, olds, "")[1:]]
+
+
 def started_early(seen: Sequence[StoredFact], stored: Mapping[str, StoredFact],
                   read: Callable[[list[str]], list[StoredFact]]) -> list[StoredFact]:
     """The facts to end anew when an add's sightings ``seen`` moved a change told ahead to an earlier start (it was
