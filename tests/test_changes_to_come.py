@@ -300,3 +300,23 @@ def test_erasing_or_expiring_a_change_to_come_puts_back_the_job_it_was_to_end(en
     other = ungated_engine()
     other.import_("ann", eng.export("ann"))
     assert texts(other.list("ann")) == ["User works at Bosch."]
+
+
+def test_a_change_told_again_with_a_later_start_before_it_began_moves_to_that_start(eng: Any) -> None:
+    bosch, siemens = _job_to_come(eng)
+    later = START + timedelta(days=30)
+    eng.add("ann", "User works at Siemens.", valid_from=later)  # "my start got pushed back"
+    [new] = eng.get("ann", [siemens])
+    [old] = eng.get("ann", [bosch])
+    assert new.valid_from == old.valid_to == later.isoformat()
+    assert texts(eng.recall(JOB, "ann", 10, as_of=START + timedelta(days=1))) == ["User works at Bosch."]
+    assert texts(eng.recall(JOB, "ann", 10, as_of=later)) == ["User works at Siemens."]
+
+
+def test_a_start_pushed_back_in_a_later_turn_moves_the_job_to_come_later() -> None:
+    engine = _captured("I work at Bosch.", "I got a new job at Siemens, starting next month!")
+    first = _start_of(engine, "User works at Siemens.")
+    capture_turns(engine, "Update: my start date got pushed back, I'm starting at Siemens in March now.")
+    moved = _start_of(engine, "User works at Siemens.")
+    assert moved > first and (moved.day, moved.month) == (1, 3)
+    assert "User works at Siemens." not in texts(engine.recall(JOB, "u1", 10, as_of=first + timedelta(days=1)))

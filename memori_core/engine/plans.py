@@ -57,7 +57,8 @@ def put_back(facts: Sequence[StoredFact], read: Callable[[list[str]], list[Store
 def started_early(seen: Sequence[StoredFact], stored: Mapping[str, StoredFact],
                   read: Callable[[list[str]], list[StoredFact]]) -> list[StoredFact]:
     """The facts to end anew when an add's sightings ``seen`` moved a change told ahead to an earlier start (it was
-    said again as holding already: :func:`~memori_core.engine.supersede._started_by`; ``stored``: the facts as
+    said again as holding already) or, before it began, to a later one (told again ahead, postponed):
+    :func:`~memori_core.engine.supersede._started_by`; ``stored``: the facts as
     they were, by id): each fact the change was to end at its old start (``superseded_by`` it, ``valid_to`` that
     start; ``read``: stored facts by id) now ends at the new one."""
     moved = {f.id: (stored[f.id].valid_from, f.valid_from) for f in seen
