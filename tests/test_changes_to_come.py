@@ -320,3 +320,25 @@ def test_a_start_pushed_back_in_a_later_turn_moves_the_job_to_come_later() -> No
     moved = _start_of(engine, "User works at Siemens.")
     assert moved > first and (moved.day, moved.month) == (1, 3)
     assert "User works at Siemens." not in texts(engine.recall(JOB, "u1", 10, as_of=first + timedelta(days=1)))
+
+
+def test_a_replayed_call_off_cancels_at_the_turns_time_a_change_that_has_started_since() -> None:
+    engine = ungated_engine()
+    said = (NOW - timedelta(days=150)).replace(day=5, hour=10, minute=0, second=0, microsecond=0)
+    # "next month" is long past now; the call-off, two days later, was before it
+    capture_turns(engine, "I work at Bosch.", "I got a new job at Siemens, starting next month!",
+                  "Actually I'm staying at Bosch, they matched the offer.", at=said, apart=timedelta(days=1))
+    assert not any("Siemens" in t for t in texts(engine.list("u1")))
+    assert "User works at Bosch." in texts(engine.list("u1"))
+    [change] = [f for f in engine.list("u1", include_invalid=True) if f.content == "User works at Siemens."]
+    assert change.valid_to == (said + timedelta(days=2)).isoformat()  # ended when it was called off
+    other = ungated_engine()
+    other.import_("u1", engine.export("u1"))
+    assert texts(other.list("u1")) == texts(engine.list("u1"))
+
+
+def test_cancel_at_a_time_before_the_change_was_told_is_refused_naming_at(eng: Any) -> None:
+    _, siemens = _job_to_come(eng)
+    with pytest.raises(ValueError, match="at .* is before fact"):
+        eng.cancel("ann", siemens, at=NOW - timedelta(days=3))
+    assert eng.cancel("ann", siemens, at=datetime.now(timezone.utc)).valid_to is not None

@@ -80,19 +80,20 @@ def calls_off(text: str) -> list[CallOff]:
 def cancel_called_off(engine: Any, entity_id: str, texts: Sequence[str], *, skip: Collection[str] = (),
                       said_at: datetime | None = None) -> list[str]:
     """Cancel the user's changes still to come that ``texts`` (a turn's kept facts) call off (:func:`calls_off`);
-    the ids cancelled. Only a change whose start is still ahead is cancelled, never one of ``skip`` (the ids the
+    the ids cancelled. Only a change told by the turn's time (``said_at``, a replayed turn's; ``None``: now) and
+    whose start is still ahead then is cancelled (then), never one of ``skip`` (the ids the
     same turn stored: "I got a job at Siemens, starting next month! I'm staying at Bosch until then." tells the
     change and the wait for it). A store failure is logged and leaves it."""
     offs = [c for t in texts for c in calls_off(t)]
     cancel = getattr(engine, "cancel", None)
     if not offs or not callable(cancel):
         return []
-    now = datetime.now(timezone.utc)
+    now = said_at.astimezone(timezone.utc) if said_at is not None else datetime.now(timezone.utc)
     try:
         pending = [f for f in engine.list(entity_id, include_invalid=True, limit=10_000,
                                           where={"valid_from": {"$gt": now.isoformat()}})
                    if f.id not in skip and f.valid_to is None and f.valid_from
-                   and iso_to_ts(f.valid_from) > now.timestamp()]
+                   and iso_to_ts(f.valid_from) > now.timestamp() >= iso_to_ts(f.created_at)]
         ended = {f.id: f.content for f in engine.get(entity_id, list({i for p in pending for i in p.supersedes}))}
     except Exception as exc:  # noqa: BLE001 - the turn's facts are stored already; this is a second step
         logger.warning("capture: the changes to come of entity %r could not be read: %s", entity_id, exc)
@@ -102,7 +103,8 @@ def cancel_called_off(engine: Any, entity_id: str, texts: Sequence[str], *, skip
         replaced = [ended[i] for i in fact.supersedes if i in ended]
         if any(c.matches(fact.content, replaced) for c in offs):
             try:
-                cancel(entity_id, fact.id, told_by=_plans_of(engine, entity_id, fact))
+                cancel(entity_id, fact.id, told_by=_plans_of(engine, entity_id, fact),
+                       **({"at": now} if said_at is not None else {}))
                 done.append(fact.id)
             except (KeyError, ValueError) as exc:  # deleted or started meanwhile
                 logger.info("capture: change %r of entity %r not cancelled: %s", fact.id, entity_id, exc)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
+from typing import Any
 
 from ..facts import StoredFact
-from ..validate import check_entity_id, iso_to_ts
+from ..validate import check_created_at, check_entity_id, iso_to_ts
 from .closing import when_open
 from .fact_ids import _one_id
 from .storing import Storing, _bounded
@@ -79,7 +80,7 @@ class Plans(Storing):
 
     @when_open
     @_bounded
-    def cancel(self, entity_id: str, id: str, *, told_by: Sequence[str] = ()) -> StoredFact:
+    def cancel(self, entity_id: str, id: str, *, told_by: Sequence[str] = (), at: Any = None) -> StoredFact:
         """Call off fact ``id``, a change told ahead (``add(..., valid_from=...)``) whose start has not come; returns
         it, ended now.
 
@@ -92,9 +93,14 @@ class Plans(Storing):
 
         ``told_by``: ids of facts that told the change, true until it was called off ("User got a new job at
         Siemens, starting in January 2027."), ended now in the same write (those not valid, or not stored, are
-        left as they are)."""
+        left as they are).
+
+        ``at``: when it was called off (a ``datetime`` or ISO 8601 string, as ``created_at``; ``None``: now), for a
+        conversation replayed later: the change must still be to come then, and told by then (``ValueError`` naming
+        ``at`` when told after it); it ends then."""
         entity_id = check_entity_id(entity_id)
         fid = _one_id(id, "id")
+        when = check_created_at(at, "at")
         if isinstance(told_by, str):
             raise TypeError("told_by must be a sequence of fact ids, not one str")
         plan_ids = [i for i in dict.fromkeys(_one_id(t, "told_by") for t in told_by) if i != fid]
@@ -103,7 +109,10 @@ class Plans(Storing):
             if not got:
                 raise KeyError(f"entity {entity_id!r} has no fact with id {fid!r}")
             fact = got[0]
-            now = datetime.now(timezone.utc)
+            now = datetime.fromisoformat(when) if when else datetime.now(timezone.utc)
+            if when and iso_to_ts(when) < iso_to_ts(fact.created_at):
+                raise ValueError(f"at {when} is before fact {fid!r} was stated ({fact.created_at}): a change is "
+                                 "called off after it was told")
             if not is_to_come(fact, now.timestamp()):
                 why = ("it was ended already" if fact.valid_to is not None else
                        f"it holds already (from {fact.valid_since})" if fact.valid_from else "it was never told ahead")
@@ -114,7 +123,8 @@ class Plans(Storing):
                               now.isoformat())
             if plan_ids:
                 rows += [replace(p, valid_to=now.isoformat()) for p in self.store.get(entity_id, plan_ids)
-                         if p.valid_to is None and p.id not in {r.id for r in rows}]
+                         if p.valid_to is None and p.id not in {r.id for r in rows}
+                         and iso_to_ts(p.created_at) <= now.timestamp()]
             done.begin()
             self.store.update_seen(entity_id, rows)  # one write: the change, what told it and what it was to end
             done.update_seen(rows)
