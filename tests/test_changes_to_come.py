@@ -229,3 +229,123 @@ def test_not_moving_after_all_calls_the_move_off() -> None:
     capture_turns(engine, "Actually we're not moving to Porto after all.")
     after = texts(engine.recall(HOME, "u1", 10, as_of=start + timedelta(days=1)))
     assert "User lives in Lisbon." in after and "User lives in Porto." not in after
+
+
+def _pending(engine: RecallEngine) -> list[str]:
+    """The user's changes still to come (not called off)."""
+    return [f.content for f in engine.list("u1", include_invalid=True) if f.valid_from and f.valid_to is None]
+
+
+@pytest.mark.parametrize("later", ["I'm staying in a hotel in Rome this week for a conference.",
+                                   "I'm staying at Marriott for the conference.",
+                                   "I'm staying with Anna this weekend."])
+def test_staying_somewhere_the_changes_do_not_end_calls_nothing_off(later: str) -> None:
+    engine = _captured("I live in Lisbon.", "We're moving to Porto next month.",
+                       "I work at Bosch.", "I got a new job at Siemens, starting next month!")
+    capture_turns(engine, later)
+    assert sorted(_pending(engine)) == ["User lives in Porto.", "User works at Siemens."]
+
+
+def test_staying_in_the_home_a_move_ends_calls_the_move_off_and_not_the_job() -> None:
+    engine = _captured("I live in Lisbon.", "We're moving to Porto next month.",
+                       "I work at Bosch.", "I got a new job at Siemens, starting next month!")
+    capture_turns(engine, "Actually we're staying in Lisbon, the flat fell through.")
+    assert _pending(engine) == ["User works at Siemens."]
+
+
+def test_waiting_at_the_old_job_in_the_turn_that_tells_the_new_one_keeps_the_new_one() -> None:
+    engine = _captured("I work at Bosch.")
+    capture_turns(engine, "I got a new job at Siemens, starting next month! I'm staying at Bosch until then.")
+    assert _pending(engine) == ["User works at Siemens."]
+
+
+def test_calling_a_job_off_ends_the_plan_that_told_it_too() -> None:
+    engine = _captured("I work at Bosch.", "I got a new job at Siemens, starting next month!")
+    [plan] = [f for f in engine.list("u1") if "Siemens" in f.content]
+    assert plan.content.startswith("User got a new job at Siemens")
+    capture_turns(engine, "Actually I'm staying at Bosch, they matched the offer.")
+    assert not any("Siemens" in t for t in texts(engine.list("u1")))
+    [ended] = engine.get("u1", [plan.id])
+    [change] = [f for f in engine.list("u1", include_invalid=True) if f.content == "User works at Siemens."]
+    assert ended.valid_to is not None and ended.valid_to == change.valid_to  # in the one write of the cancel
+
+
+def test_cancel_ends_the_facts_told_by_in_the_same_write_and_refuses_a_lone_str(eng: Any) -> None:
+    _, siemens = _job_to_come(eng)
+    [plan] = eng.add("ann", "User got a job at Siemens, starting next month.")
+    with pytest.raises(TypeError, match="told_by"):
+        eng.cancel("ann", siemens, told_by=plan)
+    ended = eng.cancel("ann", siemens, told_by=[plan])
+    [p] = eng.get("ann", [plan])
+    assert p.valid_to == ended.valid_to
+    assert texts(eng.list("ann")) == ["User works at Bosch."]
+
+
+def test_a_new_text_for_a_change_to_come_keeps_its_start_and_round_trips(eng: Any) -> None:
+    bosch, siemens = _job_to_come(eng)
+    fact = eng.update("ann", siemens, text="User works at Siemens in Munich.")
+    assert fact.valid_from == START.isoformat()  # not true now: still from its start
+    assert texts(eng.recall(JOB, "ann", 10)) == ["User works at Bosch."]
+    assert texts(eng.recall(JOB, "ann", 10, as_of=START + timedelta(days=1))) == ["User works at Siemens in Munich."]
+    records = eng.export("ann")
+    other = ungated_engine()
+    other.import_("ann", records)  # the old text's version row, valid at no time, imports
+    assert other.export("ann") == records
+    assert texts(other.recall(JOB, "ann", 10)) == ["User works at Bosch."]
+
+
+@pytest.mark.parametrize("how", ["delete", "expire"])
+def test_erasing_or_expiring_a_change_to_come_puts_back_the_job_it_was_to_end(eng: Any, how: str) -> None:
+    bosch, siemens = _job_to_come(eng)
+    if how == "delete":
+        eng.delete("ann", [siemens])
+    else:
+        eng.expire("ann", siemens)
+    [old] = eng.get("ann", [bosch])
+    assert old.valid_to is None and old.superseded_by is None
+    assert texts(eng.recall(JOB, "ann", 10, as_of=START + timedelta(days=1))) == ["User works at Bosch."]
+    other = ungated_engine()
+    other.import_("ann", eng.export("ann"))
+    assert texts(other.list("ann")) == ["User works at Bosch."]
+
+
+def test_a_change_told_again_with_a_later_start_before_it_began_moves_to_that_start(eng: Any) -> None:
+    bosch, siemens = _job_to_come(eng)
+    later = START + timedelta(days=30)
+    eng.add("ann", "User works at Siemens.", valid_from=later)  # "my start got pushed back"
+    [new] = eng.get("ann", [siemens])
+    [old] = eng.get("ann", [bosch])
+    assert new.valid_from == old.valid_to == later.isoformat()
+    assert texts(eng.recall(JOB, "ann", 10, as_of=START + timedelta(days=1))) == ["User works at Bosch."]
+    assert texts(eng.recall(JOB, "ann", 10, as_of=later)) == ["User works at Siemens."]
+
+
+def test_a_start_pushed_back_in_a_later_turn_moves_the_job_to_come_later() -> None:
+    engine = _captured("I work at Bosch.", "I got a new job at Siemens, starting next month!")
+    first = _start_of(engine, "User works at Siemens.")
+    capture_turns(engine, "Update: my start date got pushed back, I'm starting at Siemens in March now.")
+    moved = _start_of(engine, "User works at Siemens.")
+    assert moved > first and (moved.day, moved.month) == (1, 3)
+    assert "User works at Siemens." not in texts(engine.recall(JOB, "u1", 10, as_of=first + timedelta(days=1)))
+
+
+def test_a_replayed_call_off_cancels_at_the_turns_time_a_change_that_has_started_since() -> None:
+    engine = ungated_engine()
+    said = (NOW - timedelta(days=150)).replace(day=5, hour=10, minute=0, second=0, microsecond=0)
+    # "next month" is long past now; the call-off, two days later, was before it
+    capture_turns(engine, "I work at Bosch.", "I got a new job at Siemens, starting next month!",
+                  "Actually I'm staying at Bosch, they matched the offer.", at=said, apart=timedelta(days=1))
+    assert not any("Siemens" in t for t in texts(engine.list("u1")))
+    assert "User works at Bosch." in texts(engine.list("u1"))
+    [change] = [f for f in engine.list("u1", include_invalid=True) if f.content == "User works at Siemens."]
+    assert change.valid_to == (said + timedelta(days=2)).isoformat()  # ended when it was called off
+    other = ungated_engine()
+    other.import_("u1", engine.export("u1"))
+    assert texts(other.list("u1")) == texts(engine.list("u1"))
+
+
+def test_cancel_at_a_time_before_the_change_was_told_is_refused_naming_at(eng: Any) -> None:
+    _, siemens = _job_to_come(eng)
+    with pytest.raises(ValueError, match="at .* is before fact"):
+        eng.cancel("ann", siemens, at=NOW - timedelta(days=3))
+    assert eng.cancel("ann", siemens, at=datetime.now(timezone.utc)).valid_to is not None

@@ -6,64 +6,125 @@ home they were to replace holds on. English only; the rules read the fact the ex
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from ..extraction.changes_to_come import state_to_come
 from ..extraction.patterns import rx
 from ..slots import slot_keys
 from ..validate import iso_to_ts
 
 logger = logging.getLogger(__name__)
 
-# "User is staying at Bosch.", "User is staying with their current employer.", "User is keeping their job at Bosch."
-_STAYS_AT_JOB = rx(r"^User\s+is\s+(?:staying|remaining)\s+(?:at|with)\s+(?!(?:a|an|the|home|their\s+(?:parents|mum|mom|dad|"
-                   r"friend|sister|brother|grand\w*))\b)\w|^User\s+is\s+keeping\s+their\s+(?:current\s+)?job\b"
-                   r"|^User\s+(?:is\s+not|isn't)\s+(?:starting|taking)\s+(?:the|a|their)\s+(?:new\s+)?(?:job|role|position)\b"
-                   r"|^User\s+turned\s+down\s+the\s+(?:job|offer)\b|\bjob\b.*\bfell\s+through\b")
-# "User is not moving to Porto after all.", "User is staying in Lisbon.", "User's move to Porto fell through."
-_STAYS_HOME = rx(r"^User\s+(?:is\s+not|isn't|is\s+no\s+longer|won't\s+be)\s+(?:moving|relocating)\b"
-                 r"|^User\s+is\s+(?:staying|remaining)\s+in\b|\bmove\b.*\b(?:fell\s+through|is\s+off|was\s+called\s+off)\b")
+# Said of the change itself: "User is keeping their current job.", "User is not taking the new job.", "User's move
+# to Porto fell through." (any change to come of the slot is off).
+_KEEPS_JOB = rx(r"^User\s+is\s+(?:staying|remaining)\s+(?:at|with)\s+their\s+current\s+(?:employer|job|company)\b"
+                r"|^User\s+is\s+keeping\s+their\s+(?:current\s+)?job\b"
+                r"|^User\s+(?:is\s+not|isn't)\s+(?:starting|taking)\s+(?:the|a|their)\s+(?:new\s+)?(?:job|role|position)\b"
+                r"|^User\s+turned\s+down\s+the\s+(?:job|offer)\b|\bjob\b.*\bfell\s+through\b")
+_NOT_MOVING = rx(r"^User\s+(?:is\s+not|isn't|is\s+no\s+longer|won't\s+be)\s+(?:moving|relocating)\b"
+                 r"|\bmove\b.*\b(?:fell\s+through|is\s+off|was\s+called\s+off)\b")
+# "User is staying at Bosch.", "User is staying in Lisbon.": staying where the user is, named. It calls off only a
+# change that ends what it names (a hotel in Rome, a stay with Anna, call off nothing).
+_STAYS = rx(r"^User\s+is\s+(?:staying|remaining)\s+(?:at|in|with)\s+(?-i:(?P<name>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*))")
+# "User is staying at Bosch until then.": the wait for the change, not a call-off.
+_UNTIL = rx(r"\b(?:until|till|for\s+now|in\s+the\s+meantime)\b")
+# The place a negation names: "not moving to Porto" calls off a move to Porto only.
+_TO = re.compile(r"\b(?:to|at)\s+(?P<name>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)")
 
 
-def slots_called_off(text: str) -> frozenset[str]:
-    """The slots (``"user:job"``, ``"user:residence"``) whose change to come the kept fact ``text`` calls off.
+@dataclass(frozen=True)
+class CallOff:
+    """What a kept fact calls off: the changes to come of ``slot`` (``None``: of any slot) that end a fact naming
+    ``ends`` (``None``: whatever they end) and, when ``to`` is given, that name it themselves."""
 
-    >>> sorted(slots_called_off("User is staying at Bosch.")), sorted(slots_called_off("User is staying in Lisbon."))
-    (['user:job'], ['user:residence'])
-    >>> slots_called_off("User is staying at a hotel in Rome."), slots_called_off("User is staying with their parents.")
-    (frozenset(), frozenset())
+    slot: str | None
+    ends: str | None = None
+    to: str | None = None
+
+    def matches(self, change: str, replaced: Sequence[str]) -> bool:
+        """Whether the change to come ``change`` (its text), ending the facts ``replaced``, is called off."""
+        if self.slot is not None and self.slot not in slot_keys(change):
+            return False
+        if self.to is not None and not _names(change, self.to):
+            return False
+        return self.ends is None or any(_names(r, self.ends) for r in replaced)
+
+
+def _names(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+
+
+def calls_off(text: str) -> list[CallOff]:
+    """What the kept fact ``text`` calls off (:class:`CallOff`), ``[]`` when it calls off nothing.
+
+    >>> calls_off("User is staying at Bosch, they matched the offer.")
+    [CallOff(slot=None, ends='Bosch', to=None)]
+    >>> calls_off("User is staying in a hotel in Rome."), calls_off("User is staying with their parents.")
+    ([], [])
     """
-    out = set()
-    if _STAYS_AT_JOB.search(text):
-        out.add("user:job")
-    if _STAYS_HOME.search(text):
-        out.add("user:residence")
-    return frozenset(out)
+    out = []
+    if _KEEPS_JOB.search(text):
+        out.append(CallOff("user:job"))
+    elif (m := _STAYS.search(text)) is not None and _UNTIL.search(text) is None:
+        out.append(CallOff(None, ends=m.group("name")))
+    if _NOT_MOVING.search(text):
+        to = _TO.search(text)
+        out.append(CallOff("user:residence", to=to.group("name") if to else None))
+    return out
 
 
-def cancel_called_off(engine: Any, entity_id: str, texts: Sequence[str]) -> list[str]:
-    """Cancel the user's changes still to come of the slots ``texts`` (a turn's kept facts) call off; the ids
-    cancelled. Only a change whose start is still ahead now is cancelled (a slot with none to come is left alone);
-    a store failure is logged and leaves it."""
-    slots = frozenset().union(*(slots_called_off(t) for t in texts)) if texts else frozenset()
+def cancel_called_off(engine: Any, entity_id: str, texts: Sequence[str], *, skip: Collection[str] = (),
+                      said_at: datetime | None = None) -> list[str]:
+    """Cancel the user's changes still to come that ``texts`` (a turn's kept facts) call off (:func:`calls_off`);
+    the ids cancelled. Only a change told by the turn's time (``said_at``, a replayed turn's; ``None``: now) and
+    whose start is still ahead then is cancelled (then), never one of ``skip`` (the ids the
+    same turn stored: "I got a job at Siemens, starting next month! I'm staying at Bosch until then." tells the
+    change and the wait for it). A store failure is logged and leaves it."""
+    offs = [c for t in texts for c in calls_off(t)]
     cancel = getattr(engine, "cancel", None)
-    if not slots or not callable(cancel):
+    if not offs or not callable(cancel):
         return []
-    now = datetime.now(timezone.utc)
+    now = said_at.astimezone(timezone.utc) if said_at is not None else datetime.now(timezone.utc)
     try:
-        pending = engine.list(entity_id, include_invalid=True, limit=10_000,
-                              where={"valid_from": {"$gt": now.isoformat()}})
+        pending = [f for f in engine.list(entity_id, include_invalid=True, limit=10_000,
+                                          where={"valid_from": {"$gt": now.isoformat()}})
+                   if f.id not in skip and f.valid_to is None and f.valid_from
+                   and iso_to_ts(f.valid_from) > now.timestamp() >= iso_to_ts(f.created_at)]
+        ended = {f.id: f.content for f in engine.get(entity_id, list({i for p in pending for i in p.supersedes}))}
     except Exception as exc:  # noqa: BLE001 - the turn's facts are stored already; this is a second step
         logger.warning("capture: the changes to come of entity %r could not be read: %s", entity_id, exc)
         return []
     done = []
     for fact in pending:
-        if fact.valid_to is None and fact.valid_from and iso_to_ts(fact.valid_from) > now.timestamp() \
-                and slot_keys(fact.content) & slots:
+        replaced = [ended[i] for i in fact.supersedes if i in ended]
+        if any(c.matches(fact.content, replaced) for c in offs):
             try:
-                cancel(entity_id, fact.id)
+                cancel(entity_id, fact.id, told_by=_plans_of(engine, entity_id, fact),
+                       **({"at": now} if said_at is not None else {}))
                 done.append(fact.id)
             except (KeyError, ValueError) as exc:  # deleted or started meanwhile
                 logger.info("capture: change %r of entity %r not cancelled: %s", fact.id, entity_id, exc)
     return done
+
+
+def _plans_of(engine: Any, entity_id: str, change: Any) -> list[str]:
+    """The ids of the user's valid facts that told ``change`` (a change to come): the plan facts whose state and
+    start (:func:`~memori_core.extraction.changes_to_come.state_to_come`, read as of when each was stated) are its
+    text and ``valid_from``, "User got a new job at Siemens, starting in January 2027." for "User works at
+    Siemens." from 2027-01-01."""
+    start = iso_to_ts(change.valid_from)
+    try:
+        stated = engine.list(entity_id, limit=10_000, where={"created_at": {"$lte": change.created_at}})
+    except Exception as exc:  # noqa: BLE001 - the change is still called off; its plan fact stays
+        logger.warning("capture: the plan facts of entity %r could not be read: %s", entity_id, exc)
+        return []
+    out = []
+    for fact in stated:
+        told = state_to_come(fact.content, datetime.fromisoformat(fact.created_at))
+        if told is not None and told.fact == change.content and abs(told.start.timestamp() - start) < 1.0:
+            out.append(fact.id)
+    return out

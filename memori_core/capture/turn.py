@@ -152,7 +152,8 @@ def _capture_turn(
             return []
         began = time.time_ns()
         ids = _store(engine, entity_id, facts, texts, existing, said_at, since, metadata, session_id, cancelled)
-        cancel_called_off(engine, entity_id, texts)  # "Actually I'm staying at Bosch.": the job to come is off
+        # "Actually I'm staying at Bosch.": the job to come is off
+        cancel_called_off(engine, entity_id, texts, skip=ids, said_at=said_at)
         # Another process's writer may have stored one of these in other words meanwhile: one of them stays.
         gone = settle_repeats(engine, entity_id, ids, began)
         kept = [fid for fid in ids if fid not in gone]

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
+from typing import Any
 
 from ..facts import StoredFact
-from ..validate import check_entity_id, iso_to_ts
+from ..validate import check_created_at, check_entity_id, iso_to_ts
 from .closing import when_open
 from .fact_ids import _one_id
 from .storing import Storing, _bounded
@@ -40,10 +41,25 @@ def called_off(fact: StoredFact, replaced: list[StoredFact], now: str) -> list[S
     return [replace(fact, valid_to=now, supersedes=()), *back]
 
 
+def put_back(facts: Sequence[StoredFact], read: Callable[[list[str]], list[StoredFact]], now: float,
+             leaving: Sequence[str] = ()) -> list[StoredFact]:
+    """The facts to make valid again, with no end, when ``facts`` leave before their start (a change to come deleted
+    or expired: the job it was to end holds on, as :func:`called_off` puts it back); ``read``: stored facts by id;
+    ``leaving``: ids that leave too, not put back."""
+    ahead = [f for f in facts if is_to_come(f, now) and f.supersedes]
+    if not ahead:
+        return []
+    gone = set(leaving)
+    wanted = [i for i in dict.fromkeys(i for f in ahead for i in f.supersedes) if i not in gone]
+    olds = read(wanted) if wanted else []
+    return [o for f in ahead for o in called_off(f, olds, "")[1:]]
+
+
 def started_early(seen: Sequence[StoredFact], stored: Mapping[str, StoredFact],
                   read: Callable[[list[str]], list[StoredFact]]) -> list[StoredFact]:
     """The facts to end anew when an add's sightings ``seen`` moved a change told ahead to an earlier start (it was
-    said again as holding already: :func:`~memori_core.engine.supersede._started_by`; ``stored``: the facts as
+    said again as holding already) or, before it began, to a later one (told again ahead, postponed):
+    :func:`~memori_core.engine.supersede._started_by`; ``stored``: the facts as
     they were, by id): each fact the change was to end at its old start (``superseded_by`` it, ``valid_to`` that
     start; ``read``: stored facts by id) now ends at the new one."""
     moved = {f.id: (stored[f.id].valid_from, f.valid_from) for f in seen
@@ -64,7 +80,7 @@ class Plans(Storing):
 
     @when_open
     @_bounded
-    def cancel(self, entity_id: str, id: str) -> StoredFact:
+    def cancel(self, entity_id: str, id: str, *, told_by: Sequence[str] = (), at: Any = None) -> StoredFact:
         """Call off fact ``id``, a change told ahead (``add(..., valid_from=...)``) whose start has not come; returns
         it, ended now.
 
@@ -73,15 +89,30 @@ class Plans(Storing):
         its start (``supersedes``) hold on with no end, in the same write ("User works at Bosch." when the job at
         Siemens is called off). An unknown id raises ``KeyError``; a fact that holds already (its start has
         come: record a change back with ``add(..., supersedes=...)``, or :meth:`restore` the fact it ended), or one
-        never told ahead, raises :class:`NothingToCancelError` (a ``ValueError``)."""
+        never told ahead, raises :class:`NothingToCancelError` (a ``ValueError``).
+
+        ``told_by``: ids of facts that told the change, true until it was called off ("User got a new job at
+        Siemens, starting in January 2027."), ended now in the same write (those not valid, or not stored, are
+        left as they are).
+
+        ``at``: when it was called off (a ``datetime`` or ISO 8601 string, as ``created_at``; ``None``: now), for a
+        conversation replayed later: the change must still be to come then, and told by then (``ValueError`` naming
+        ``at`` when told after it); it ends then."""
         entity_id = check_entity_id(entity_id)
         fid = _one_id(id, "id")
+        when = check_created_at(at, "at")
+        if isinstance(told_by, str):
+            raise TypeError("told_by must be a sequence of fact ids, not one str")
+        plan_ids = [i for i in dict.fromkeys(_one_id(t, "told_by") for t in told_by) if i != fid]
         with self._coord.writing(entity_id) as done:
             got = self.store.get(entity_id, [fid])
             if not got:
                 raise KeyError(f"entity {entity_id!r} has no fact with id {fid!r}")
             fact = got[0]
-            now = datetime.now(timezone.utc)
+            now = datetime.fromisoformat(when) if when else datetime.now(timezone.utc)
+            if when and iso_to_ts(when) < iso_to_ts(fact.created_at):
+                raise ValueError(f"at {when} is before fact {fid!r} was stated ({fact.created_at}): a change is "
+                                 "called off after it was told")
             if not is_to_come(fact, now.timestamp()):
                 why = ("it was ended already" if fact.valid_to is not None else
                        f"it holds already (from {fact.valid_since})" if fact.valid_from else "it was never told ahead")
@@ -90,7 +121,11 @@ class Plans(Storing):
                     "back, add the fact that holds with supersedes=[...], or restore the fact it ended")
             rows = called_off(fact, self.store.get(entity_id, list(fact.supersedes)) if fact.supersedes else [],
                               now.isoformat())
+            if plan_ids:
+                rows += [replace(p, valid_to=now.isoformat()) for p in self.store.get(entity_id, plan_ids)
+                         if p.valid_to is None and p.id not in {r.id for r in rows}
+                         and iso_to_ts(p.created_at) <= now.timestamp()]
             done.begin()
-            self.store.update_seen(entity_id, rows)  # one write: the plan ended and what it was to end, together
+            self.store.update_seen(entity_id, rows)  # one write: the change, what told it and what it was to end
             done.update_seen(rows)
             return rows[0]

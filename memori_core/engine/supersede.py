@@ -57,11 +57,14 @@ def _split_new_and_seen(
 def _started_by(old: StoredFact, sighting: StoredFact) -> StoredFact:
     """``old`` (a stored fact seen again) as ``sighting`` leaves it: a change told ahead said again as holding
     before its start ("Survived my first day at the new job!" before the day it was to start) holds from the
-    sighting's ``created_at`` on (never before it was first stated); any other fact as it is."""
+    sighting's ``created_at`` on (never before it was first stated); told again ahead with a later start before its
+    start came ("my start got pushed back to March"), it holds from that later start; any other fact as it is."""
     if not old.valid_from or old.restored_at or sighting.created_at is None:
         return old
     said = max(iso_to_ts(sighting.created_at), iso_to_ts(old.created_at))
     starts = iso_to_ts(sighting.valid_from) if sighting.valid_from else said
+    if sighting.valid_from and starts > iso_to_ts(old.valid_from) > said:
+        return replace(old, valid_from=sighting.valid_from)  # postponed before it began
     if starts >= iso_to_ts(old.valid_from):
         return old
     return replace(old, valid_from=sighting.valid_from or max((sighting.created_at, old.created_at or ""), key=iso_to_ts))

@@ -49,7 +49,7 @@ from .closing import when_open
 from .fact_ids import _is_version_row, _one_id, check_not_version, derived_fact_id
 from .failures import _add_failure, _root_cause
 from .imports import ImportPath
-from .plans import Plans, started_early
+from .plans import Plans, put_back, started_early
 from .progress import Progress, _safe_progress
 from .replaced import ReplacedFactError, current_of, is_ended
 from .storing import _bounded
@@ -363,7 +363,9 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         Deleting erases: the fact leaves the store, and so do its earlier versions
         (the ``<id>@v<n>`` rows :meth:`update` kept); nothing of it stays as history
         (use this, or :meth:`forget`, to honour a request to erase data). Facts it
-        had superseded, or that superseded it, are separate facts and stay. The id
+        had superseded, or that superseded it, are separate facts and stay (those
+        a change told ahead was to end at its start, before it came, hold on
+        again with no end, in the same write, as :meth:`cancel` leaves them). The id
         of one earlier version (``<id>@v<n>``, see :meth:`history`) erases that
         version alone: an administrator may erase one old text while the fact
         and its other versions stay. (The agent tools and the MCP server refuse
@@ -387,7 +389,13 @@ class WritePath(Versions, ImportPath, Successors, Plans):
             present[:] = present or self.store.present(entity_id, id_list)
             if present:
                 gone = [*present, *(v for v in self._versions_of(entity_id, present) if v not in present)]
+                read = lambda wanted: self.store.get(entity_id, wanted)  # noqa: E731
+                # A change to come erased: what it was to end at its start holds on (then the delete: retried exactly).
+                back = put_back(read(present), read, time.time(), gone)
                 done.begin()
+                if back:
+                    self.store.update_seen(entity_id, back)
+                    done.update_seen(back)
                 self.store.delete(entity_id, gone)
                 done.remove(gone)
 
@@ -469,8 +477,10 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         A new text keeps the fact as it was as history: a version row
         ``<id>@v<n>`` (n = 1, 2, ...), no longer valid, ``superseded_by`` the
         fact (see :meth:`history`; :meth:`restore` of the version undoes the
-        update). Metadata, expiry and core edits change the fact in place (no
-        version, nothing re-embedded).
+        update). The new text holds from now, or for a change told ahead
+        (``add(..., valid_from=...)``) from its start still, the old text's version
+        then ending at that start, having held at no time. Metadata, expiry and core
+        edits change the fact in place (no version, nothing re-embedded).
         Note that the id stays the one derived from the old text: adding the
         new text later without ``ids`` counts a sighting of this fact (found by
         its text, :mod:`~memori_core.engine.text_owners`), not a second fact, and adding
@@ -495,7 +505,8 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         one is kept), so recall no longer returns it; :meth:`list`, :meth:`get` and :meth:`export` still show it
         until it is deleted, and ``recall(as_of=...)`` before now still sees it. An edit in place, as
         :meth:`update` of the expiry (``updated_at`` records when), with its errors: ``KeyError`` for an unknown
-        id, ``ValueError`` for a version row's."""
+        id, ``ValueError`` for a version row's. A change told ahead expired before its start never starts: the
+        facts it was to end then hold on with no end, in the same write."""
         return self._edit(entity_id, id, expires_at=_NOW)
 
     def _edit(self, entity_id: str, id: str, *, text: str | None = None, metadata: dict[str, Any] | None = None,
@@ -540,19 +551,25 @@ class WritePath(Versions, ImportPath, Successors, Plans):
                 updated_at=now,
             )
             if fact.content == old[0].content:
+                # An expired change to come never starts: what it was to end holds on, in the same write.
+                back = put_back([old[0]], lambda ids: self.store.get(entity_id, ids), iso_to_ts(now)) \
+                    if expires_at is _NOW else []
                 done.begin()
-                self.store.update_seen(entity_id, [fact])  # the same text: edited in place, no version
-                done.update_seen([fact])
+                self.store.update_seen(entity_id, [fact, *back])  # the same text: edited in place, no version
+                done.update_seen([fact, *back])
                 return fact
             self._check_valid(entity_id, old[0], now)
             # The new text is true from now on (``as_of`` reads it), or, for a fact dated ahead of this clock, from
-            # its own time: never before it was stated.
-            fact = replace(fact, valid_from=max((now, old[0].created_at), key=iso_to_ts))
+            # its own time: never before it was stated; a change told ahead still from its start.
+            fact = replace(fact, valid_from=max((now, old[0].created_at, old[0].valid_from or now), key=iso_to_ts))
+            # The old text ends now, or, never having held (a change to come), at its start: valid at no time.
+            ended = now if not old[0].valid_from or iso_to_ts(old[0].valid_from) <= iso_to_ts(now) \
+                else old[0].valid_from
             missing = [t for t in (fact.content, old[0].content) if t not in vec_of]
             if missing:  # the text changed meanwhile (rare): embed now
                 vec_of.update(self._embed_texts(missing))
             version = replace(old[0], id=self._next_version_id(entity_id, fid_s),
-                              valid_to=now, superseded_by=fid_s)
+                              valid_to=ended, superseded_by=fid_s)
             rows = [version, fact]
             vectors = np.stack([vec_of[old[0].content], vec_of[fact.content]])
             done.begin()
