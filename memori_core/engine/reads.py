@@ -54,10 +54,9 @@ from ..ranking.implications import (
     not_about_them,
 )
 from ..ranking.intent import asks_how_to, names_known
-from ..ranking.judged import judged_select
+from ..ranking.judged import JUDGE_RULE, judged_select
 from ..ranking.lexical import unique_terms
 from ..ranking.gate import rule_names
-from ..ranking.judged import JUDGE_RULE
 from ..ranking.own_first import own_first
 from ..ranking.past import asks_about_the_past
 from ..ranking.pipeline import PoolScores, first_of_each_text, score_pool, select, select_with_rules
@@ -475,7 +474,7 @@ class ReadPath(Answers, GateSignals, Judging):
         question = conv = None
         if conversation is not None:
             question = l2_normalise(vec)[0]
-            conv = l2_normalise(self.embedder.embed_query(conversation))[0]
+            conv = self._embedded(conversation)
             vec = blend_query(question, conv, self.config.context_weight)
         return l2_normalise(vec)[0], question, conv
 
