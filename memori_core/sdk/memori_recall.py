@@ -453,6 +453,7 @@ class MemoriRecall(WaitsForCaptures):
         return await self.aflush(timeout)
 
     def __enter__(self) -> MemoriRecall:
+        """``with MemoriRecall(...) as memory:``: :meth:`close` at the end of the block."""
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
