@@ -2,27 +2,39 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import datetime, timezone, tzinfo
+from types import TracebackType
 from typing import Any
 
 from ..adapter_args import check_adapter_args, check_flag, renamed_k, renamed_k_attribute, resolve_entity_id
+from ..capture import DEFAULT_MAX_PENDING_CAPTURES, OUTAGE_TURNS_KEPT, WaitsForCaptures, check_extractor
+from ..capture.outcomes import FlushResult
+from ..capture_failures import EntityCaptures
 from ..context import format_context
 from ..engine import RecallEngine
+from ..extraction.types import FactExtractor, as_messages, last_said_at
 from ..facts import RecalledFact
 from ..failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, check_timeout, within
+from ..lanes import ERASURES
 from ..placement import SYSTEM, check_placement
 from ..query import context_turns, extract_query_and_context, field_of
 from ..validate import check_context, check_query, check_said_at, repair_text, repair_turns, turn_as_of
 from .system_prompt import check_injectable, inject_context, normalize_provider
+from .turn_capture import BegunTurns, CapturedTurns, turn_with_reply
 
 __all__ = ["MemoriRecall"]
 
 logger = logging.getLogger(__name__)
+
+TURN_KEY = "turn"
+"""Metadata key of a fact :meth:`MemoriRecall.capture` stored: a digest of its turn and said-at time, by which a turn
+held after an outage is looked for before it is captured again."""
 
 _WITHOUT_MEMORY = "calling the model without memory"
 """What a failed recall's warning says happens instead."""
@@ -102,8 +114,9 @@ class _Request:
     extra: dict[str, Any]
 
 
-class MemoriRecall:
-    """Recall a user's facts for a provider SDK call and write them into its system prompt.
+class MemoriRecall(WaitsForCaptures):
+    """Recall a user's facts for a provider SDK call and write them into its system prompt; capture what the user
+    said after it, in the background.
 
     >>> memory = MemoriRecall(engine, entity_id="user-1")
     >>> kwargs = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "What should I cook?"}]}
@@ -137,6 +150,16 @@ class MemoriRecall:
     ``timeout`` seconds pass), a warning is logged and the kwargs come back
     without memory; ``strict=True`` raises instead. Usage errors (no entity,
     an unknown provider, a kwargs shape the provider cannot take) always raise.
+
+    :meth:`capture` (after the model answered: the call's messages and its reply) hands the newest turn to
+    ``extractor`` in the background, as the framework adapters' ``capture=True`` does
+    (:class:`~memori_core.capture.BackgroundCapture`): it returns at once, at most ``max_pending_captures``
+    wait (more are dropped with a warning and counted in :attr:`capture_stats`), a failure is logged (under
+    ``strict``, raised by the next :meth:`flush` or the same user's next ``apply`` / ``capture``), and a turn a
+    store outage kept from the store is held (the user's last :data:`~memori_core.capture.OUTAGE_TURNS_KEPT`)
+    and captured once it answers: at the next ``capture`` while the store answers, or at :meth:`flush`.
+    :meth:`flush` / :meth:`aflush` wait for the captures; :meth:`close` (or leaving a ``with`` block) waits for
+    them and ends capture; ``engine.close()`` waits for them at shutdown.
     """
 
     limit = renamed_k_attribute("MemoriRecall", "limit")
@@ -152,18 +175,29 @@ class MemoriRecall:
         timeout: float | None = None,
         placement: str = SYSTEM,
         limit: int | None = None,
+        extractor: FactExtractor | None = None,
+        max_pending_captures: int = DEFAULT_MAX_PENDING_CAPTURES,
     ) -> None:
         """``entity_id`` and ``provider`` are defaults that each call may override; ``k`` (how many facts)
         defaults to the engine's ``config.limit`` (``limit=`` is its deprecated name); ``timeout`` (seconds)
         bounds one recall; ``placement`` is where the block goes: ``"system"`` (the system prompt) or
-        ``"last_user"`` (the latest user turn). The arguments mean what they mean for the framework adapters
-        (:mod:`memori_core.adapter_args`, :mod:`memori_core.failopen`, :mod:`memori_core.placement`)."""
+        ``"last_user"`` (the latest user turn); ``extractor`` (default: the rules,
+        :class:`~memori_core.extraction.RuleBasedFactExtractor`) and ``max_pending_captures`` apply to
+        :meth:`capture`. The arguments mean what they mean for the framework adapters
+        (:mod:`memori_core.adapter_args`, :mod:`memori_core.failopen`, :mod:`memori_core.placement`,
+        :mod:`memori_core.capture.arguments`)."""
         k = renamed_k("MemoriRecall", k, "limit", limit)
         self.engine, self.entity_id, self.k = check_adapter_args("MemoriRecall", engine, entity_id, k)
         self.strict = check_flag(strict, "MemoriRecall", "strict")  # "no" read as bool would turn it on
         self.provider = None if provider is None else normalize_provider(provider)
         self.timeout = check_timeout(timeout, "MemoriRecall")
         self.placement = check_placement(placement, "MemoriRecall")
+        self.extractor = check_extractor(extractor, owner="MemoriRecall")
+        self._captures = EntityCaptures("MemoriRecall", logger, strict=self.strict, max_pending=max_pending_captures,
+                                        hold=OUTAGE_TURNS_KEPT)
+        self._captured = CapturedTurns()
+        self._begun = BegunTurns()
+        self._closed = False
         self._questions = _LastQuestions()
         self._unknown_told = False  # a continuing call with no remembered question was warned about
 
@@ -247,6 +281,13 @@ class MemoriRecall:
         block = format_context(facts, zone=self.engine.config.time_zone_label, tz=tz)
         return inject_context(kwargs, block, provider, placement=self.placement)
 
+    def _begin_turn(self, entity_id: str | None, said_at: datetime | None) -> None:
+        """A model call begins (``apply``): the user's failed ``strict`` capture is raised first; the erase
+        generation and the turn's time are noted for the ``capture`` that follows the answer."""
+        entity = self._entity(entity_id)
+        self._captures.raise_failure(entity)
+        self._begun.note(entity, ERASURES.generation(entity), said_at or datetime.now(timezone.utc))
+
     # -- sync ---------------------------------------------------------------
 
     def recall_for(
@@ -301,6 +342,7 @@ class MemoriRecall:
         """
         when = check_said_at(said_at, "said_at")  # checked once: recall_for reads the aware time it gives
         name = check_injectable(kwargs, self._provider(provider), self.placement)
+        self._begin_turn(entity_id, when)
         facts = self.recall_for(kwargs, entity_id=entity_id, query=query, context=context, said_at=when)
         return self._inject(kwargs, facts, name, None if when is None else when.tzinfo)
 
@@ -337,5 +379,82 @@ class MemoriRecall:
         """Async :meth:`apply` (the recall runs in a worker thread)."""
         when = check_said_at(said_at, "said_at")
         name = check_injectable(kwargs, self._provider(provider), self.placement)
+        self._begin_turn(entity_id, when)
         facts = await self.arecall_for(kwargs, entity_id=entity_id, query=query, context=context, said_at=when)
         return self._inject(kwargs, facts, name, None if when is None else when.tzinfo)
+
+    # -- capture ------------------------------------------------------------
+
+    def capture(
+        self,
+        messages: Any,
+        reply: Any = None,
+        *,
+        entity_id: str | None = None,
+        said_at: datetime | str | None = None,
+        session_id: str | None = None,
+    ) -> bool:
+        """Hand the newest turn of a model call to ``extractor`` in the background, after the model answered; returns
+        at once: ``True`` when a capture was queued, ``False`` when there was nothing to capture (no user
+        message, or this turn was handed over already: a tool loop's later calls) or it was dropped
+        (``max_pending_captures`` are pending; counted in :attr:`capture_stats`).
+
+        ``messages`` are the call's messages as sent (``kwargs["messages"]``, or a Responses API ``input`` list or
+        string): dicts or the SDK's own message objects, as :meth:`apply` reads them; the newest turn is the user's
+        last message(s) with the assistant message before them (:func:`~memori_core.capture.newest_turn`).
+        ``reply`` is the model's answer as the SDK gives it: ``resp.choices[0].message`` or the whole
+        ``ChatCompletion``, Anthropic's ``Message``, a Responses API ``Response``, a Google GenAI response, a dict,
+        or its text (``None``: none, or already the last of ``messages``). Only the user's words become facts.
+
+        ``entity_id`` as for :meth:`apply`. ``said_at`` is when the user said the turn (what :meth:`apply` takes,
+        checked the same way: an unreadable one raises ``ValueError`` naming ``said_at``); default: the
+        ``said_at`` of this user's last :meth:`apply`, else when it ran, else now. A ``forget`` of the user after
+        that ``apply`` makes the capture write nothing. ``session_id`` (a non-empty str) keeps the turns of one
+        conversation together as a session. Facts' metadata says ``source="sdk"``.
+
+        Never raises for a store or extractor failure (a warning, or under ``strict`` the next :meth:`flush` or
+        this user's next ``apply`` / ``capture`` raises it); bad arguments raise ``TypeError`` / ``ValueError``
+        naming them, and a closed ``MemoriRecall`` (:meth:`close`) raises ``RuntimeError``.
+        """
+        if self._closed:
+            raise RuntimeError("MemoriRecall.capture: this MemoriRecall was closed (close()); make a new one")
+        entity = self._entity(entity_id)
+        when = check_said_at(said_at, "said_at")
+        if session_id is not None and (not isinstance(session_id, str) or not session_id.strip()):
+            raise TypeError(f"MemoriRecall.capture: session_id must be a non-empty str or None, got {session_id!r}")
+        turn, digest = turn_with_reply(messages, reply)
+        self._captures.raise_failure(entity)
+        begun = self._begun.take(entity)
+        if not turn:
+            return False
+        key = (entity, digest, None if when is None else when.isoformat())
+        if not self._captured.claim(key):
+            return False
+        if when is None:
+            when = last_said_at(as_messages(turn)) or (begun[1] if begun else datetime.now(timezone.utc))
+        tag = hashlib.sha256(f"{digest}\0{when.isoformat()}".encode()).hexdigest()[:32]
+        engine, where = self.engine, {TURN_KEY: tag}
+        return self._captures.submit(
+            engine, entity, turn, self.extractor, metadata={"source": "sdk", "role": "user", TURN_KEY: tag},
+            session_id=session_id, on_failure=lambda: self._captured.release(key),
+            since=begun[0] if begun else None, created_at=when,
+            landed=lambda: bool(engine.list(entity, where=where, limit=1, include_invalid=True)))
+
+    def close(self, timeout: float | None = None) -> FlushResult:
+        """Wait for the captures handed over so far (:meth:`flush`, at most ``timeout`` seconds) and end capture:
+        a later :meth:`capture` raises. Recall (:meth:`apply`) goes on; the engine stays open
+        (``engine.close()`` closes it). A second call only flushes."""
+        self._closed = True
+        return self.flush(timeout)
+
+    async def aclose(self, timeout: float | None = None) -> FlushResult:
+        """Async :meth:`close` (the event loop is not blocked)."""
+        self._closed = True
+        return await self.aflush(timeout)
+
+    def __enter__(self) -> MemoriRecall:
+        """``with MemoriRecall(...) as memory:``: :meth:`close` at the end of the block."""
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()

@@ -1,0 +1,150 @@
+"""What :meth:`MemoriRecall.capture <memori_core.sdk.MemoriRecall.capture>` hands to the background: the call's
+newest turn with the model's reply (:func:`turn_with_reply`), known by a digest so a tool loop's later calls do not
+capture it again (:class:`CapturedTurns`), begun when its :meth:`~memori_core.sdk.MemoriRecall.apply` ran
+(:class:`BegunTurns`)."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from ..capture.turns import newest_turn
+from ..extraction.types import USER_ROLES, as_messages
+from ..query import field_of
+
+__all__ = ["BEGUN_KEPT", "CAPTURED_TURNS_KEPT", "BegunTurns", "CapturedTurns", "reply_message", "turn_with_reply"]
+
+CAPTURED_TURNS_KEPT = 4096
+"""How many captured turns one :class:`~memori_core.sdk.MemoriRecall` remembers (the most recent), so the calls of
+a tool loop, each followed by ``capture``, capture their turn once."""
+
+SAME_TURN_WITHIN = 600.0
+"""Seconds within which a live turn (no ``said_at``) handed over again is the same turn (a tool loop's later
+calls); the same words opening a new chat later are a new turn."""
+
+BEGUN_KEPT = 4096
+"""How many users' last ``apply`` one :class:`~memori_core.sdk.MemoriRecall` remembers for their next ``capture``."""
+
+
+def reply_message(reply: Any) -> Any:
+    """The model's reply as a message :func:`~memori_core.extraction.as_messages` reads, or ``None`` for none.
+
+    Taken as the SDKs give it: a message (a ``{"role": "assistant", ...}`` dict, OpenAI's
+    ``resp.choices[0].message``, Anthropic's whole ``Message``), a whole OpenAI ``ChatCompletion`` (its first
+    choice), a Responses API ``Response`` (its ``output_text``), a Google GenAI response (its first candidate) or
+    the reply's text (a ``str``). Another value raises ``TypeError`` naming ``reply``."""
+    if reply is None:
+        return None
+    if isinstance(reply, str):
+        return {"role": "assistant", "content": reply}
+    choices = field_of(reply, "choices")
+    if isinstance(choices, Sequence) and not isinstance(choices, str):  # an OpenAI ChatCompletion
+        return field_of(choices[0], "message") if choices else None
+    candidates = field_of(reply, "candidates")
+    if isinstance(candidates, Sequence) and not isinstance(candidates, str):  # a Google GenAI response
+        return field_of(candidates[0], "content") if candidates else None
+    if field_of(reply, "object") == "response" or (field_of(reply, "role") is None and _has_output(reply)):
+        text = getattr(reply, "output_text", None) if not isinstance(reply, dict) else None
+        if text is None:
+            text = _output_text(field_of(reply, "output") or [])
+        return {"role": "assistant", "content": text}
+    if field_of(reply, "role") is None:
+        raise TypeError(f"reply must be the model's reply (a message with a 'role', a ChatCompletion, a Responses "
+                        f"API Response, a Google GenAI response or its text), got {type(reply).__name__}")
+    return reply
+
+
+def _has_output(reply: Any) -> bool:
+    return isinstance(field_of(reply, "output"), list)
+
+
+def _output_text(output: Sequence[Any]) -> str:
+    """The text of a Responses API ``output`` list given as dicts (``model_dump()``): its messages' text parts."""
+    parts: list[str] = []
+    for item in output:
+        if field_of(item, "type") == "message":
+            parts += [str(field_of(p, "text")) for p in field_of(item, "content") or []
+                      if field_of(p, "type") == "output_text"]
+    return "".join(parts)
+
+
+def turn_with_reply(messages: Any, reply: Any) -> tuple[list[Any], str]:
+    """The newest turn of ``messages`` (:func:`~memori_core.capture.newest_turn`) with ``reply`` after it, and the
+    digest of the conversation up to that turn's last user message (the same in every call of a tool loop, and
+    different for the same words said again later). ``([], "")`` when no message is the user's. A bad message
+    raises ``TypeError`` naming it as ``messages[i]``."""
+    if isinstance(messages, (bytes, bytearray)) or (not isinstance(messages, (str, Sequence))):
+        raise TypeError(f"messages must be the call's messages (a list, or a Responses API input string), got "
+                        f"{type(messages).__name__}")
+    listed: list[Any] = [messages] if isinstance(messages, str) else list(messages)
+    read = as_messages(listed)  # checks every message, naming a bad one
+    last_user = max((i for i, m in enumerate(read) if m.role in USER_ROLES), default=None)
+    if last_user is None:
+        return [], ""
+    answer = reply_message(reply)
+    if answer is None:  # the reply may be in the list already
+        turn = newest_turn(listed)
+    else:
+        as_messages([answer], "reply")  # a malformed reply is named as the reply
+        turn = newest_turn(listed[:last_user + 1] + [answer])
+    digest = hashlib.sha256()
+    for message in read[:last_user + 1]:
+        digest.update(f"{message.role}\0{message.text}\0\1".encode("utf-8", "surrogatepass"))
+    return turn, digest.hexdigest()
+
+
+class CapturedTurns:
+    """The turns one ``MemoriRecall`` captured (by user, digest and given said-at time), the last
+    :data:`CAPTURED_TURNS_KEPT`; a turn whose capture was not stored is released, so a later call captures it.
+    Thread-safe."""
+
+    def __init__(self, kept: int = CAPTURED_TURNS_KEPT, within: float = SAME_TURN_WITHIN) -> None:
+        self._kept = kept
+        self._within = within
+        self._lock = threading.Lock()
+        self._keys: OrderedDict[tuple[str, str, str | None], float] = OrderedDict()
+
+    def claim(self, key: tuple[str, str, str | None]) -> bool:
+        """``True`` (and noted) when the turn was not captured yet: a live one (no said-at time in ``key``) counts
+        as captured for :data:`SAME_TURN_WITHIN` seconds."""
+        now = time.monotonic()
+        with self._lock:
+            claimed = self._keys.get(key)
+            if claimed is not None and (key[2] is not None or now - claimed < self._within):
+                return False
+            self._keys[key] = now
+            self._keys.move_to_end(key)
+            while len(self._keys) > self._kept:
+                self._keys.popitem(last=False)
+            return True
+
+    def release(self, key: tuple[str, str, str | None]) -> None:
+        with self._lock:
+            self._keys.pop(key, None)
+
+
+class BegunTurns:
+    """Per user, the erase generation and said-at time of the last ``apply`` not yet followed by a ``capture``: the
+    turn the model answered began then (a ``forget`` while it answered erases it; its facts are dated then). The
+    last :data:`BEGUN_KEPT` users. Thread-safe."""
+
+    def __init__(self, kept: int = BEGUN_KEPT) -> None:
+        self._kept = kept
+        self._lock = threading.Lock()
+        self._begun: OrderedDict[str, tuple[int, datetime]] = OrderedDict()
+
+    def note(self, entity_id: str, generation: int, said_at: datetime) -> None:
+        with self._lock:
+            self._begun[entity_id] = (generation, said_at)
+            self._begun.move_to_end(entity_id)
+            while len(self._begun) > self._kept:
+                self._begun.popitem(last=False)
+
+    def take(self, entity_id: str) -> tuple[int, datetime] | None:
+        with self._lock:
+            return self._begun.pop(entity_id, None)
