@@ -349,3 +349,27 @@ def test_cancel_at_a_time_before_the_change_was_told_is_refused_naming_at(eng: A
     with pytest.raises(ValueError, match="at .* is before fact"):
         eng.cancel("ann", siemens, at=NOW - timedelta(days=3))
     assert eng.cancel("ann", siemens, at=datetime.now(timezone.utc)).valid_to is not None
+
+
+def _month_ahead(months: int) -> str:
+    """The name of the month ``months`` after this one (a start told ahead by its month alone)."""
+    return datetime(2000, (NOW.month - 1 + months) % 12 + 1, 1).strftime("%B")
+
+
+def test_a_start_moved_to_another_month_leaves_only_the_latest_plan_valid() -> None:
+    first, later = _month_ahead(3), _month_ahead(5)
+    engine = _captured("I live in Lisbon.", f"We're moving to Porto in {first}.",
+                       f"We're moving to Porto in {later}, not {first}.")
+    plans = [t for t in texts(engine.list("u1")) if t.startswith("User is moving to Porto")]
+    assert len(plans) == 1 and later in plans[0]
+    assert (_start_of(engine, "User lives in Porto.").month - NOW.month) % 12 == 5
+
+
+def test_a_start_pushed_back_ends_the_plan_that_told_the_first_start() -> None:
+    engine = _captured("I work at Bosch.", "I got a new job at Siemens, starting next month!")
+    [plan] = [f for f in engine.list("u1") if f.content.startswith("User got a new job at Siemens")]
+    capture_turns(engine, f"Update: my start date got pushed back, I'm starting at Siemens in {_month_ahead(4)} now.")
+    [old] = engine.get("u1", [plan.id])
+    assert old.valid_to is not None and datetime.fromisoformat(old.valid_to) <= datetime.now(timezone.utc)
+    assert [t for t in texts(engine.list("u1")) if "Siemens" in t] == \
+        [f"User is starting at Siemens in {_month_ahead(4)} {(NOW.year + (NOW.month + 4 > 12))} now."]

@@ -15,13 +15,14 @@ course of study ("starts / is starting / begins their PhD (at X) ..."). Pure: pa
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time
 
 from ..slots import slot_keys
 from .cues import MONTH_NAMES
 
-__all__ = ["ChangeToCome", "ends_at_start", "state_to_come"]
+__all__ = ["ChangeToCome", "ends_at_start", "moved_plans", "state_to_come"]
 
 
 @dataclass(frozen=True)
@@ -116,3 +117,25 @@ def ends_at_start(change: ChangeToCome, stored: str) -> bool:
     if change.slot is None or change.slot not in slot_keys(stored):
         return False
     return change.slot != "user:job" or _EMPLOYER.search(stored) is not None
+
+
+def moved_plans(plan: str, stored: Sequence[tuple[str, str]], said: datetime) -> tuple[str, ...]:
+    """The ids of the stored plan facts ``stored`` (id, text) that the plan ``plan``, told at ``said``, moves to
+    another start: they tell the same change (:func:`state_to_come`, read at ``said``) starting another day, so
+    ``plan`` replaces them now ("User is moving to Porto in May 2027, not March." ends "User is moving to Porto in
+    March 2027."). Only a change still to come at ``said`` is read; a plan of another state is left.
+
+    >>> said = datetime(2026, 12, 7, 9, 0).astimezone()
+    >>> moved_plans("User is moving to Porto in May 2027.", [("a", "User is moving to Porto in March 2027."),
+    ...             ("b", "User is moving to Braga in March 2027."), ("c", "User lives in Lisbon.")], said)
+    ('a',)
+    """
+    change = state_to_come(plan, said)
+    if change is None:
+        return ()
+    out = []
+    for fid, text in stored:
+        other = state_to_come(text, said)
+        if other is not None and other.fact == change.fact and other.start != change.start:
+            out.append(fid)
+    return tuple(out)
