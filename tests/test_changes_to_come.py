@@ -7,6 +7,7 @@ through rule-based capture: a job, a move and a course told with their start to 
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -373,3 +374,41 @@ def test_a_start_pushed_back_ends_the_plan_that_told_the_first_start() -> None:
     assert old.valid_to is not None and datetime.fromisoformat(old.valid_to) <= datetime.now(timezone.utc)
     assert [t for t in texts(engine.list("u1")) if "Siemens" in t] == \
         [f"User is starting at Siemens in {_month_ahead(4)} {(NOW.year + (NOW.month + 4 > 12))} now."]
+
+
+@pytest.mark.parametrize("how", ["cancel", "delete", "expire"])
+def test_calling_off_deleting_or_expiring_a_change_with_told_by_ends_its_plan_and_puts_back_the_old_job(
+        eng: Any, how: str) -> None:
+    bosch, siemens = _job_to_come(eng)
+    [plan] = eng.add("ann", "User got a job at Siemens, starting next month.")
+    {"cancel": eng.cancel, "expire": eng.expire, "delete": lambda e, i, told_by: eng.delete(e, [i], told_by=told_by)
+     }[how]("ann", siemens, told_by=[plan])
+    [p] = eng.get("ann", [plan])
+    assert p.valid_to is not None  # kept as history, ended
+    assert texts(eng.list("ann")) == ["User works at Bosch."]
+    assert texts(eng.recall(JOB, "ann", 10, as_of=START + timedelta(days=1))) == ["User works at Bosch."]
+
+
+@pytest.mark.parametrize("how", ["delete", "expire"])
+def test_delete_and_expire_refuse_a_lone_str_told_by_naming_it_and_write_nothing(eng: Any, how: str) -> None:
+    _, siemens = _job_to_come(eng)
+    [plan] = eng.add("ann", "User got a job at Siemens, starting next month.")
+    with pytest.raises(TypeError, match="told_by"):
+        if how == "delete":
+            eng.delete("ann", [siemens], told_by=plan)
+        else:
+            eng.expire("ann", siemens, told_by=plan)
+    assert sorted(texts(eng.list("ann"))) == ["User got a job at Siemens, starting next month.", "User works at Bosch."]
+    assert [f.valid_from for f in eng.get("ann", [siemens])] == [START.isoformat()]
+
+
+def test_acancel_calls_a_change_off_with_the_same_arguments_and_errors_as_cancel(eng: Any) -> None:
+    bosch, siemens = _job_to_come(eng)
+    [plan] = eng.add("ann", "User got a job at Siemens, starting next month.")
+    with pytest.raises(TypeError, match="told_by"):
+        asyncio.run(eng.acancel("ann", siemens, told_by=plan))
+    with pytest.raises(NothingToCancelError):
+        asyncio.run(eng.acancel("ann", bosch))
+    ended = asyncio.run(eng.acancel("ann", siemens, told_by=[plan], at=datetime.now(timezone.utc)))
+    assert ended.id == siemens and ended.valid_to is not None
+    assert texts(eng.list("ann")) == ["User works at Bosch."]
