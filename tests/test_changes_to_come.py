@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from _capture import capture_turns
+from _faults import Faults
 from _helpers import HashEmbedder, ungated_engine, ungated_on_each_store
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core import ChromaStore, PartialDeleteError, RecallConfig, RecallEngine
 from memori_core.cache.snapshot_files import snapshot_files_for
 from memori_core.engine import NothingToCancelError
 
@@ -412,3 +413,28 @@ def test_acancel_calls_a_change_off_with_the_same_arguments_and_errors_as_cancel
     ended = asyncio.run(eng.acancel("ann", siemens, told_by=[plan], at=datetime.now(timezone.utc)))
     assert ended.id == siemens and ended.valid_to is not None
     assert texts(eng.list("ann")) == ["User works at Bosch."]
+
+
+def test_restoring_the_job_a_change_to_come_is_to_end_takes_its_end_off_with_no_future_restore(eng: Any) -> None:
+    bosch, siemens = _job_to_come(eng)
+    restored = eng.restore("ann", bosch)
+    assert (restored.id, restored.valid_to, restored.restored_at) == (bosch, None, None)
+    assert [f.id for f in eng.list("ann")] == [bosch]  # the fact's id, no version row's
+    assert [f.id for f in eng.history("ann", bosch)] == [bosch]  # it never stopped holding: no period kept
+    [new] = eng.get("ann", [siemens])
+    assert new.supersedes == ()
+    after = texts(eng.recall(JOB, "ann", 10, as_of=START + timedelta(days=1)))
+    assert sorted(after) == ["User works at Bosch.", "User works at Siemens."]  # a restore keeps the newer fact
+
+
+def test_a_delete_of_a_change_to_come_that_fails_after_putting_back_the_old_job_says_what_landed() -> None:
+    engine = ungated_engine()
+    bosch, siemens = _job_to_come(engine)
+    Faults(engine.store).arm("delete", "before", times=1)
+    with pytest.raises(PartialDeleteError, match=f"{bosch}.*hold again already") as got:
+        engine.delete("ann", [siemens])
+    assert got.value.remaining_ids == [siemens] and got.value.deleted_ids == []
+    [old] = engine.get("ann", [bosch])
+    assert old.valid_to is None
+    assert engine.delete("ann", [siemens]) == [siemens]  # again: exact
+    assert texts(engine.list("ann")) == ["User works at Bosch."] and engine.get("ann", [bosch])[0].valid_to is None

@@ -27,7 +27,7 @@ from ..error_log import warn_briefly
 from ..facts import StoredFact
 from ..lanes import ERASURES
 from ..ranking.core import CORE_KEY
-from ..store.base import PartialWriteError, WriteOutcomeUnknown
+from ..store.base import PartialDeleteError, PartialWriteError, WriteOutcomeUnknown
 from ..text import normalize_fact_text
 from ..validate import (
     check_core,
@@ -403,7 +403,12 @@ class WritePath(Versions, ImportPath, Successors, Plans):
                 if back:
                     self.store.update_seen(entity_id, back)
                     done.update_seen(back)
-                self.store.delete(entity_id, gone)
+                try:
+                    self.store.delete(entity_id, gone)
+                except Exception as exc:
+                    if not back or isinstance(exc, WriteOutcomeUnknown):
+                        raise
+                    raise _put_back_then_failed(entity_id, back, present, exc) from _root_cause(exc)
                 done.remove(gone)
 
         self._coord.erase(entity_id, erase)
@@ -593,3 +598,17 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         the fact that holds in its place."""
         if is_ended(fact, now):
             raise ReplacedFactError(entity_id, fact, current_of(fact, lambda ids: self.store.get(entity_id, ids), now))
+
+
+def _put_back_then_failed(entity_id: str, back: Sequence[StoredFact], present: Sequence[str],
+                          exc: Exception) -> PartialDeleteError:
+    """The error of a delete of a change to come whose first write landed (``back``: what it was to end, valid
+    again) and whose delete failed (``exc``): what landed, named; deleting again is exact (nothing is put back
+    twice)."""
+    deleted = list(exc.deleted_ids) if isinstance(exc, PartialDeleteError) else []
+    remaining = list(exc.remaining_ids) if isinstance(exc, PartialDeleteError) else [i for i in present]
+    return PartialDeleteError(
+        f"deleting facts of entity {entity_id!r} failed: {_root_cause(exc)}; the facts the change to come was to "
+        f"end ({', '.join(b.id for b in back)}) hold again already (that write landed); deleted: "
+        f"{', '.join(deleted) or 'none'}, still stored: {', '.join(remaining) or 'none'} (deleting them again is "
+        "exact)", deleted, remaining)
