@@ -377,7 +377,9 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         :class:`~memori_core.PartialDeleteError` with ``deleted_ids`` and
         ``remaining_ids`` (read back from the store; deleting the remaining ones
         again is exact); after any failure the next recall reads what the store
-        really holds.
+        really holds. A delete of a change to come writes twice (what it was to
+        end, put back; then the delete): when the delete fails after the first
+        landed, the ``PartialDeleteError`` names the facts put back too.
         """
         entity_id = check_entity_id(entity_id)
         id_list = check_id_list(ids, "ids")
