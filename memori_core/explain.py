@@ -52,8 +52,6 @@ class CandidateScore:
     ``None``: since ``created_at``)."""
     restored_at: str | None = None
     """When a restore last made the fact valid again (:attr:`RecalledFact.restored_at`; ``None``: never)."""
-    starts_at: str | None = None
-    """The start of a change told ahead (:attr:`RecalledFact.starts_at`; ``None``: none)."""
     valid_to: str | None = None
     """When the fact stopped being true, for a fact no longer valid that a question about the past ranks
     (:attr:`RecalledFact.valid_to`; ``None``: valid now)."""
@@ -76,7 +74,6 @@ class CandidateScore:
                    bm25=bm25, lexical=fact.lexical, rank_score=fact.rank_score, kept=kept, reason=reason,
                    metadata=fact.metadata, source=source, fused=fused, neighbour_bonus=neighbour_bonus,
                    gate_cosine=gate_cosine, valid_from=fact.valid_from, restored_at=fact.restored_at,
-                   starts_at=fact.starts_at,
                    affinity=affinity, passed_by=passed_by, valid_to=fact.valid_to)
 
     def fact(self, entity_id: str) -> RecalledFact:
@@ -84,7 +81,7 @@ class CandidateScore:
         return RecalledFact(id=self.id, entity_id=entity_id, content=self.content, created_at=self.created_at,
                             cosine=self.cosine, lexical=self.lexical, rank_score=self.rank_score,
                             metadata=self.metadata, valid_from=self.valid_from, restored_at=self.restored_at,
-                            passed_by=self.passed_by, valid_to=self.valid_to, starts_at=self.starts_at)
+                            passed_by=self.passed_by, valid_to=self.valid_to)
 
 
 @dataclass(frozen=True)

@@ -144,9 +144,17 @@ class RecalledFact:
     longer valid: a question about the past (:func:`~memori_core.ranking.past.asks_about_the_past`). ``None``: valid
     now, and for every fact an ``as_of`` read returns. The ``<memori_context>`` block marks such a fact as past."""
 
-    starts_at: str | None = None
-    """The start of a change told ahead (:attr:`StoredFact.starts_at`: "User works at Siemens." told on December 7,
-    valid from January 4), else ``None``: the block shows it beside the time the fact was stated."""
+    @property
+    def starts_at(self) -> str | None:
+        """The start of a change told ahead (:attr:`StoredFact.starts_at`: "User works at Siemens." told on December
+        7, valid from January 4), else ``None``: the block shows it beside the time the fact was stated. Read from
+        ``valid_from`` and the ``last_seen`` / ``updated_at`` recall puts in the metadata (without a ``last_seen``,
+        a fact not read from a store: ``None``)."""
+        meta = self.metadata if isinstance(self.metadata, Mapping) else {}
+        if not isinstance(meta.get("last_seen"), str):
+            return None
+        said = [t if isinstance(t, str) else None for t in (meta.get("last_seen"), meta.get("updated_at"))]
+        return told_ahead_start(self.created_at, self.valid_from, said)
 
     @property
     def stated_at(self) -> str | None:

@@ -91,7 +91,6 @@ def _recalled(f: StoredFact, cosine: float, lexical: float, rank_score: float, p
         metadata=meta,
         valid_from=f.valid_from,
         restored_at=f.restored_at,
-        starts_at=f.starts_at,
         passed_by=passed_by,
         # a fact still valid now whose end is told ahead (a change to come) has not stopped being true
         valid_to=f.valid_to if past and not f.is_valid() else None,
