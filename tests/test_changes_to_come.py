@@ -438,3 +438,20 @@ def test_a_delete_of_a_change_to_come_that_fails_after_putting_back_the_old_job_
     assert old.valid_to is None
     assert engine.delete("ann", [siemens]) == [siemens]  # again: exact
     assert texts(engine.list("ann")) == ["User works at Bosch."] and engine.get("ann", [bosch])[0].valid_to is None
+
+
+def test_a_medicine_told_ahead_is_captured_valid_from_its_start_beside_the_medicines_taken_now() -> None:
+    engine = _captured("I take warfarin.", "I start metformin next week.")
+    start = _start_of(engine, "User takes metformin.")
+    assert start > datetime.now(timezone.utc)
+    assert "User takes metformin." not in texts(engine.list("u1"))
+    [fact] = [f for f in engine.list("u1", include_invalid=True) if f.content == "User takes metformin."]
+    assert fact.core  # a medicine, core as one told now
+    later = texts(engine.recall("what medication do I take", "u1", 10, as_of=start + timedelta(days=1)))
+    assert "User takes metformin." in later and "User takes warfarin." in later
+
+
+@pytest.mark.parametrize("said", ["I start work on Monday.", "I'm starting a new diet next week.",
+                                  "I start physio next week."])
+def test_starting_something_that_is_no_medicine_tells_no_change_to_come(said: str) -> None:
+    assert _pending(_captured(said)) == []
