@@ -455,3 +455,24 @@ def test_a_medicine_told_ahead_is_captured_valid_from_its_start_beside_the_medic
                                   "I start physio next week."])
 def test_starting_something_that_is_no_medicine_tells_no_change_to_come(said: str) -> None:
     assert _pending(_captured(said)) == []
+
+
+@pytest.mark.server
+def test_over_a_chroma_server_a_change_to_come_ends_its_plan_on_delete_and_its_old_job_restores_in_one_write(
+        chroma_server: tuple[str, int]) -> None:
+    host, port = chroma_server
+    store = ChromaStore.http(host=host, port=port, collection="fix33_changes_to_come")
+    try:
+        engine = ungated_engine(store=store)
+        bosch, siemens = _job_to_come(engine, entity="server-ann")
+        [plan] = engine.add("server-ann", "User got a job at Siemens, starting next month.")
+        engine.restore("server-ann", bosch)  # its end ahead taken off: no future restored_at, no version row
+        assert sorted(f.id for f in engine.list("server-ann")) == sorted([bosch, plan])
+        assert engine.get("server-ann", [bosch])[0].restored_at is None
+        assert engine.delete("server-ann", [siemens], told_by=[plan]) == [siemens]
+        assert texts(engine.list("server-ann")) == ["User works at Bosch."]
+        assert engine.get("server-ann", [plan])[0].valid_to is not None  # ended, kept as history
+        with pytest.raises(NothingToCancelError):
+            engine.cancel("server-ann", bosch)
+    finally:
+        store.close()
