@@ -31,6 +31,7 @@ import signal
 import socket
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -250,6 +251,20 @@ def running_chroma_server(data: Path, port: int | None = None) -> Iterator[tuple
             except subprocess.TimeoutExpired:
                 proc.kill()
         log.close()
+
+
+def child_env() -> dict[str, str]:
+    """The environment a second Python process of a test runs in: this one's, with this process's import path (the
+    tree, the tests folder, the installed packages) as its ``PYTHONPATH``."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+
+
+def write_script(folder: Path, name: str, source: str, **values: object) -> Path:
+    """``source`` formatted with the tests folder (``{tests}``) and ``values``, dedented, written to ``folder/name``:
+    a script for :func:`child_env`'s second process."""
+    script = folder / name
+    script.write_text(textwrap.dedent(source.format(tests=str(Path(__file__).parent), **values)))
+    return script
 
 
 def store_rows(store: Any) -> dict[str, Any]:

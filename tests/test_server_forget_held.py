@@ -12,14 +12,13 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
-from typing import Any
 
 import pytest
 from llama_index.core.chat_engine import SimpleChatEngine
 from llama_index.core.llms.mock import MockLLM
 from llama_index.core.memory import Memory
 
-from _helpers import Clock, HashEmbedder, running_chroma_server, ungated_engine
+from _helpers import Clock, HashEmbedder, child_env, running_chroma_server, ungated_engine
 from memori_core import ChromaStore, RecallEngine
 from memori_core.failopen import OutageBreaker
 from memori_llamaindex import MemoriMemoryBlock
@@ -46,9 +45,8 @@ def _chat(engine: RecallEngine, user: str) -> tuple[SimpleChatEngine, MemoriMemo
 
 
 def _forget_in_another_process(port: int, collection: str, user: str) -> None:
-    env: dict[str, Any] = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     script = _FORGET.format(port=port, collection=collection, user=user)
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=child_env())
     assert run.returncode == 0 and run.stdout.strip() == "forgotten", run.stderr[-3000:]
 
 

@@ -15,7 +15,7 @@ import pytest
 from langchain.agents import create_agent
 from langchain_core.messages import HumanMessage
 
-from _helpers import Clock, HashEmbedder, running_chroma_server, ungated_engine
+from _helpers import Clock, HashEmbedder, child_env, running_chroma_server, ungated_engine, write_script
 from _langchain_fakes import RecordingChatModel, system_text
 from memori_core import ChromaStore
 from memori_core.failopen import OutageBreaker
@@ -97,16 +97,12 @@ def test_a_job_ending_right_after_the_server_restarted_stores_its_held_turn_at_e
     # never stored; the old medication stayed valid (and core) on every later turn.
     import subprocess
     import sys
-    import textwrap
 
     collection = f"t_{uuid.uuid4().hex}"
     with running_chroma_server(tmp_path) as (host, port, proc):
-        script = tmp_path / "job.py"
-        script.write_text(textwrap.dedent(_JOB.format(tests=str(Path(__file__).parent), port=port,
-                                                      collection=collection)))
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        script = write_script(tmp_path, "job.py", _JOB, port=port, collection=collection)
         job = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=env)
+                               stderr=subprocess.PIPE, text=True, env=child_env())
         try:
             assert job.stdout is not None and job.stdin is not None
             assert job.stdout.readline().strip() == "stored 1"
