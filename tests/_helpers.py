@@ -42,6 +42,7 @@ import numpy as np
 import pytest
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.failopen import OutageBreaker
 from memori_core.store import InMemoryFactStore
 from memori_core.text import unicode_tokenize
 
@@ -265,6 +266,15 @@ def write_script(folder: Path, name: str, source: str, **values: object) -> Path
     script = folder / name
     script.write_text(textwrap.dedent(source.format(tests=str(Path(__file__).parent), **values)))
     return script
+
+
+def outage_engine(host: str, port: int, collection: str, cool_down: float, clock: Clock) -> Any:
+    """:func:`ungated_engine` over ``collection`` of the test server at ``host:port`` (requests bounded to 1 s), its
+    outage breaker's cool-down ``cool_down`` seconds on ``clock``, which the test moves."""
+    engine = ungated_engine(HashEmbedder(), store=ChromaStore.http(host=host, port=port, collection=collection,
+                                                                    timeout=1.0))
+    engine.outage = OutageBreaker(cool_down, clock=clock)
+    return engine
 
 
 def store_rows(store: Any) -> dict[str, Any]:
