@@ -72,8 +72,9 @@ def test_a_move_captured_by_another_process_at_the_same_moment_ends_the_home_sai
     flags.mkdir()
     with running_chroma_server(tmp_path) as (host, port, _):
         script = write_script(tmp_path, "worker.py", _WORKER, flags=str(flags), port=port, collection=collection)
-        workers = [subprocess.Popen([sys.executable, str(script), role, text, at], env=child_env(), stderr=subprocess.PIPE,
-                                    text=True) for role, (text, at) in (("first", first), ("second", second))]
+        workers = [subprocess.Popen([sys.executable, str(script), role, text, at], env=child_env(),
+                                    stderr=subprocess.PIPE, text=True)
+                   for role, (text, at) in (("first", first), ("second", second))]
         started = time.monotonic()
         for worker in workers:
             _, err = worker.communicate(timeout=180)
