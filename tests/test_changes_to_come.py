@@ -217,20 +217,22 @@ def test_a_course_told_with_its_month_to_come_is_captured_valid_from_that_month(
     assert "User is a software engineer." in texts(engine.list("u1"))  # a course goes beside a job
 
 
-def test_staying_at_the_old_job_before_the_start_calls_the_new_one_off() -> None:
-    engine = _captured("I work at Bosch.", "I got a new job at Siemens, starting next month!")
-    start = _start_of(engine, "User works at Siemens.")
-    capture_turns(engine, "Actually I'm staying at Bosch, they matched the offer.")
-    later = texts(engine.recall(JOB, "u1", 10, as_of=start + timedelta(days=40)))
-    assert "User works at Bosch." in later and "User works at Siemens." not in later
-
-
-def test_not_moving_after_all_calls_the_move_off() -> None:
-    engine = _captured("I live in Lisbon.", "We're moving to Porto next month.")
-    start = _start_of(engine, "User lives in Porto.")
-    capture_turns(engine, "Actually we're not moving to Porto after all.")
-    after = texts(engine.recall(HOME, "u1", 10, as_of=start + timedelta(days=1)))
-    assert "User lives in Lisbon." in after and "User lives in Porto." not in after
+@pytest.mark.parametrize(("told", "change", "called_off", "question", "days_after_start"), [
+    pytest.param(("I work at Bosch.", "User works at Bosch."),
+                 ("I got a new job at Siemens, starting next month!", "User works at Siemens."),
+                 "Actually I'm staying at Bosch, they matched the offer.", JOB, 40, id="staying at the old job"),
+    pytest.param(("I live in Lisbon.", "User lives in Lisbon."),
+                 ("We're moving to Porto next month.", "User lives in Porto."),
+                 "Actually we're not moving to Porto after all.", HOME, 1, id="not moving after all"),
+])
+def test_a_change_to_come_called_off_before_its_start_leaves_the_old_fact_holding_after_it(
+    told: tuple[str, str], change: tuple[str, str], called_off: str, question: str, days_after_start: int,
+) -> None:
+    engine = _captured(told[0], change[0])
+    start = _start_of(engine, change[1])
+    capture_turns(engine, called_off)
+    after = texts(engine.recall(question, "u1", 10, as_of=start + timedelta(days=days_after_start)))
+    assert told[1] in after and change[1] not in after
 
 
 def _pending(engine: RecallEngine) -> list[str]:
