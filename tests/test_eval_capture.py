@@ -136,6 +136,11 @@ def test_facts_match_reads_called_before_a_name_as_named_and_not_in_called_it_qu
     assert not facts_match("User and Hannah called it a day.", "User has a girlfriend named Hannah.")
 
 
+def test_facts_match_reads_originally_from_as_from_as_it_reads_currently() -> None:
+    assert facts_match("User is originally from Alexandria.", "User is from Alexandria.")
+    assert not facts_match("User is originally from Alexandria.", "User is from Cairo.")
+
+
 def test_facts_match_folds_the_word_families_recall_folds() -> None:
     # STEM_FOLDS: allergy / allergic, pregnancy / pregnant, as recall's analyzer reads them
     assert facts_match("User has allergy to penicillin (important!!).", "User is allergic to penicillin.")

@@ -243,7 +243,7 @@ def load_capture(path: str | Path) -> CaptureSet:
 _STOP = frozenset(
     """user users a an the is are was were be been being am i me my their they them its it of in at on to for
     with by from as and or that this these those has have had do does did 's s t which who whom also very
-    really again now currently these days last next this past ago since month months week weeks year years
+    really again now currently originally these days last next this past ago since month months week weeks year years
     day days today recently lately just still""".split()
 )
 _NEGATIONS = (r"\bno\s+longer\b", r"\bnot\b", r"n't\b", r"\bnever\b", r"\bno\s+more\b", r"\banymore\b",
