@@ -141,6 +141,14 @@ def test_facts_match_reads_originally_from_as_from_as_it_reads_currently() -> No
     assert not facts_match("User is originally from Alexandria.", "User is from Cairo.")
 
 
+def test_facts_match_reads_the_everyday_short_words_as_the_long_ones() -> None:
+    assert facts_match("User's mom has Alzheimer's.", "User's mother has Alzheimer's.")
+    assert facts_match("User works at the uni as a lab tech.", "User works as a lab tech at the university.")
+    assert facts_match("User is on the volunteer fire dept.", "User is on the volunteer fire department.")
+    assert facts_match("User's hubby works from home.", "User's husband works from home.")
+    assert not facts_match("User's mum has Alzheimer's.", "User's father has Alzheimer's.")
+
+
 def test_facts_match_folds_the_word_families_recall_folds() -> None:
     # STEM_FOLDS: allergy / allergic, pregnancy / pregnant, as recall's analyzer reads them
     assert facts_match("User has allergy to penicillin (important!!).", "User is allergic to penicillin.")

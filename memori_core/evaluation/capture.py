@@ -263,6 +263,10 @@ _WRITTEN_TIME = re.compile(
 # kids." says what "User has three children." says. Kept to plain synonyms of everyday English, so the matching stays
 # strict ("is on ramipril" / "takes ramipril" and "seeing" / "dating" are not folded).
 _SAME_WORD = {"kid": "child", "children": "child", "grandkid": "grandchild", "grandchildren": "grandchild",
+              # the everyday short words for a parent, a husband, a university, a department (stemmed)
+              **{get_stemmer("english")(short): get_stemmer("english")(word) for short, word in (
+                  ("mum", "mother"), ("mom", "mother"), ("mam", "mother"), ("dad", "father"), ("hubby", "husband"),
+                  ("uni", "university"), ("dept", "department"))},
               # a small number written in digits is the number written in words: "4 days" is "four days"
               **{str(n): get_stemmer("english")(word) for n, word in enumerate(
                   "one two three four five six seven eight nine ten eleven twelve".split(), start=1)}}
