@@ -6,8 +6,8 @@ For every turn with needs: the gated recall at ``limit`` (5), and the same ranki
 the gate brought it from below, e.g. by an implication table), ``gate`` (the ungated top ``limit`` holds a
 needed fact, none injected) or ``rank@a-b`` (none injected; the best needed fact ranks a..b without the
 gate; ``rank>depth``: not in the ungated ``depth``). Only per-kind counts are printed, and for the gate's
-losses a count by whether the gate stayed closed, whether the turn was read as a general question and the needed fact's gate cosine: it can run on the
-sets nobody may read turn by turn.
+losses a count by whether the gate stayed closed, whether the turn was read as a general question and the
+needed fact's gate cosine: it can run on the sets nobody may read turn by turn.
 ``--config NAME=VALUE`` overrides a RecallConfig field (e.g. ``gate_implied=false``).
 
     python benchmarks/need_cause_study.py evals/app_memory/dev.json [--config gate_implied=false]
