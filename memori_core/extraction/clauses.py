@@ -109,8 +109,14 @@ _WITH_KIDS = rx(
     r"(?:\s+of\s+\w+)?)$"
 )
 # "I'm Greta, 29", "Jonas, 41, dad of three, based in Aarhus": a name first, then what the user is.
-_NAME_ITEM = re.compile(r"^[A-Z][a-z\u00e0-\u00ff]+$")
-_BARE_PROFILE = re.compile(r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+)(?:\s+here)?\s*,\s*(?P<items>.+)$")
+# A given name and family name count alike: "I'm Mei Ling, 27, ...", "Youssef Hamdy here, ...".
+_NAME_ITEM = re.compile(r"^[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+)?$")
+_BARE_PROFILE = re.compile(
+    r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+)?)(?:\s+here)?\s*,\s*(?P<items>.+)$"
+    # "dmitri here, 19, comp sci at waterloo": a name typed in lower case says it is one by "here" and an age
+    r"|^(?!(?:nobody|noone|everyone|everybody|someone|somebody|anyone|anybody|it|that|this|same|me)\b)"
+    r"(?P<lower>[a-z]{2,12})\s+here\s*,\s*(?P<aged>\d{1,3}\s*,.+)$"
+)
 # "dad of three", "a mum of two": the user's children.
 _PARENT_OF = rx(
     r"^(?:a\s+)?(?:proud\s+)?(?:mum|mom|mother|dad|father|parent)\s+of\s+(?P<n>two|three|four|five|six|\d)$"
@@ -306,8 +312,8 @@ def _profile(clause: str) -> list[str]:
     if m is None and bare is None:
         return [clause]
     subject = m.group("subject") if m is not None and m.group("subject").lower() != "im" else "I'm"
-    items = _LIST_SEPARATOR.split((m or bare).group("items").rstrip(" .!"))
-    name = bare.group("name") if bare is not None else None
+    items = _LIST_SEPARATOR.split(((m or bare).group("items") or bare.group("aged")).rstrip(" .!"))
+    name = (bare.group("name") or bare.group("lower").capitalize()) if bare is not None else None
     if name is None and _NAME_ITEM.match(items[0]) and not _PROFILE_ITEM.match(items[0]):
         name, items = items[0], items[1:]
     elif name is None and m is not None and _lower_name(items):  # "im sam, 34": a name typed in lower case
