@@ -15,7 +15,7 @@ from .cues import MONTH_NAMES
 from .dates import WEEKDAY
 from .patterns import rx
 
-__all__ = ["as_held_now"]
+__all__ = ["TIME_LEAD", "as_held_now"]
 
 _MONTH = "|".join(MONTH_NAMES)
 # A time gone by or this one, named: "Monday", "last week", "this month", "mid-November", "January", "2024", "the
@@ -40,6 +40,10 @@ _LIFE_EVENT = rx(r"\b(?:divorce|separation|wedding|marriage|break-?up|split|move
 # "as of Friday", "from this month", "starting this week": from a time gone by or this one (a bare weekday after
 # "from" or "starting" is more often one to come: "Starting Monday I work from home").
 _FROM = r"(?:as\s+of\s+(?:" + _TIME + r"|" + WEEKDAY + r")|(?:from|starting|beginning)\s+" + _TIME + r")"
+TIME_LEAD = (r"(?:(?:since|as\s+of|from|starting)\s+(?:" + _TIME + r"|" + WEEKDAY + r")|last\s+(?:week|month|year|"
+             + WEEKDAY + r")|yesterday|today|this\s+(?:week|month|year)|on\s+" + WEEKDAY + r"|in\s+(?:" + _MONTH + r"))")
+"""A time told before a clause: "since Monday", "from this month", "last week", "on Friday" (for the clause
+breaks of :mod:`.clauses`: "I handed over my classes and from this month I am ...")."""
 # Whose the state is: the user's, or their household's, as the rules read a statement.
 _SUBJECT = r"(?:i|i'm|im|i\s+am|i've|we|we're|we've|my|our)\b"
 _LEADING = rx(r"^(?:" + _SINCE + r"|" + _FROM + r")\s*,?\s+(?P<rest>" + _SUBJECT + r".*)$")

@@ -24,6 +24,7 @@ from .played import split_played
 from .rewrite import article
 from .restated import corrected_in_message
 from .retracted import without_retracted
+from .begun_since import TIME_LEAD
 from .retold import as_plain_statements
 from .activities import PETS
 from .consequences import is_consequence
@@ -45,6 +46,8 @@ _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
 # "My name's Rebecca, but everyone calls me Becky": a new clause starts a new fact.
 _CLAUSE_BREAK = rx(
     rf"\s*,?\s+(?:and|but|so|because)\s+(?=(?:now\s+|then\s+|also\s+)?{_SUBJECT})|\s*,\s+(?={_SUBJECT})"
+    # "I handed over my classes on Friday and from this month I am reporting to ...": a time before the next clause
+    rf"|\s*,?\s+(?:and|but|so)\s+(?={TIME_LEAD}\s*,?\s+{_SUBJECT})"
     rf"|\s*,\s+(?=(?:no\s+more|so)\b)|\s*[\u2014\u2013]\s*|\s+-\s+(?={_SUBJECT})"
     # "My name is Henrik; I am a structural engineer": a semicolon before the user's next clause
     rf"|\s*;\s+(?={_SUBJECT})"
