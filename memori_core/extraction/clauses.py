@@ -13,7 +13,7 @@ import re
 from ..slots import PERSON
 from .filler import strip_filler
 from .grammar import contracted_verb, is_bare_present, is_past, is_subjectless_change, is_verb_form
-from .introductions import being_a
+from .introductions import being_a, role_here
 from .leading_clauses import split_leading
 from .leads import strip_lead
 from .lists import AGE_ITEM as _AGE_ITEM, PROFILE_ITEM as _PROFILE_ITEM, split_list, verb_item as _verb_item
@@ -476,6 +476,8 @@ def _can_split(left: str, right: str, *, spliced: bool = False) -> bool:
     if spliced and told_of_someone(left, right):
         return False  # "I have a daughter, Sofia, who is 14": her age, told of her
     if _STARTS_FIRST_PERSON.match(left) or _STARTS_FIRST_PERSON.match(strip_lead(left)):  # "fyi I quit ..., I ..."
+        return True
+    if role_here(strip_lead(left).rstrip(" .!")) is not None:  # "Lactose intolerant here, so keep the dairy out"
         return True
     if is_subjectless_change(left):  # "Sold the car, I ..."
         return True
