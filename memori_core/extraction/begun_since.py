@@ -53,8 +53,9 @@ _TRAILING = rx(
     r"^(?P<rest>" + _SUBJECT + r".*?\S)\s*,?\s+(?:from|as\s+of|starting)\s+(?:this\s+(?:week|month|year)|today"
     r"|now\s+on)$"
 )
-# "I've been vegetarian since January": a length of time, whose "since" the rules keep with the fact.
-_PERFECT = rx(r"^(?:i've|i\s+have|we've|we\s+have)\s+been\b")
+# "I've been vegetarian since January", "Since 2025 I've lived in Porto": a length of time, whose "since" the rules
+# keep with the fact.
+_PERFECT = rx(r"^(?:i've|we've)\s+(?!got\b)|^(?:i|we)\s+have\s+(?:been|lived|had|worked|done|[a-z]+ed)\b")
 _NOW_ALREADY = rx(r"\bnow$")
 # "as of friday i'm in limerick": a home told as where the user is, which the rules of homes read with its time.
 _WHERE = rx(r"^(?:i'm|im|i\s+am|we're|we\s+are)\s+in\b")
@@ -69,8 +70,8 @@ def as_held_now(said: str) -> list[str] | None:
     ['I am Senior QA in Zalando now']
     >>> as_held_now("I'm reporting to the county office from this month")
     ["I'm reporting to the county office now"]
-    >>> as_held_now("Since January I've been vegetarian")
-    ["I've been vegetarian since January"]
+    >>> as_held_now("Since January I've been vegetarian") is None
+    True
     >>> as_held_now("From next month I'm working at Google") is None
     True
     """
@@ -80,8 +81,9 @@ def as_held_now(said: str) -> list[str] | None:
     rest = m.group("rest").rstrip(" ,.!")
     if _WHERE.match(rest):
         return None
-    if _PERFECT.match(rest) or _LIFE_EVENT.search(m.groupdict().get("event") or ""):
-        # a length told ("I've been vegetarian since January") or what happened ("since the divorce") stays with it
+    if _PERFECT.match(rest):
+        return None  # a length told ("Since January I've been vegetarian"): the rules keep its time as said
+    if _LIFE_EVENT.search(m.groupdict().get("event") or ""):  # what happened, "since the divorce", stays with it
         when = said[:m.start("rest")].strip(" ,") if m.re is _LEADING else said[m.end("rest"):].strip(" ,")
         return [f"{rest} {when[0].lower()}{when[1:]}"]
     return [rest if _NOW_ALREADY.search(rest) else f"{rest} now"]
