@@ -19,10 +19,11 @@ __all__ = ["TIME_LEAD", "as_held_now"]
 
 _MONTH = "|".join(MONTH_NAMES)
 # A time gone by or this one, named: "Monday", "last week", "this month", "mid-November", "January", "2024", "the
-# 14th", "new year", "the start of the month".
+# 14th", "new year", "the start of the month" (not "today": "I'm vegan as of today" is a diet begun that day, with its
+# day written out, read by .events).
 _TIME = (
     r"(?:(?:last|this)\s+(?:week|weekend|month|year|term|semester|summer|winter|spring|fall|autumn|" + WEEKDAY + r")"
-    r"|yesterday|today|(?:the\s+)?(?:start|beginning|end)\s+of\s+(?:the\s+|this\s+|last\s+)?(?:week|month|year|"
+    r"|(?:the\s+)?(?:start|beginning|end)\s+of\s+(?:the\s+|this\s+|last\s+)?(?:week|month|year|"
     + _MONTH + r")"
     r"|(?:early\s+|late\s+|mid[\s-]?)?(?:" + _MONTH + r")(?:\s+\d{1,2}(?:st|nd|rd|th)?)?"
     r"|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)(?:\s+of\s+(?:" + _MONTH + r"))?|(?:19|20)\d\d"
@@ -50,7 +51,7 @@ _LEADING = rx(r"^(?:" + _SINCE + r"|" + _FROM + r")\s*,?\s+(?P<rest>" + _SUBJECT
 # "... from this week", "... as of this month": the time after the clause (only one of now: a named day after a
 # clause is read by the rules of dates).
 _TRAILING = rx(
-    r"^(?P<rest>" + _SUBJECT + r".*?\S)\s*,?\s+(?:from|as\s+of|starting)\s+(?:this\s+(?:week|month|year)|today"
+    r"^(?P<rest>" + _SUBJECT + r".*?\S)\s*,?\s+(?:from|as\s+of|starting)\s+(?:this\s+(?:week|month|year)"
     r"|now\s+on)$"
 )
 # "I've been vegetarian since January", "Since 2025 I've lived in Porto": a length of time, whose "since" the rules
