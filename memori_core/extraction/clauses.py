@@ -13,7 +13,7 @@ import re
 from ..slots import PERSON
 from .filler import strip_filler
 from .grammar import contracted_verb, is_bare_present, is_past, is_subjectless_change, is_verb_form
-from .introductions import being_a
+from .introductions import being_a, role_here
 from .leading_clauses import split_leading
 from .leads import strip_lead
 from .lists import AGE_ITEM as _AGE_ITEM, PROFILE_ITEM as _PROFILE_ITEM, split_list, verb_item as _verb_item
@@ -24,6 +24,7 @@ from .played import split_played
 from .rewrite import article
 from .restated import corrected_in_message
 from .retracted import without_retracted
+from .begun_since import TIME_LEAD
 from .retold import as_plain_statements
 from .activities import PETS
 from .consequences import is_consequence
@@ -45,6 +46,8 @@ _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
 # "My name's Rebecca, but everyone calls me Becky": a new clause starts a new fact.
 _CLAUSE_BREAK = rx(
     rf"\s*,?\s+(?:and|but|so|because)\s+(?=(?:now\s+|then\s+|also\s+)?{_SUBJECT})|\s*,\s+(?={_SUBJECT})"
+    # "I handed over my classes on Friday and from this month I am reporting to ...": a time before the next clause
+    rf"|\s*,?\s+(?:and|but|so)\s+(?={TIME_LEAD}\s*,?\s+{_SUBJECT})"
     rf"|\s*,\s+(?=(?:no\s+more|so)\b)|\s*[\u2014\u2013]\s*|\s+-\s+(?={_SUBJECT})"
     # "My name is Henrik; I am a structural engineer": a semicolon before the user's next clause
     rf"|\s*;\s+(?={_SUBJECT})"
@@ -114,7 +117,12 @@ _WITH_KIDS = rx(
 _OWN_SUBJECT = rx(r"^(?:i|i'm|im|my|we|our|he|she|they|it|you|but|so|because)\b")
 # A given name and a family name count as one: "I'm Mei Ling, 27", "My name is Youssef Hamdy, civil engineer".
 _NAME_ITEM = re.compile(r"^[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+){0,2}$")
-_BARE_PROFILE = re.compile(r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+)(?:\s+here)?\s*,\s*(?P<items>.+)$")
+_BARE_PROFILE = re.compile(
+    r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+)?)(?:\s+here)?\s*,\s*(?P<items>.+)$"
+    # "dmitri here, 19, comp sci at waterloo": a name typed in lower case says it is one by "here" and an age
+    r"|^(?!(?:nobody|noone|everyone|everybody|someone|somebody|anyone|anybody|it|that|this|same|me)\b)"
+    r"(?P<lower>[a-z]{2,12})\s+here\s*,\s*(?P<aged>\d{1,3}\s*,.+)$"
+)
 # "dad of three", "a mum of two": the user's children.
 _PARENT_OF = rx(
     r"^(?:a\s+)?(?:proud\s+)?(?:mum|mom|mother|dad|father|parent)\s+of\s+(?P<n>two|three|four|five|six|\d)$"
@@ -311,8 +319,8 @@ def _profile(clause: str) -> list[str]:
         return [clause]
     told = m.group("subject").lower() if m is not None else "im"
     subject = m.group("subject") if told not in ("im", "my name is") else "I'm"
-    items = _LIST_SEPARATOR.split((m or bare).group("items").rstrip(" .!"))
-    name = bare.group("name") if bare is not None else None
+    items = _LIST_SEPARATOR.split(((m or bare).group("items") or bare.group("aged")).rstrip(" .!"))
+    name = (bare.group("name") or bare.group("lower").capitalize()) if bare is not None else None
     if told == "my name is" and not _NAME_ITEM.match(items[0]):
         return [clause]
     if name is None and _NAME_ITEM.match(items[0]) and not _PROFILE_ITEM.match(items[0]):
@@ -480,6 +488,8 @@ def _can_split(left: str, right: str, *, spliced: bool = False) -> bool:
     if spliced and told_of_someone(left, right):
         return False  # "I have a daughter, Sofia, who is 14": her age, told of her
     if _STARTS_FIRST_PERSON.match(left) or _STARTS_FIRST_PERSON.match(strip_lead(left)):  # "fyi I quit ..., I ..."
+        return True
+    if role_here(strip_lead(left).rstrip(" .!")) is not None:  # "Lactose intolerant here, so keep the dairy out"
         return True
     if is_subjectless_change(left):  # "Sold the car, I ..."
         return True

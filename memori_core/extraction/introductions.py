@@ -117,9 +117,12 @@ def introduction(body: str) -> str | None:
 def role_here(body: str) -> str | None:
     """The fact of "Retired teacher here." ("User is a retired teacher."), ``None`` for any other sentence."""
     m = _ROLE_HERE.match(body)
-    if m is None or not _what_here(m.group("what").split()[-1]):
+    if m is None or re.match(r"(?:no|not|nothing|none)\b", m.group("what"), re.IGNORECASE) \
+            or not _what_here(m.group("what").split()[-1]):  # "No pets here" says what the user has not
         return None
     what = m.group("what").lower()
+    if not slots_of(f"User is a {what.split()[-1]}.") & {"job"}:  # "Lactose intolerant here": no "a" before a state
+        return end_sentence(f"User is {what}")
     return end_sentence(f"User is {article(what)} {what}")
 
 
