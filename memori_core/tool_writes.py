@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any, Protocol
 
-from .capture.repeats import asettle_repeats, on_a_shared_store
+from .capture.repeats import asettle_repeats
 from .capture.shown_facts import SLOT_SCAN_LIMIT, held_then
 from .capture.statements import STATEMENTS
 from .extraction.core_facts import is_core_fact
@@ -52,7 +52,7 @@ from .validate import turn_as_of
 
 __all__ = ["NEAREST_LIMIT", "ToolWrite", "Written", "acopies_of", "aheld_instead", "aplan_write", "astore_plan",
            "awrite_facts", "copies_of", "ended_by", "held_instead", "is_core", "is_core_write", "plan_write",
-           "said_before_now", "same_fact", "store_plan", "stored_by"]
+           "said_before_now", "same_fact", "store_plan", "stored_by", "told_late"]
 
 NEAREST_LIMIT = 10
 """How many of the user's best-ranked facts for a written text (``engine.nearest``) a write is checked against,
@@ -109,21 +109,25 @@ def _holder(found: Sequence[Any]) -> str | None:
 
 
 def held_instead(engine: Any, entity_id: str, fact_id: str) -> Any:
-    """After a supersede written as ``fact_id``: the fact that holds instead of it when a racing supersede of the
-    same facts by another process stayed (:mod:`memori_core.engine.successors`), else ``None``. Nothing is read
-    on a store only this process writes."""
-    if not on_a_shared_store(engine):
-        return None
+    """After a supersede written as ``fact_id``: the fact that holds instead of it, read back, else ``None``: a
+    racing supersede of the same facts by another process that stayed (:mod:`memori_core.engine.successors`), or
+    one of the facts it was to end, when that fact was stated after the write's time (a write told late lands in
+    its past, already superseded by it: :mod:`memori_core.engine.late_facts`; :func:`told_late` tells the two
+    apart). The answer says what was stored, never a replacement the store did not make."""
     holder = _holder(engine.get(entity_id, [fact_id]))
     return next(iter(engine.get(entity_id, [holder])), None) if holder else None
 
 
 async def aheld_instead(engine: Any, entity_id: str, fact_id: str) -> Any:
     """Async :func:`held_instead`."""
-    if not on_a_shared_store(engine):
-        return None
     holder = _holder(await engine.aget(entity_id, [fact_id]))
     return next(iter(await engine.aget(entity_id, [holder])), None) if holder else None
+
+
+def told_late(ends: Iterable[_Fact], instead: _Fact | None) -> bool:
+    """Whether the fact holding instead of a write (:func:`held_instead`) is one the write was to end: stated
+    after the write's time, so the write landed in its past (not a racing writer's fact)."""
+    return instead is not None and instead.id in {f.id for f in ends}
 
 
 def said_before_now(said_at: datetime | None) -> datetime | None:

@@ -429,3 +429,36 @@ def test_a_change_whose_ended_fact_is_deleted_meanwhile_is_still_stored(engine, 
         assert (written.already, written.ended) == (False, ())
     assert change in valid(engine)
     assert "User works at Bosch." not in valid(engine)
+
+
+def test_a_remember_said_before_a_later_stated_fact_of_the_slot_says_that_one_holds(engine):
+    # Tester j22 (B1): a LangGraph store put, dated now, then a dated chat's change dated earlier: the change is
+    # kept as the put's history, and the reply said "It replaces fact job" all the same.
+    from memori_langchain import MemoriStore
+
+    store = MemoriStore(engine, namespace=("memories", "{user_id}"), fields=["content"])
+    store.put(("memories", "ann"), "job", {"content": "User works as a barista at Blue Bottle."})
+    model = replies(call("remember", "1", text="User works as a line cook at Nopa."), AIMessage("ok"))
+    turn = HumanMessage("I'm a line cook at Nopa now.", additional_kwargs={"created_at": "2026-10-12T19:00:00-05:00"})
+    said = answers(create_agent(model, memory_tools(engine), store=store).invoke({"messages": [turn]}, config=USER))
+    assert valid(engine) == ["User works as a barista at Blue Bottle."]
+    assert "It replaces fact" not in said[0]
+    cook = fact_id_in(said[0])
+    assert f"But it was said before fact job: User works as a barista at Blue Bottle. (stated " in said[0]
+    assert f"fact {cook} is kept as its history, not current" in said[0]
+    assert engine.get("ann", [cook])[0].superseded_by == "job"
+
+
+def test_mcp_add_said_before_the_fact_it_changes_lists_it_as_told_late_not_replaced(engine):
+    engine.add("cid", ["User lives in Leeds."])
+
+    async def run() -> dict:
+        async with create_connected_server_and_client_session(build_server(engine, entity="cid")) as s:
+            added = await s.call_tool("add", {"facts": ["User lives in York."], "said_at": "2026-03-01T18:00:00Z"})
+            return added.structuredContent
+
+    added = asyncio.run(run())
+    (leeds,) = [f for f in engine.list("cid")]
+    assert leeds.content == "User lives in Leeds."
+    assert added["replaced"] == []
+    assert added["told_late"] == [{"id": added["ids"][0], "by": leeds.id, "text": "User lives in Leeds."}]
