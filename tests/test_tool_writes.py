@@ -11,6 +11,7 @@ import re
 
 import pytest
 from langchain.agents import create_agent
+from langchain.tools import ToolRuntime, tool
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from mcp.shared.memory import create_connected_server_and_client_session
 
@@ -23,7 +24,7 @@ from memori_core.mcp_server import build_server
 from memori_core.memory_tools import NOTHING_STORED, MemoryTools
 from memori_core.meta_questions import asks_what_memory_holds
 from memori_core.tool_writes import Written, awrite_facts, ended_by, is_core, same_fact
-from memori_langchain import memory_tools
+from memori_langchain import MemoriMiddleware, MemoriStore, memory_tools
 from memori_llamaindex import MemoriToolSpec
 
 USER = {"configurable": {"entity_id": "ann"}}
@@ -434,8 +435,6 @@ def test_a_change_whose_ended_fact_is_deleted_meanwhile_is_still_stored(engine, 
 def test_a_remember_said_before_a_later_stated_fact_of_the_slot_says_that_one_holds(engine):
     # Tester j22 (B1): a LangGraph store put, dated now, then a dated chat's change dated earlier: the change is
     # kept as the put's history, and the reply said "It replaces fact job" all the same.
-    from memori_langchain import MemoriStore
-
     store = MemoriStore(engine, namespace=("memories", "{user_id}"), fields=["content"])
     store.put(("memories", "ann"), "job", {"content": "User works as a barista at Blue Bottle."})
     model = replies(call("remember", "1", text="User works as a line cook at Nopa."), AIMessage("ok"))
@@ -462,3 +461,30 @@ def test_mcp_add_said_before_the_fact_it_changes_lists_it_as_told_late_not_repla
     assert leeds.content == "User lives in Leeds."
     assert added["replaced"] == []
     assert added["told_late"] == [{"id": added["ids"][0], "by": leeds.id, "text": "User lives in Leeds."}]
+
+
+def test_a_store_put_and_remember_in_dated_agent_runs_share_the_turns_clock(engine):
+    # Tester j22 (B1): under MemoriMiddleware a tool's runtime.store.put is dated by the run's turn, as the
+    # memory tools' remember is, so the week-2 job change replaces the week-1 job instead of landing before it.
+    store = MemoriStore(engine, namespace=("memories", "{user_id}"), fields=["content"])
+
+    @tool
+    def put_store(key: str, content: str, runtime: ToolRuntime) -> str:
+        """Put a memory in the store."""
+        runtime.store.put(("memories", "ann"), key, {"content": content})
+        return "stored"
+
+    def turn(when: str, said: str, tool_call: AIMessage) -> list[str]:
+        agent = create_agent(replies(tool_call, AIMessage("ok")), [*memory_tools(engine), put_store], store=store,
+                             middleware=[MemoriMiddleware(engine=engine)])
+        message = HumanMessage(said, additional_kwargs={"created_at": when})
+        return answers(agent.invoke({"messages": [message]}, config=USER))
+
+    turn("2026-10-05T19:00:00-05:00", "I'm a barista at Blue Bottle.",
+         call("put_store", "1", key="job", content="User works as a barista at Blue Bottle."))
+    (barista,) = engine.get("ann", ["job"])
+    assert barista.created_at.startswith("2026-10-06T00:00:00")
+    said = turn("2026-10-12T19:00:00-05:00", "I'm a line cook at Nopa now.",
+                call("remember", "2", text="User works as a line cook at Nopa."))
+    assert "It replaces fact job: User works as a barista at Blue Bottle." in said[0]
+    assert valid(engine) == ["User works as a line cook at Nopa."]
