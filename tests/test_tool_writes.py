@@ -488,3 +488,15 @@ def test_a_store_put_and_remember_in_dated_agent_runs_share_the_turns_clock(engi
                 call("remember", "2", text="User works as a line cook at Nopa."))
     assert "It replaces fact job: User works as a barista at Blue Bottle." in said[0]
     assert valid(engine) == ["User works as a line cook at Nopa."]
+
+
+@pytest.mark.parametrize("said", ["Ana and I separated; I moved to an apartment in Evanston.",
+                                  "User and Ana separated; User moved to an apartment in Evanston."])
+def test_a_break_up_told_with_a_move_keeps_no_part_of_the_old_home(engine, said: str) -> None:
+    # Tester j22 (A1): the "what still holds" split kept "User lives in Chicago." from the home told with the
+    # partner, although the same statement moves the user to Evanston.
+    ops = MemoryTools(engine)
+    ops.remember("ann", "User lives in Chicago with their wife Ana.")
+    answer = ops.remember("ann", said)
+    assert "It replaces fact" in answer and "still holds" not in answer
+    assert valid(engine) == [said]

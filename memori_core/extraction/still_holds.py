@@ -26,14 +26,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..slots import holder
+from ..slots import holder, slot_keys
 from .cues import is_negated
 from .endings import ends_habit
 from .relationships import ENDED_STAGES, relationship_stage
 from .patterns import rx
 from .routes import changes_route, haul_of
 
-__all__ = ["left_the_place", "moved_from_the_household", "part_still_held", "still_holds", "with_role_named"]
+__all__ = ["left_the_place", "lives_with_household", "moved_from_the_household", "part_still_held", "still_holds", "with_role_named"]
 
 _CITY = r"(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"
 # Where the user lives now, told as a present state ("User lives in Leicester.", "User has moved into their flat in
@@ -146,6 +146,21 @@ def part_still_held(new: str, old: str) -> str | None:
     return first if ends_habit(new, second) and not ends_habit(new, first) else None
 
 
+# The partner or children the user lives with, and not where: "User lives with their husband Rui.", "User lives
+# with their two sons, Yusuf and Adam." (a move takes them along; roommates or parents it leaves behind).
+_LIVES_WITH = rx(
+    r"^user\s+(?:\w+\s+)?(?:lives|has\s+lived|is\s+living)\s+with\s+(?:their\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:wife|husband|partner|spouse|fianc[ée]e?|sons?|daughters?|kids?|children|child|baby|twins)\b"
+    r"(?!.*\b(?:in|at|near)\s)"
+)
+
+
+def lives_with_household(fact: str) -> bool:
+    """Whether ``fact`` tells the partner or children the user lives with and not where ("User lives with their two
+    sons, Yusuf and Adam."): a move leaves it true."""
+    return bool(_LIVES_WITH.match(fact))
+
+
 def still_holds(new: str, old: str) -> list[str]:
     """What of ``old``, a stored fact ``new`` ends, still holds, as facts to keep (``[]`` when nothing does).
 
@@ -176,7 +191,10 @@ def still_holds(new: str, old: str) -> list[str]:
     relative = _FOR_RELATIVE.search(old)
     if relative is not None and relative.group("name") not in new and holder(old) == "user":
         kept.append(f"User's {relative.group('role')} {relative.group('name')} has {_article(relative.group('what'))}.")
-    return kept
+    # Never a part the same statement tells anew: "Ana and I separated; I moved to Evanston." keeps no home of the
+    # ended "User lives in Chicago with their wife Ana." (whom the user lives with, which a move leaves, stays).
+    told = slot_keys(new)
+    return [k for k in kept if not slot_keys(k) & told or lives_with_household(k)]
 
 
 _PARTNER_WORD = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"
