@@ -500,3 +500,15 @@ def test_a_break_up_told_with_a_move_keeps_no_part_of_the_old_home(engine, said:
     answer = ops.remember("ann", said)
     assert "It replaces fact" in answer and "still holds" not in answer
     assert valid(engine) == [said]
+
+
+@pytest.mark.parametrize("stored", ["I have type 2 diabetes and take metformin twice a day.",
+                                    "User has type 2 diabetes and takes metformin twice a day."])
+def test_a_medicine_switch_the_doctor_made_ends_the_old_medicine_and_keeps_the_condition(engine, stored: str) -> None:
+    # Tester j22 (A2): "my doctor switched me from X to Y" ended nothing, so both drugs were recalled as current.
+    ops = MemoryTools(engine)
+    ops.remember("ann", stored)
+    answer = ops.remember("ann", "My doctor switched me from metformin to Ozempic.")
+    assert f"It replaces fact {derived_fact_id(stored)}" in answer
+    assert valid(engine) == ["User has type 2 diabetes.", "User's doctor switched the user from metformin to Ozempic."]
+    assert all(is_core(f) for f in engine.list("ann") if f.content == "User has type 2 diabetes.")

@@ -126,6 +126,21 @@ _FOR_RELATIVE = re.compile(
 _TWO_PARTS = re.compile(
     r"^User\s+(?P<first>(?:has|is)\s+[^,;]+?)\s+and\s+(?P<second>(?:uses|takes|wears|is\s+on)\s+[^,;]+?)\s*\.?$"
 )
+# The same told in the first person, as a model's write may store it: "I have type 2 diabetes and take metformin
+# twice a day." (read as "User has type 2 diabetes and takes metformin twice a day.").
+_FIRST_PERSON = (
+    (re.compile(r"^I\s+(?:have|'ve\s+got)\b"), "User has"), (re.compile(r"^I\s+am\b|^I'm\b"), "User is"),
+    (re.compile(r"\band\s+(use|take|wear)\b"), r"and \1s"), (re.compile(r"\band\s+am\s+on\b"), "and is on"),
+)
+
+
+def _third_person(old: str) -> str:
+    """``old`` with a first-person opening ("I have ... and take ...") told of "User", as capture writes it."""
+    if not re.match(r"^I(?:\s|')", old):
+        return old
+    for pattern, said in _FIRST_PERSON:
+        old = pattern.sub(said, old, count=1)
+    return old
 
 
 def part_still_held(new: str, old: str) -> str | None:
@@ -139,7 +154,7 @@ def part_still_held(new: str, old: str) -> str | None:
     >>> part_still_held("User switched from an insulin pump to injections.", "User has type 1 diabetes.") is None
     True
     """
-    m = _TWO_PARTS.match(old)
+    m = _TWO_PARTS.match(_third_person(old.strip()))
     if m is None:
         return None
     first, second = f"User {m.group('first')}.", f"User {m.group('second')}."
