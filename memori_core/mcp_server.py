@@ -518,7 +518,9 @@ def build_server(
         id of the fact that holds now: the new fact's, or another writer's that ended it at the same moment and
         stayed, the new fact then kept as history); `restore` undoes it. A fact said (`said_at`) before the stored fact
         it changes was stated ends nothing: it is kept as that fact's history, and `told_late` lists it (`id`; `by`,
-        `text`: the later fact, which holds now). When only part of an ended fact changed
+        `text`: the later fact, which holds now). A change told ahead with its day ("User is starting at Deloitte
+        on Nov 1.") is stored as told, and the state it brings beside it, valid from that day, when it ends what it
+        replaces (not now): `to_come` lists it (`id`, `text`, `from`, `replaces`). When only part of an ended fact changed
         ("User switched from an insulin pump to injections." ends "User has type 1 diabetes and uses an insulin
         pump."), `kept` lists what still holds, stored as facts of their own (`id`, `text`). Allergies, medication and diets are core (recalled on every query);
         `core=true` / `false` marks every fact of the call so instead. `said_at` (ISO 8601 with its offset, e.g.
@@ -547,6 +549,11 @@ def build_server(
                 for w in written if w.instead is not None and told_late(w.ended, w.instead)]
         if late:
             out["told_late"] = late
+        coming = [{"id": fid, "text": change.fact, "from": change.start.isoformat(),
+                   "replaces": [{"id": f.id, "text": f.content} for f in ends]}
+                  for w in written if w.to_come is not None for fid, change, ends in [w.to_come]]
+        if coming:
+            out["to_come"] = coming
         kept = [{"id": kid, "text": text} for w in written for kid, text in w.kept]
         if kept:
             out["kept"] = kept

@@ -665,6 +665,12 @@ def _remembered(done: tuple[ToolWrite, str]) -> str:
     for old in plan.ends:
         said += (f"\nIt replaces fact {old.id}: {clip_fact(sanitize_fact(old.content))} (kept as history; if both "
                  f"still hold, call restore_memory with fact_id {old.id})")
+    if plan.to_come is not None and plan.to_come_id is not None:
+        start = plan.to_come.start.date().isoformat()
+        said += f"\nFrom {start} on, it is fact {plan.to_come_id}: {clip_fact(sanitize_fact(plan.to_come.fact))}"
+        for old in plan.to_come_ends:
+            said += (f"\nThat ends fact {old.id} on {start}: {clip_fact(sanitize_fact(old.content))} (it holds "
+                     f"until then; kept as history after)")
     for kid, kept in zip(plan.kept_ids, plan.keeps):  # the part of an ended compound that stays true
         said += f"\nWhat of it still holds stays remembered as fact {kid}: {clip_fact(sanitize_fact(kept))}"
     return said

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from datetime import datetime, timezone
 
 import pytest
 from langchain.agents import create_agent
@@ -512,3 +513,34 @@ def test_a_medicine_switch_the_doctor_made_ends_the_old_medicine_and_keeps_the_c
     assert f"It replaces fact {derived_fact_id(stored)}" in answer
     assert valid(engine) == ["User has type 2 diabetes.", "User's doctor switched the user from metformin to Ozempic."]
     assert all(is_core(f) for f in engine.list("ann") if f.content == "User has type 2 diabetes.")
+
+
+def test_a_job_change_told_ahead_ends_the_job_held_at_its_start_not_now(engine):
+    # Tester j22 (A4): "starting at Deloitte on Nov 1" ended the accountant job at once, so a recall on 10-12 had
+    # no job; now the job holds until Nov 1 and the new one from then (through the real MCP client as well).
+    ops = MemoryTools(engine)
+    told = datetime(2026, 10, 12, 19, tzinfo=timezone.utc)
+    ops.remember("ann", "User works as an accountant at KPMG.", said_at=datetime(2026, 10, 5, tzinfo=timezone.utc))
+    answer = ops.remember("ann", "I'm starting a new job at Deloitte as a tax manager on Nov 1.", said_at=told)
+    assert "It replaces fact" not in answer
+    assert "From 2026-11-01 on, it is fact " in answer and "User works at Deloitte as a tax manager." in answer
+    assert f"That ends fact {derived_fact_id('User works as an accountant at KPMG.')} on 2026-11-01" in answer
+
+    def jobs(when: datetime) -> list[str]:
+        return sorted(f.content for f in engine.recall("Where do I work?", "ann", as_of=when) if "works" in f.content)
+
+    assert jobs(told) == ["User works as an accountant at KPMG."]
+    assert jobs(datetime(2026, 11, 2, tzinfo=timezone.utc)) == ["User works at Deloitte as a tax manager."]
+
+    async def run() -> dict:
+        engine.add("cid", ["User works as an accountant."], created_at=datetime(2026, 10, 5, tzinfo=timezone.utc))
+        async with create_connected_server_and_client_session(build_server(engine, entity="cid")) as s:
+            added = await s.call_tool("add", {"facts": ["I'm starting a new job at Deloitte on Nov 1."],
+                                              "said_at": "2026-10-12T19:00:00-05:00"})
+            return added.structuredContent
+
+    added = asyncio.run(run())
+    assert added["replaced"] == []
+    (coming,) = added["to_come"]
+    assert (coming["text"], coming["from"]) == ("User works at Deloitte.", "2026-11-01T00:00:00-05:00")
+    assert [r["text"] for r in coming["replaces"]] == ["User works as an accountant."]

@@ -442,10 +442,12 @@ class RecallEngine(ReadPath, WritePath):
     async def aadd(self, entity_id: str, facts: Sequence[str] | str, ids: Sequence[str] | None = None,
                    created_at: Any = None, metadata: Any = None, *, session_id: Any = None,
                    supersedes: Sequence[str] | str | None = None, expires_at: Any = None,
-                   progress: Progress | None = None, core: bool | Sequence[bool] = False) -> list[str]:
+                   progress: Progress | None = None, core: bool | Sequence[bool] = False,
+                   valid_from: Any = None) -> list[str]:
         """Async :meth:`add` (runs on a write thread; ``progress`` is called from it)."""
         return await self._write(self.add, entity_id, facts, ids, created_at, metadata, session_id=session_id,
-                                     supersedes=supersedes, expires_at=expires_at, progress=progress, core=core)
+                                 supersedes=supersedes, expires_at=expires_at, progress=progress, core=core,
+                                 valid_from=valid_from)
 
     async def arecall(self, query: str, entity_id: str, limit: int | None = None, *,
                       query_vector: Any | None = None, where: dict[str, Any] | None = None,
