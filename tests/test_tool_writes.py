@@ -104,6 +104,8 @@ def test_restore_memory_undoes_a_replacement_the_model_finds_wrong_and_keeps_the
     ("User lives in Bristol.", "User broke up with Sam; he moved out."),
     ("User's wife is Priya.", "User's wife Priya is allergic to penicillin."),
     ("User's wife Priya is allergic to penicillin.", "User and Priya are separating."),
+    # tester j22 (A3): a conference called off ends no trip to another place
+    ("User is flying to Tokyo on 2026-10-20 for a week.", "The Denver conference is called off."),
 ])
 def test_a_new_fact_that_can_hold_beside_the_stored_one_ends_nothing(old: str, new: str) -> None:
     class Fact:
@@ -128,6 +130,9 @@ def test_a_new_fact_that_can_hold_beside_the_stored_one_ends_nothing(old: str, n
     ("User has decided to go vegan.", "User is vegan."),  # the decision carried out
     ("User's partner is Sam.", "User broke up with Sam; he moved out."),  # the relationship the break-up ends
     ("User's wife is Priya.", "User and Priya are separating."),
+    # tester j22 (A3): an event trip called off, told in the passive
+    ("User is going to Denver next month for a conference.", "The Denver conference is called off."),
+    ("User is going to a conference in Denver on 2026-11-05.", "The conference in Denver got cancelled."),
 ])
 def test_a_change_ends_the_stored_fact_as_capture_would(old: str, new: str) -> None:
     class Fact:
