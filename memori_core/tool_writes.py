@@ -16,8 +16,9 @@ model's write, unlike ``engine.add`` (the app's own API, which stores what it is
   Lisbon."), read as capture reads "I live in Porto now". An ended fact is kept as history (``engine.restore``
   makes it valid again), and the answer names it, so the model can undo a wrong replacement;
 - is ``core`` (recalled on every turn) when it is a care fact, by the rule capture marks core by
-  (:func:`~memori_core.extraction.core_facts.is_core_fact`: an allergy, a medication, a diet), unless the call
-  says ``core`` itself;
+  (:func:`~memori_core.extraction.core_facts.is_core_fact`: an allergy, a medication, a diet), or when it tells
+  what holds now in the slot of a core fact it ends ("I'm not vegetarian anymore, I eat fish now.":
+  :func:`~memori_core.extraction.core_facts.keeps_core`), unless the call says ``core`` itself;
 - stores a change told ahead with its day ("User is starting at Deloitte on Nov 1.") as told, and beside it the
   state it brings, valid from that day (:func:`change_to_come`, as capture does:
   :mod:`memori_core.extraction.changes_to_come`), which ends the facts it replaces then, not now;
@@ -42,7 +43,7 @@ from .capture.repeats import asettle_repeats
 from .capture.shown_facts import SLOT_SCAN_LIMIT, held_then
 from .capture.statements import STATEMENTS
 from .extraction.changes_to_come import ChangeToCome, ends_at_start, state_to_come
-from .extraction.core_facts import is_core_fact
+from .extraction.core_facts import is_core_fact, keeps_core
 from .extraction.dates import anchor_plan
 from .extraction.grammar import is_past_statement
 from .extraction.cues import content_words, is_change, is_negated, is_planned
@@ -235,7 +236,11 @@ def _decide(text: str, core: bool | None, facts: Sequence[_Fact], said_at: datet
     ends = tuple(ended_by(text, held))
     held = [f for f in facts if f.id not in {e.id for e in ends}]
     keeps = dict.fromkeys(t for f in ends for t in still_holds(text, f.content) if same_fact(t, held) is None)
-    return ToolWrite(text, is_core_write(text, core), ends=ends, keeps=tuple(keeps))
+    # a change of a core fact's slot stays core unless the call says otherwise ("User eats fish now." over
+    # "User is vegetarian."): the diet changed, and is still recalled on every turn
+    core_now = is_core_write(text, core) or (core is None and keeps_core(text, [(f.content, is_core(f))
+                                                                                 for f in ends]))
+    return ToolWrite(text, core_now, ends=ends, keeps=tuple(keeps))
 
 
 def stored_by(plan: ToolWrite) -> dict[str, Any]:

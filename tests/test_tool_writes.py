@@ -549,3 +549,18 @@ def test_a_job_change_told_ahead_ends_the_job_held_at_its_start_not_now(engine):
     (coming,) = added["to_come"]
     assert (coming["text"], coming["from"]) == ("User works at Deloitte.", "2026-11-01T00:00:00-05:00")
     assert [r["text"] for r in coming["replaces"]] == ["User works as an accountant."]
+
+
+@pytest.mark.parametrize(("said", "core"), [("I'm not vegetarian anymore, I eat fish now.", True),
+                                            ("User eats fish now.", True),
+                                            ("User is not vegetarian anymore.", False)])
+def test_a_diet_changed_from_a_core_diet_stays_core_and_one_only_ended_does_not(engine, said: str, core: bool):
+    # Tester j22 (A5): the new diet lost the core mark the old diet had, so it was no longer recalled every turn.
+    ops = MemoryTools(engine)
+    ops.remember("ann", "User is vegetarian.")
+    assert "It replaces fact" in ops.remember("ann", said)
+    (new,) = engine.list("ann")
+    assert is_core(new) is core
+    ops.remember("bob", "User is vegetarian.")
+    ops.remember("bob", said, core=False)  # what the call says wins
+    assert not is_core(engine.list("bob")[0])
