@@ -40,6 +40,7 @@ from .closing import CLOSE_TIMEOUT, HELD_AT_CLOSE_SECONDS, engine_closed_error, 
 from .progress import Progress
 from .judging import MAX_JUDGE_CALLS, _check_judge
 from .reads import ReadPath, _Scoring
+from .versions import named_successors
 from .swapped import warn_if_swapped
 from .workers import READ, WRITE, AsyncWorkers
 from .writes import _UNSET, Forgotten, WritePath
@@ -283,7 +284,8 @@ class RecallEngine(ReadPath, WritePath):
         said again keeps its earlier period so too), followed both ways. The last one is the valid fact when
         there is one (a fact with no history: ``[fact]``). Ordered by ``valid_to`` (the valid ones last), then
         by when each became valid (``valid_since``: a restored fact after the fact that superseded it), then by
-        order of addition. An unknown id raises ``KeyError``."""
+        order of addition. A superseded period a restore kept as a version row names the fact that superseded it
+        (:func:`~memori_core.engine.versions.named_successors`). An unknown id raises ``KeyError``."""
         entity_id = check_entity_id(entity_id)
         id_list = check_id_list(id, "id")
         if not isinstance(id, str) or len(id_list) != 1:
@@ -307,8 +309,8 @@ class RecallEngine(ReadPath, WritePath):
                         todo.append(other)
             rows = [cache.pos[i] for i in seen if i in cache.pos]
             facts = [f for f in map(cache.fact, rows) if f is not None]
-        return sorted(facts, key=lambda f: (f.valid_to is None, iso_to_ts(f.valid_to),
-                                            iso_to_ts(f.valid_since), f.seq, f.id))
+        return named_successors(sorted(facts, key=lambda f: (f.valid_to is None, iso_to_ts(f.valid_to),
+                                                             iso_to_ts(f.valid_since), f.seq, f.id)))
 
     @when_open
     def get(self, entity_id: str, ids: Sequence[str] | str) -> list[StoredFact]:
