@@ -75,7 +75,7 @@ from .store.chroma_client import NoServerAnswers
 from .store.deadline import NotReached
 from .time_limit import check_timeout
 from .tool_queries import as_the_user_asks
-from .tool_writes import awrite_facts, said_before_now
+from .tool_writes import awrite_facts, said_before_now, told_late
 from .validate import check_entity_id, check_time
 
 if TYPE_CHECKING:
@@ -520,7 +520,11 @@ def build_server(
         `already`. A fact that changes a stored one (a new home, job or diet: "User lives in Porto." over "User
         lives in Lisbon.") ends it, kept as history: `replaced` lists each ended fact (`id`, `text`, `by`: the
         id of the fact that holds now: the new fact's, or another writer's that ended it at the same moment and
-        stayed, the new fact then kept as history); `restore` undoes it. When only part of an ended fact changed
+        stayed, the new fact then kept as history); `restore` undoes it. A fact said (`said_at`) before the stored fact
+        it changes was stated ends nothing: it is kept as that fact's history, and `told_late` lists it (`id`; `by`,
+        `text`: the later fact, which holds now). A change told ahead with its day ("User is starting at Deloitte
+        on Nov 1.") is stored as told, and the state it brings beside it, valid from that day, when it ends what it
+        replaces (not now): `to_come` lists it (`id`, `text`, `from`, `replaces`). When only part of an ended fact changed
         ("User switched from an insulin pump to injections." ends "User has type 1 diabetes and uses an insulin
         pump."), `kept` lists what still holds, stored as facts of their own (`id`, `text`). Allergies, medication and diets are core (recalled on every query);
         `core=true` / `false` marks every fact of the call so instead. `said_at` (ISO 8601 with its offset, e.g.
@@ -544,7 +548,16 @@ def build_server(
             raise
         out = {"ids": [w.id for w in written], "already": list(dict.fromkeys(w.id for w in written if w.already)),
                "replaced": [{"id": f.id, "text": f.content, "by": (w.instead or w).id}
-                            for w in written for f in w.ended]}
+                            for w in written if not told_late(w.ended, w.instead) for f in w.ended]}
+        late = [{"id": w.id, "by": w.instead.id, "text": w.instead.content}
+                for w in written if w.instead is not None and told_late(w.ended, w.instead)]
+        if late:
+            out["told_late"] = late
+        coming = [{"id": fid, "text": change.fact, "from": change.start.isoformat(),
+                   "replaces": [{"id": f.id, "text": f.content} for f in ends]}
+                  for w in written if w.to_come is not None for fid, change, ends in [w.to_come]]
+        if coming:
+            out["to_come"] = coming
         kept = [{"id": kid, "text": text} for w in written for kid, text in w.kept]
         if kept:
             out["kept"] = kept

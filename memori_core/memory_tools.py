@@ -51,7 +51,7 @@ from .text import normalize_fact_text, user_subject
 from .meta_questions import asks_what_memory_holds
 from .tool_queries import as_the_user_asks
 from .tool_writes import (ToolWrite, acopies_of, aheld_instead, aplan_write, astore_plan, copies_of, held_instead,
-                          is_core, plan_write, said_before_now, store_plan)
+                          is_core, plan_write, said_before_now, store_plan, told_late)
 
 logger = logging.getLogger("memori_core.memory_tools")
 
@@ -354,7 +354,7 @@ class MemoryTools:
             began = time.time_ns()
             plan, ids = store_plan(self.engine, entity_id, plan, said_at)
             plan, fid = plan.stored_as(ids), ids[0]
-            if plan.ends:  # another process may have ended them at the same moment, its fact staying
+            if plan.ends:  # read back: another process may have ended them too, or they were stated after said_at
                 plan = replace(plan, instead=held_instead(self.engine, entity_id, fid))
             return _settled(plan, fid, settle_repeats(self.engine, entity_id, [fid], began))
 
@@ -650,6 +650,13 @@ def _remembered(done: tuple[ToolWrite, str]) -> str:
     if plan.same is not None:
         return f"Already remembered as fact {fid}: {clip_fact(sanitize_fact(plan.same.content))} (not stored again)"
     said = f"Remembered as fact {fid}: {plan.text}"
+    if told_late(plan.ends, plan.instead):  # stated before the fact it was to end: it landed in that one's past
+        assert plan.instead is not None
+        when = format_timestamp(plan.instead.stated_at)
+        return (f"{said}\nBut it was said before fact {plan.instead.id}: "
+                f"{clip_fact(sanitize_fact(plan.instead.content))} (stated {when or 'later'}), which therefore "
+                f"holds now; fact {fid} is kept as its history, not current (if fact {fid} is the one that holds "
+                f"now, call restore_memory with fact_id {fid}, then forget_memory with fact_id {plan.instead.id})")
     if plan.instead is not None:  # a racing write of another process ended the same facts, and its fact stayed
         return (f"{said}\nBut at the same moment another write replaced "
                 f"{', '.join(f'fact {old.id}' for old in plan.ends)} with fact {plan.instead.id}: "
@@ -658,6 +665,12 @@ def _remembered(done: tuple[ToolWrite, str]) -> str:
     for old in plan.ends:
         said += (f"\nIt replaces fact {old.id}: {clip_fact(sanitize_fact(old.content))} (kept as history; if both "
                  f"still hold, call restore_memory with fact_id {old.id})")
+    if plan.to_come is not None and plan.to_come_id is not None:
+        start = plan.to_come.start.date().isoformat()
+        said += f"\nFrom {start} on, it is fact {plan.to_come_id}: {clip_fact(sanitize_fact(plan.to_come.fact))}"
+        for old in plan.to_come_ends:
+            said += (f"\nThat ends fact {old.id} on {start}: {clip_fact(sanitize_fact(old.content))} (it holds "
+                     f"until then; kept as history after)")
     for kid, kept in zip(plan.kept_ids, plan.keeps):  # the part of an ended compound that stays true
         said += f"\nWhat of it still holds stays remembered as fact {kid}: {clip_fact(sanitize_fact(kept))}"
     return said

@@ -16,8 +16,12 @@ model's write, unlike ``engine.add`` (the app's own API, which stores what it is
   Lisbon."), read as capture reads "I live in Porto now". An ended fact is kept as history (``engine.restore``
   makes it valid again), and the answer names it, so the model can undo a wrong replacement;
 - is ``core`` (recalled on every turn) when it is a care fact, by the rule capture marks core by
-  (:func:`~memori_core.extraction.core_facts.is_core_fact`: an allergy, a medication, a diet), unless the call
-  says ``core`` itself;
+  (:func:`~memori_core.extraction.core_facts.is_core_fact`: an allergy, a medication, a diet), or when it tells
+  what holds now in the slot of a core fact it ends ("I'm not vegetarian anymore, I eat fish now.":
+  :func:`~memori_core.extraction.core_facts.keeps_core`), unless the call says ``core`` itself;
+- stores a change told ahead with its day ("User is starting at Deloitte on Nov 1.") as told, and beside it the
+  state it brings, valid from that day (:func:`change_to_come`, as capture does:
+  :mod:`memori_core.extraction.changes_to_come`), which ends the facts it replaces then, not now;
 - keeps what of an ended fact still holds, as capture does (:func:`~memori_core.extraction.still_holds.still_holds`:
   "User switched from an insulin pump to injections." ends "User has type 1 diabetes and uses an insulin pump." and
   keeps "User has type 1 diabetes.").
@@ -35,10 +39,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any, Protocol
 
-from .capture.repeats import asettle_repeats, on_a_shared_store
+from .capture.repeats import asettle_repeats
 from .capture.shown_facts import SLOT_SCAN_LIMIT, held_then
 from .capture.statements import STATEMENTS
-from .extraction.core_facts import is_core_fact
+from .extraction.changes_to_come import ChangeToCome, ends_at_start, state_to_come
+from .extraction.core_facts import is_core_fact, keeps_core
+from .extraction.dates import anchor_plan
 from .extraction.grammar import is_past_statement
 from .extraction.cues import content_words, is_change, is_negated, is_planned
 from .extraction.same_statement import same_fact, statement_frame
@@ -50,9 +56,9 @@ from .slots import slot_keys
 from .text import normalize_fact_text
 from .validate import turn_as_of
 
-__all__ = ["NEAREST_LIMIT", "ToolWrite", "Written", "acopies_of", "aheld_instead", "aplan_write", "astore_plan",
+__all__ = ["NEAREST_LIMIT", "ToolWrite", "change_to_come", "Written", "acopies_of", "aheld_instead", "aplan_write", "astore_plan",
            "awrite_facts", "copies_of", "ended_by", "held_instead", "is_core", "is_core_write", "plan_write",
-           "said_before_now", "same_fact", "store_plan", "stored_by"]
+           "said_before_now", "same_fact", "store_plan", "stored_by", "told_late"]
 
 NEAREST_LIMIT = 10
 """How many of the user's best-ranked facts for a written text (``engine.nearest``) a write is checked against,
@@ -88,11 +94,18 @@ class ToolWrite:
     instead: _Fact | None = None
     keeps: tuple[str, ...] = ()
     kept_ids: tuple[str, ...] = ()
+    to_come: ChangeToCome | None = None
+    """A change the text tells ahead ("User is starting at Deloitte on Nov 1."): the state it brings, stored
+    beside the text valid from its start, which ends ``to_come_ends`` then, not now (the text ends nothing)."""
+    to_come_ends: tuple[_Fact, ...] = ()
+    to_come_id: str | None = None
 
     def stored_as(self, ids: Sequence[str]) -> ToolWrite:
-        """This plan once ``engine.add`` stored it (``ids``: what it returned for :func:`stored_by`'s facts): the
-        ids of what still holds noted, so an answer can name them."""
-        return replace(self, kept_ids=tuple(ids[1:1 + len(self.keeps)]))
+        """This plan once ``engine.add`` stored it (``ids``: what it returned for :func:`stored_by`'s facts, then
+        the state to come's id): the ids of what still holds and of the state to come noted, so an answer can
+        name them."""
+        to_come_id = ids[1 + len(self.keeps)] if self.to_come is not None else None
+        return replace(self, kept_ids=tuple(ids[1:1 + len(self.keeps)]), to_come_id=to_come_id)
 
     def still(self, present: Iterable[str]) -> ToolWrite:
         """This plan with only the ended facts whose ids are in ``present`` (the others were deleted meanwhile),
@@ -109,21 +122,25 @@ def _holder(found: Sequence[Any]) -> str | None:
 
 
 def held_instead(engine: Any, entity_id: str, fact_id: str) -> Any:
-    """After a supersede written as ``fact_id``: the fact that holds instead of it when a racing supersede of the
-    same facts by another process stayed (:mod:`memori_core.engine.successors`), else ``None``. Nothing is read
-    on a store only this process writes."""
-    if not on_a_shared_store(engine):
-        return None
+    """After a supersede written as ``fact_id``: the fact that holds instead of it, read back, else ``None``: a
+    racing supersede of the same facts by another process that stayed (:mod:`memori_core.engine.successors`), or
+    one of the facts it was to end, when that fact was stated after the write's time (a write told late lands in
+    its past, already superseded by it: :mod:`memori_core.engine.late_facts`; :func:`told_late` tells the two
+    apart). The answer says what was stored, never a replacement the store did not make."""
     holder = _holder(engine.get(entity_id, [fact_id]))
     return next(iter(engine.get(entity_id, [holder])), None) if holder else None
 
 
 async def aheld_instead(engine: Any, entity_id: str, fact_id: str) -> Any:
     """Async :func:`held_instead`."""
-    if not on_a_shared_store(engine):
-        return None
     holder = _holder(await engine.aget(entity_id, [fact_id]))
     return next(iter(await engine.aget(entity_id, [holder])), None) if holder else None
+
+
+def told_late(ends: Iterable[_Fact], instead: _Fact | None) -> bool:
+    """Whether the fact holding instead of a write (:func:`held_instead`) is one the write was to end: stated
+    after the write's time, so the write landed in its past (not a racing writer's fact)."""
+    return instead is not None and instead.id in {f.id for f in ends}
 
 
 def said_before_now(said_at: datetime | None) -> datetime | None:
@@ -189,6 +206,17 @@ def ended_by(text: str, facts: Iterable[_Fact]) -> list[_Fact]:
     return ended
 
 
+def change_to_come(text: str, said_at: datetime | None = None) -> ChangeToCome | None:
+    """The change ``text`` tells ahead, with its day ("User is starting a new job at Deloitte on Nov 1." -> "User
+    works at Deloitte." from 2026-11-01), read as capture reads a plan it keeps
+    (:func:`~memori_core.extraction.dates.anchor_plan`, then
+    :func:`~memori_core.extraction.changes_to_come.state_to_come`) at ``said_at`` (``None``: now, in UTC); ``None``
+    when it tells none or its day is not after then."""
+    now = said_at if said_at is not None else datetime.now(timezone.utc)
+    anchored = anchor_plan(text, now)
+    return None if anchored is None else state_to_come(anchored.text, now)
+
+
 def _decide(text: str, core: bool | None, facts: Sequence[_Fact], said_at: datetime | None = None) -> ToolWrite:
     """The plan over ``facts``, judged as capture judges a turn said at ``said_at``: a replay (said over a minute
     ago: :func:`~memori_core.validate.turn_as_of`) is a repeat only of a fact stated by then and not expired then,
@@ -197,10 +225,22 @@ def _decide(text: str, core: bool | None, facts: Sequence[_Fact], said_at: datet
     same = same_fact(text, held_then(facts, replayed))
     if same is not None:
         return ToolWrite(text, is_core_write(text, core), same=same)
-    ends = tuple(ended_by(text, held_then(facts, replayed, stated=False)))
+    held = held_then(facts, replayed, stated=False)
+    change = change_to_come(text, said_at)
+    if change is not None:  # ends what it replaces from its start, as capture stores a change told ahead
+        ends = ended_by(change.fact, held)
+        gone = {f.id for f in ends}
+        ends += [f for f in held if f.id not in gone and ends_at_start(change, f.content)]
+        return ToolWrite(text, is_core_write(text, core), to_come=change, to_come_ends=tuple(dict(
+            (f.id, f) for f in ends).values()))
+    ends = tuple(ended_by(text, held))
     held = [f for f in facts if f.id not in {e.id for e in ends}]
     keeps = dict.fromkeys(t for f in ends for t in still_holds(text, f.content) if same_fact(t, held) is None)
-    return ToolWrite(text, is_core_write(text, core), ends=ends, keeps=tuple(keeps))
+    # a change of a core fact's slot stays core unless the call says otherwise ("User eats fish now." over
+    # "User is vegetarian."): the diet changed, and is still recalled on every turn
+    core_now = is_core_write(text, core) or (core is None and keeps_core(text, [(f.content, is_core(f))
+                                                                                 for f in ends]))
+    return ToolWrite(text, core_now, ends=ends, keeps=tuple(keeps))
 
 
 def stored_by(plan: ToolWrite) -> dict[str, Any]:
@@ -214,11 +254,23 @@ def _ending(plan: ToolWrite) -> dict[str, Any]:
     return {"supersedes": [f.id for f in plan.ends]} if plan.ends else {}
 
 
+def _coming(plan: ToolWrite) -> dict[str, Any]:
+    """``engine.add``'s arguments for the state ``plan`` tells ahead: valid from its start, ending then what it
+    replaces (a second write: the text itself is valid now)."""
+    assert plan.to_come is not None
+    ending = {"supersedes": [f.id for f in plan.to_come_ends]} if plan.to_come_ends else {}
+    return {"facts": [plan.to_come.fact], "core": [is_core_write(plan.to_come.fact)],
+            "valid_from": plan.to_come.start, **ending}
+
+
 def store_plan(engine: Any, entity_id: str, plan: ToolWrite,
                said_at: datetime | None = None) -> tuple[ToolWrite, list[str]]:
     """Store ``plan`` (:func:`stored_by`, ending its ``ends``) for ``entity_id``, created at ``said_at``: the plan
     as stored and the ids ``engine.add`` returned. When a fact it ends was deleted meanwhile by another writer
     (the store refuses the supersede), it ends those left (:meth:`ToolWrite.still`) and stores again."""
+    if plan.to_come is not None:
+        ids = engine.add(entity_id, **stored_by(plan), created_at=said_at)
+        return plan, ids + engine.add(entity_id, **_coming(plan), created_at=said_at)
     try:
         return plan, engine.add(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
     except KeyError:
@@ -231,6 +283,9 @@ def store_plan(engine: Any, entity_id: str, plan: ToolWrite,
 async def astore_plan(engine: Any, entity_id: str, plan: ToolWrite,
                       said_at: datetime | None = None) -> tuple[ToolWrite, list[str]]:
     """Async :func:`store_plan`."""
+    if plan.to_come is not None:
+        ids = await engine.aadd(entity_id, **stored_by(plan), created_at=said_at)
+        return plan, ids + await engine.aadd(entity_id, **_coming(plan), created_at=said_at)
     try:
         return plan, await engine.aadd(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
     except KeyError:
@@ -267,6 +322,8 @@ class Written:
     ended: tuple[_Fact, ...] = ()
     instead: _Fact | None = None
     kept: tuple[tuple[str, str], ...] = ()  # what of the ended facts still holds: (id, text) each
+    to_come: tuple[str, ChangeToCome, tuple[_Fact, ...]] | None = None
+    """The state the text tells ahead: its fact's id, the change, and the facts it ends at its start."""
 
 
 async def awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core: bool | None = None,
@@ -304,7 +361,7 @@ async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core:
                 await engine.aupdate(entity_id, plan.same.id, core=plan.core)
                 landed.append(plan.same.id)
             out[key] = Written(plan.same.id, True)
-    plain = [(key, p) for key, p in plans.items() if key not in out and not p.ends]
+    plain = [(key, p) for key, p in plans.items() if key not in out and not p.ends and p.to_come is None]
     if plain:
         ids = await engine.aadd(entity_id, [p.text for _, p in plain], core=[p.core for _, p in plain],
                                 created_at=said_at)
@@ -315,6 +372,10 @@ async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core:
             plan, ids = await astore_plan(engine, entity_id, plan, said_at)
             fid = ids[0]
             landed.extend(ids)
+            plan = plan.stored_as(ids)
+            if plan.to_come is not None and plan.to_come_id is not None:
+                out[key] = Written(fid, False, to_come=(plan.to_come_id, plan.to_come, plan.to_come_ends))
+                continue
             out[key] = Written(fid, False, plan.ends, await aheld_instead(engine, entity_id, fid),
                                tuple(zip(ids[1:], plan.keeps)))
     return [out[normalize_fact_text(text)] for text in texts]

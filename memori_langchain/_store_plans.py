@@ -23,11 +23,13 @@ from langgraph.store.base import (
 
 from memori_core.capture.markup import prompt_markup_in
 from memori_core.capture.refusal import MARKUP, Refusal, refused_because
+from memori_core.capture.said_at import turn_said_at
 from memori_core.engine import is_version_id
 from memori_core.extraction.core_facts import is_core_fact
 from memori_core.facts import SEARCHABLE_KEY
 from memori_core.ranking.core import CORE_KEY
 from memori_core.filters import check_where
+from memori_core.tool_writes import said_before_now
 from memori_core.validate import check_said_at, check_text
 
 from ._store_namespaces import NamespaceTemplate, as_namespace_pattern
@@ -275,7 +277,9 @@ class StorePlanning:
         ttl = check_ttl(op.ttl)
         now = datetime.now(timezone.utc)
         expires = (now + timedelta(minutes=ttl)).isoformat() if ttl is not None else None
-        said = self._said_at(value, key)
+        # The value's own time, else the time of the turn the agent run is at (MemoriMiddleware around a tool
+        # call): the clock the run's remember is dated by, so the two never disagree on which was said first.
+        said = self._said_at(value, key) or said_before_now(turn_said_at())
         if said is not None:
             now = said
         # Without text at its indexed fields (missing, None, blank), an item is stored whole and unsearched, as

@@ -25,6 +25,7 @@ from memori_core.capture import (
     FlushResult,
     WaitsForCaptures,
     check_extractor,
+    said_during,
 )
 from memori_core.capture_failures import EntityCaptures
 from memori_core.lanes import ERASURES
@@ -48,6 +49,7 @@ from ._messages import (
     message_said_at,
     message_text as message_text_of,
     messages_with_block,
+    state_said_at,
     system_with_block,
     turn_as_of,
     turn_to_capture,
@@ -498,9 +500,12 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
 
     def wrap_tool_call(self, request: ToolCallRequest, handler: ToolHandler) -> ToolMessage | Command[Any]:
         """Run the tool; when it raises, the turn whose answer called it is captured at once: the exception may end
-        the run, with no model call or ``after_agent`` after it."""
+        the run, with no model call or ``after_agent`` after it. The tool runs at the time of the run's turn
+        (:func:`~memori_core.capture.said_at.said_during`): a ``MemoriStore`` put it makes is dated as the memory
+        tools' ``remember`` of the turn is."""
         try:
-            return handler(request)
+            with said_during(state_said_at(request.state)):
+                return handler(request)
         except GraphBubbleUp:  # an interrupt pauses the run: its resumed run captures the turn
             raise
         except BaseException:
@@ -510,7 +515,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     async def awrap_tool_call(self, request: ToolCallRequest, handler: AsyncToolHandler) -> ToolMessage | Command[Any]:
         """Async :meth:`wrap_tool_call`."""
         try:
-            return await handler(request)
+            with said_during(state_said_at(request.state)):
+                return await handler(request)
         except GraphBubbleUp:
             raise
         except BaseException:

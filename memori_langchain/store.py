@@ -177,14 +177,18 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
       UTC, with a ``NaiveTimeWarning``), for an imported or replayed chat: a put of a new key dates its fact then
       (its ``created_at``, "Stated at", and a change it states ends the fact it replaces at that time, or lands in
       that fact's past when said before it), a put of a key moves ``updated_at`` to it; the field stays in the
-      value. Default ``None``: every put is dated when it runs, as a value without the field is. A bad time
+      value. Default ``None``: every put is dated when it runs, as a value without the field is, except inside a
+      tool call of an agent run with ``MemoriMiddleware``: there, a put is dated by the time of the turn the run
+      answers (its last human message's ``created_at``), the clock the memory tools' ``remember`` of the same run
+      reads (:func:`memori_core.capture.said_during` sets it for other runs). A put made outside any dated run is
+      dated now, so a replayed chat's later change of it lands in its past; ``remember`` then says so. A bad time
       raises ``ValueError`` / ``TypeError`` naming the key and the field, and nothing is written.
     - ``index``: refused with a ``TypeError`` saying what to pass instead. It is LangGraph's own stores' setting
       (``{"dims": ..., "embed": ..., "fields": [...]}``); here the engine embeds, and ``fields`` names the value
       fields to embed.
 
-    A put is dated when it is made unless ``said_at_field`` says otherwise, and a search reads memory as it is
-    now: ``BaseStore`` gives a search no time (``engine.recall(as_of=...)`` takes one).
+    A put is dated when it is made (or at the run's turn, above) unless ``said_at_field`` says otherwise, and a
+    search reads memory as it is now: ``BaseStore`` gives a search no time (``engine.recall(as_of=...)`` takes one).
     """
 
     supports_ttl = True

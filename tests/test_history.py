@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -861,3 +862,19 @@ def test_a_new_text_for_a_replaced_fact_is_refused_naming_the_fact_that_holds_no
     records = eng.export("u")
     eng.import_("copy", records)
     assert eng.export("copy") == records
+
+
+def test_history_after_a_restore_names_the_fact_that_superseded_the_earlier_period(eng: RecallEngine) -> None:
+    # Tester j22 (C2): the period kept as <id>@v1 was shown superseded by the restored fact itself.
+    civic, tesla = _car_swap(eng)
+    eng.restore("b", civic)
+    (period,) = [h for h in eng.history("b", civic) if h.id == f"{civic}@v1"]
+    assert period.superseded_by == tesla
+
+
+def test_restoring_a_valid_fact_after_an_update_names_the_version_to_restore(eng: RecallEngine) -> None:
+    # Tester j22 (A8): the error said only "nothing to restore", not the <id>@v1 form that undoes the update.
+    (fid,) = eng.add("c", ["User's birthday is November 3."])
+    eng.update("c", fid, text="User's birthday is November 4.")
+    with pytest.raises(ValueError, match=re.escape(f"restore its earlier version: '{fid}@v1'")):
+        eng.restore("c", fid)

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import re
+from datetime import datetime, timezone
 
 import pytest
 from langchain.agents import create_agent
+from langchain.tools import ToolRuntime, tool
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from mcp.shared.memory import create_connected_server_and_client_session
 
@@ -23,7 +25,7 @@ from memori_core.mcp_server import build_server
 from memori_core.memory_tools import NOTHING_STORED, MemoryTools
 from memori_core.meta_questions import asks_what_memory_holds
 from memori_core.tool_writes import Written, awrite_facts, ended_by, is_core, same_fact
-from memori_langchain import memory_tools
+from memori_langchain import MemoriMiddleware, MemoriStore, memory_tools
 from memori_llamaindex import MemoriToolSpec
 
 USER = {"configurable": {"entity_id": "ann"}}
@@ -102,6 +104,8 @@ def test_restore_memory_undoes_a_replacement_the_model_finds_wrong_and_keeps_the
     ("User lives in Bristol.", "User broke up with Sam; he moved out."),
     ("User's wife is Priya.", "User's wife Priya is allergic to penicillin."),
     ("User's wife Priya is allergic to penicillin.", "User and Priya are separating."),
+    # tester j22 (A3): a conference called off ends no trip to another place
+    ("User is flying to Tokyo on 2026-10-20 for a week.", "The Denver conference is called off."),
 ])
 def test_a_new_fact_that_can_hold_beside_the_stored_one_ends_nothing(old: str, new: str) -> None:
     class Fact:
@@ -126,6 +130,9 @@ def test_a_new_fact_that_can_hold_beside_the_stored_one_ends_nothing(old: str, n
     ("User has decided to go vegan.", "User is vegan."),  # the decision carried out
     ("User's partner is Sam.", "User broke up with Sam; he moved out."),  # the relationship the break-up ends
     ("User's wife is Priya.", "User and Priya are separating."),
+    # tester j22 (A3): an event trip called off, told in the passive
+    ("User is going to Denver next month for a conference.", "The Denver conference is called off."),
+    ("User is going to a conference in Denver on 2026-11-05.", "The conference in Denver got cancelled."),
 ])
 def test_a_change_ends_the_stored_fact_as_capture_would(old: str, new: str) -> None:
     class Fact:
@@ -429,3 +436,131 @@ def test_a_change_whose_ended_fact_is_deleted_meanwhile_is_still_stored(engine, 
         assert (written.already, written.ended) == (False, ())
     assert change in valid(engine)
     assert "User works at Bosch." not in valid(engine)
+
+
+def test_a_remember_said_before_a_later_stated_fact_of_the_slot_says_that_one_holds(engine):
+    # Tester j22 (B1): a LangGraph store put, dated now, then a dated chat's change dated earlier: the change is
+    # kept as the put's history, and the reply said "It replaces fact job" all the same.
+    store = MemoriStore(engine, namespace=("memories", "{user_id}"), fields=["content"])
+    store.put(("memories", "ann"), "job", {"content": "User works as a barista at Blue Bottle."})
+    model = replies(call("remember", "1", text="User works as a line cook at Nopa."), AIMessage("ok"))
+    turn = HumanMessage("I'm a line cook at Nopa now.", additional_kwargs={"created_at": "2026-10-12T19:00:00-05:00"})
+    said = answers(create_agent(model, memory_tools(engine), store=store).invoke({"messages": [turn]}, config=USER))
+    assert valid(engine) == ["User works as a barista at Blue Bottle."]
+    assert "It replaces fact" not in said[0]
+    cook = fact_id_in(said[0])
+    assert f"But it was said before fact job: User works as a barista at Blue Bottle. (stated " in said[0]
+    assert f"fact {cook} is kept as its history, not current" in said[0]
+    assert engine.get("ann", [cook])[0].superseded_by == "job"
+
+
+def test_mcp_add_said_before_the_fact_it_changes_lists_it_as_told_late_not_replaced(engine):
+    engine.add("cid", ["User lives in Leeds."])
+
+    async def run() -> dict:
+        async with create_connected_server_and_client_session(build_server(engine, entity="cid")) as s:
+            added = await s.call_tool("add", {"facts": ["User lives in York."], "said_at": "2026-03-01T18:00:00Z"})
+            return added.structuredContent
+
+    added = asyncio.run(run())
+    (leeds,) = [f for f in engine.list("cid")]
+    assert leeds.content == "User lives in Leeds."
+    assert added["replaced"] == []
+    assert added["told_late"] == [{"id": added["ids"][0], "by": leeds.id, "text": "User lives in Leeds."}]
+
+
+def test_a_store_put_and_remember_in_dated_agent_runs_share_the_turns_clock(engine):
+    # Tester j22 (B1): under MemoriMiddleware a tool's runtime.store.put is dated by the run's turn, as the
+    # memory tools' remember is, so the week-2 job change replaces the week-1 job instead of landing before it.
+    store = MemoriStore(engine, namespace=("memories", "{user_id}"), fields=["content"])
+
+    @tool
+    def put_store(key: str, content: str, runtime: ToolRuntime) -> str:
+        """Put a memory in the store."""
+        runtime.store.put(("memories", "ann"), key, {"content": content})
+        return "stored"
+
+    def turn(when: str, said: str, tool_call: AIMessage) -> list[str]:
+        agent = create_agent(replies(tool_call, AIMessage("ok")), [*memory_tools(engine), put_store], store=store,
+                             middleware=[MemoriMiddleware(engine=engine)])
+        message = HumanMessage(said, additional_kwargs={"created_at": when})
+        return answers(agent.invoke({"messages": [message]}, config=USER))
+
+    turn("2026-10-05T19:00:00-05:00", "I'm a barista at Blue Bottle.",
+         call("put_store", "1", key="job", content="User works as a barista at Blue Bottle."))
+    (barista,) = engine.get("ann", ["job"])
+    assert barista.created_at.startswith("2026-10-06T00:00:00")
+    said = turn("2026-10-12T19:00:00-05:00", "I'm a line cook at Nopa now.",
+                call("remember", "2", text="User works as a line cook at Nopa."))
+    assert "It replaces fact job: User works as a barista at Blue Bottle." in said[0]
+    assert valid(engine) == ["User works as a line cook at Nopa."]
+
+
+@pytest.mark.parametrize("said", ["Ana and I separated; I moved to an apartment in Evanston.",
+                                  "User and Ana separated; User moved to an apartment in Evanston."])
+def test_a_break_up_told_with_a_move_keeps_no_part_of_the_old_home(engine, said: str) -> None:
+    # Tester j22 (A1): the "what still holds" split kept "User lives in Chicago." from the home told with the
+    # partner, although the same statement moves the user to Evanston.
+    ops = MemoryTools(engine)
+    ops.remember("ann", "User lives in Chicago with their wife Ana.")
+    answer = ops.remember("ann", said)
+    assert "It replaces fact" in answer and "still holds" not in answer
+    assert valid(engine) == [said]
+
+
+@pytest.mark.parametrize("stored", ["I have type 2 diabetes and take metformin twice a day.",
+                                    "User has type 2 diabetes and takes metformin twice a day."])
+def test_a_medicine_switch_the_doctor_made_ends_the_old_medicine_and_keeps_the_condition(engine, stored: str) -> None:
+    # Tester j22 (A2): "my doctor switched me from X to Y" ended nothing, so both drugs were recalled as current.
+    ops = MemoryTools(engine)
+    ops.remember("ann", stored)
+    answer = ops.remember("ann", "My doctor switched me from metformin to Ozempic.")
+    assert f"It replaces fact {derived_fact_id(stored)}" in answer
+    assert valid(engine) == ["User has type 2 diabetes.", "User's doctor switched the user from metformin to Ozempic."]
+    assert all(is_core(f) for f in engine.list("ann") if f.content == "User has type 2 diabetes.")
+
+
+def test_a_job_change_told_ahead_ends_the_job_held_at_its_start_not_now(engine):
+    # Tester j22 (A4): "starting at Deloitte on Nov 1" ended the accountant job at once, so a recall on 10-12 had
+    # no job; now the job holds until Nov 1 and the new one from then (through the real MCP client as well).
+    ops = MemoryTools(engine)
+    told = datetime(2026, 10, 12, 19, tzinfo=timezone.utc)
+    ops.remember("ann", "User works as an accountant at KPMG.", said_at=datetime(2026, 10, 5, tzinfo=timezone.utc))
+    answer = ops.remember("ann", "I'm starting a new job at Deloitte as a tax manager on Nov 1.", said_at=told)
+    assert "It replaces fact" not in answer
+    assert "From 2026-11-01 on, it is fact " in answer and "User works at Deloitte as a tax manager." in answer
+    assert f"That ends fact {derived_fact_id('User works as an accountant at KPMG.')} on 2026-11-01" in answer
+
+    def jobs(when: datetime) -> list[str]:
+        return sorted(f.content for f in engine.recall("Where do I work?", "ann", as_of=when) if "works" in f.content)
+
+    assert jobs(told) == ["User works as an accountant at KPMG."]
+    assert jobs(datetime(2026, 11, 2, tzinfo=timezone.utc)) == ["User works at Deloitte as a tax manager."]
+
+    async def run() -> dict:
+        engine.add("cid", ["User works as an accountant."], created_at=datetime(2026, 10, 5, tzinfo=timezone.utc))
+        async with create_connected_server_and_client_session(build_server(engine, entity="cid")) as s:
+            added = await s.call_tool("add", {"facts": ["I'm starting a new job at Deloitte on Nov 1."],
+                                              "said_at": "2026-10-12T19:00:00-05:00"})
+            return added.structuredContent
+
+    added = asyncio.run(run())
+    assert added["replaced"] == []
+    (coming,) = added["to_come"]
+    assert (coming["text"], coming["from"]) == ("User works at Deloitte.", "2026-11-01T00:00:00-05:00")
+    assert [r["text"] for r in coming["replaces"]] == ["User works as an accountant."]
+
+
+@pytest.mark.parametrize(("said", "core"), [("I'm not vegetarian anymore, I eat fish now.", True),
+                                            ("User eats fish now.", True),
+                                            ("User is not vegetarian anymore.", False)])
+def test_a_diet_changed_from_a_core_diet_stays_core_and_one_only_ended_does_not(engine, said: str, core: bool):
+    # Tester j22 (A5): the new diet lost the core mark the old diet had, so it was no longer recalled every turn.
+    ops = MemoryTools(engine)
+    ops.remember("ann", "User is vegetarian.")
+    assert "It replaces fact" in ops.remember("ann", said)
+    (new,) = engine.list("ann")
+    assert is_core(new) is core
+    ops.remember("bob", "User is vegetarian.")
+    ops.remember("bob", said, core=False)  # what the call says wins
+    assert not is_core(engine.list("bob")[0])

@@ -1,10 +1,13 @@
 """When a framework message says it was said: :data:`SAID_AT_KEY` in its metadata, read by :func:`said_at_in`; the
 zone it was said in, which the ``<memori_context>`` block writes its times in (:func:`said_zone`); the time a
-recall for it reads memory at (:func:`said_as_of`)."""
+recall for it reads memory at (:func:`said_as_of`); the time of the turn an agent run is at, for the writes made
+in it that take no time of their own (:func:`said_during`, :func:`turn_said_at`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, tzinfo
 from typing import Any
 
@@ -52,3 +55,24 @@ def said_as_of(*metadata: Any) -> datetime | None:
     :func:`~memori_core.validate.turn_as_of` of its time (that time for a turn said over a minute ago, a replayed
     chat; ``None``, now, for a live turn or one that says no time)."""
     return turn_as_of(_first_said(metadata))
+
+
+_TURN_SAID_AT: ContextVar[datetime | None] = ContextVar("memori_turn_said_at", default=None)
+
+
+@contextmanager
+def said_during(when: datetime | None) -> Iterator[None]:
+    """Within the block, :func:`turn_said_at` is ``when``: the time the turn an agent run answers was said (its
+    last human message's :data:`SAID_AT_KEY`). A LangGraph ``store.put`` takes no time, so a ``MemoriStore`` put
+    made in the block (a tool's ``runtime.store.put``) is dated then, by the clock the memory tools' ``remember``
+    of the same run is dated by; ``MemoriMiddleware`` opens it around each tool call. ``None``: now."""
+    token = _TURN_SAID_AT.set(when)
+    try:
+        yield
+    finally:
+        _TURN_SAID_AT.reset(token)
+
+
+def turn_said_at() -> datetime | None:
+    """The time :func:`said_during` set for the code running now, else ``None``."""
+    return _TURN_SAID_AT.get()

@@ -277,7 +277,8 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         "restore", cmd_restore, "undo a supersede or an update of a fact",
         arguments=_one_id("the superseded fact's id, or an earlier version's ID@vN",
                           json="the restored fact as a JSON array of one record"),
-        description="Make a superseded fact valid again (the fact that superseded it stays), or give a fact the "
+        description="Make a superseded fact valid again (the fact that superseded it stays valid too, so both are "
+        "current: `memori delete` it if it is wrong), or give a fact the "
         "text of an earlier version ID@vN (its current text is kept as a version); prints the restored fact in "
         "the format of `memori list`. `memori history` shows the ids. An unknown id, or nothing to restore (a fact "
         "that is valid already, a version whose text the fact has), is reported on standard error (exit 1).",

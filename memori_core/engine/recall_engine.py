@@ -40,6 +40,7 @@ from .closing import CLOSE_TIMEOUT, HELD_AT_CLOSE_SECONDS, engine_closed_error, 
 from .progress import Progress
 from .judging import MAX_JUDGE_CALLS, _check_judge
 from .reads import ReadPath, _Scoring
+from .versions import named_successors
 from .swapped import warn_if_swapped
 from .workers import READ, WRITE, AsyncWorkers
 from .writes import _UNSET, Forgotten, WritePath
@@ -283,7 +284,8 @@ class RecallEngine(ReadPath, WritePath):
         said again keeps its earlier period so too), followed both ways. The last one is the valid fact when
         there is one (a fact with no history: ``[fact]``). Ordered by ``valid_to`` (the valid ones last), then
         by when each became valid (``valid_since``: a restored fact after the fact that superseded it), then by
-        order of addition. An unknown id raises ``KeyError``."""
+        order of addition. A superseded period a restore kept as a version row names the fact that superseded it
+        (:func:`~memori_core.engine.versions.named_successors`). An unknown id raises ``KeyError``."""
         entity_id = check_entity_id(entity_id)
         id_list = check_id_list(id, "id")
         if not isinstance(id, str) or len(id_list) != 1:
@@ -307,8 +309,8 @@ class RecallEngine(ReadPath, WritePath):
                         todo.append(other)
             rows = [cache.pos[i] for i in seen if i in cache.pos]
             facts = [f for f in map(cache.fact, rows) if f is not None]
-        return sorted(facts, key=lambda f: (f.valid_to is None, iso_to_ts(f.valid_to),
-                                            iso_to_ts(f.valid_since), f.seq, f.id))
+        return named_successors(sorted(facts, key=lambda f: (f.valid_to is None, iso_to_ts(f.valid_to),
+                                                             iso_to_ts(f.valid_since), f.seq, f.id)))
 
     @when_open
     def get(self, entity_id: str, ids: Sequence[str] | str) -> list[StoredFact]:
@@ -442,10 +444,12 @@ class RecallEngine(ReadPath, WritePath):
     async def aadd(self, entity_id: str, facts: Sequence[str] | str, ids: Sequence[str] | None = None,
                    created_at: Any = None, metadata: Any = None, *, session_id: Any = None,
                    supersedes: Sequence[str] | str | None = None, expires_at: Any = None,
-                   progress: Progress | None = None, core: bool | Sequence[bool] = False) -> list[str]:
+                   progress: Progress | None = None, core: bool | Sequence[bool] = False,
+                   valid_from: Any = None) -> list[str]:
         """Async :meth:`add` (runs on a write thread; ``progress`` is called from it)."""
         return await self._write(self.add, entity_id, facts, ids, created_at, metadata, session_id=session_id,
-                                     supersedes=supersedes, expires_at=expires_at, progress=progress, core=core)
+                                 supersedes=supersedes, expires_at=expires_at, progress=progress, core=core,
+                                 valid_from=valid_from)
 
     async def arecall(self, query: str, entity_id: str, limit: int | None = None, *,
                       query_vector: Any | None = None, where: dict[str, Any] | None = None,

@@ -5,6 +5,7 @@ as a new event of its history."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
 
@@ -15,7 +16,7 @@ from ..facts import StoredFact
 from ..validate import check_entity_id, iso_to_ts
 from .closing import when_open
 from .embedding import Embedding
-from .fact_ids import _is_version_of, _one_id, version_id
+from .fact_ids import _is_version_of, _one_id, version_id, version_of
 from .storing import Storing, _bounded
 
 
@@ -102,8 +103,11 @@ class Versions(Embedding, Storing):
                 raise KeyError(f"entity {entity_id!r} has no fact with id {fid!r}")
             old = got[0]
             if old.valid_to is None:
+                versions = self._versions_of(entity_id, [fid])
+                undo = (f" (to undo an update of its text, restore its earlier version: {', '.join(map(repr, versions))}"
+                        ", as history lists it)") if versions else ""
                 raise NothingToRestoreError(
-                    f"fact {fid!r} of entity {entity_id!r} is valid: there is nothing to restore")
+                    f"fact {fid!r} of entity {entity_id!r} is valid: there is nothing to restore{undo}")
             newer = self.store.get(entity_id, [old.superseded_by]) if old.superseded_by else []
             now = datetime.now(timezone.utc).isoformat()
             # Only a version row of an update (``<newer id>@v<n>``) becomes its fact again; any other fact is a
@@ -176,3 +180,14 @@ def _restores_version(fid: str, newer: StoredFact) -> bool:
     """Whether restoring ``fid``, which ``newer`` replaced, makes ``newer`` that version again: ``fid`` is a version
     row an update of ``newer`` left (``<newer id>@v<n>``), not a fact ``newer`` superseded."""
     return fid not in newer.supersedes and _is_version_of(fid, newer.id)
+
+
+def named_successors(history: Sequence[StoredFact]) -> list[StoredFact]:
+    """``history`` (a fact's versions) with each superseded period a restore kept as a version row (``<id>@v<n>``,
+    stored ``superseded_by`` its own fact: how :meth:`Versions._versions_of` finds it) naming the fact that
+    superseded it instead, the one whose ``supersedes`` lists it ("User lives in Munich." restored after "User
+    moved to Hamburg.": its earlier period superseded by Hamburg, not by Munich itself). An update's version row,
+    which no fact's ``supersedes`` lists, stays superseded by its fact, whose new text replaced it."""
+    by = {old: f.id for f in history for old in f.supersedes}
+    return [replace(f, superseded_by=by[f.id]) if f.id in by and f.superseded_by == version_of(f.id) else f
+            for f in history]

@@ -48,7 +48,7 @@ extractors).
 
 from . import core_facts, dates, pasted, prompt, prompted, rule_based, rules, sentences, types, verdicts
 from .clauses import split_clauses
-from .core_facts import CoreRule, check_core_rule, is_core_fact
+from .core_facts import CoreRule, check_core_rule, is_core_fact, keeps_core
 from .pasted import split_letters, split_pasted, split_quoted
 from .prompt import (
     MIN_MAX_FACT_CHARS,

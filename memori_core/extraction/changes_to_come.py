@@ -46,9 +46,12 @@ _MONTH_YEAR = re.compile(rf"\bin\s+({_MONTH})(?:\s+(\d{{4}}))?(?=[\s.,;]|$)", re
 # A name: capitalised words ("Siemens", "Porto", "New York", "Little Acorns"), "the"-less.
 _NAME = r"([A-Z][\w&'.-]*(?:\s+(?:[A-Z][\w&'.-]*|of|de|da|do|la|le))*?)"
 _WHEN = r"(?:,?\s+(?:starting|from)\b|\s+(?:on|around|in)\b)"
+# The role told with the employer: "... at Deloitte as a tax manager on ...".
+_ROLE = r"(?:\s+as\s+(an?\s+[\w'-]+(?:\s+[\w'-]+){0,3}?))?"
 _JOB = re.compile(
     r"^User\s+(?:got\s+a\s+(?:new\s+)?job|starts(?:\s+a\s+new\s+job)?|is\s+starting(?:\s+a\s+new\s+job)?|"
-    r"will\s+start(?:\s+a\s+new\s+job)?|is\s+going\s+to\s+start(?:\s+a\s+new\s+job)?)\s+at\s+" + _NAME + _WHEN)
+    r"will\s+start(?:\s+a\s+new\s+job)?|is\s+going\s+to\s+start(?:\s+a\s+new\s+job)?)\s+at\s+" + _NAME + _ROLE
+    + _WHEN)
 _MOVE = re.compile(
     r"^User\s+(?:is\s+moving|is\s+relocating|moves|will\s+move|is\s+going\s+to\s+move)\s+to\s+" + _NAME + _WHEN)
 _COURSE = re.compile(
@@ -105,7 +108,8 @@ def state_to_come(fact: str, said: datetime) -> ChangeToCome | None:
     if start is None or start <= said:
         return None
     if (m := _JOB.match(fact)) is not None:
-        return ChangeToCome(f"User works at {m.group(1)}.", start, "user:job")
+        role = f" as {m.group(2)}" if m.group(2) else ""
+        return ChangeToCome(f"User works at {m.group(1)}{role}.", start, "user:job")
     if (m := _MOVE.match(fact)) is not None:
         return ChangeToCome(f"User lives in {m.group(1)}.", start, "user:residence")
     if (m := _COURSE.match(fact)) is not None:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..ranking.care import is_care_fact, outside_holder
-from ..slots import PERSON
+from ..slots import PERSON, slot_keys
+from .cues import is_negated
 from .diagnoses import is_medicine
 from .patterns import rx
 
-__all__ = ["CoreRule", "check_core_rule", "is_core_fact"]
+__all__ = ["CoreRule", "check_core_rule", "is_core_fact", "keeps_core"]
 
 
 # What held once and no longer does: "User used to be vegetarian.", "User was formerly on metformin.", "User stopped
@@ -112,6 +114,26 @@ def is_core_fact(text: str) -> bool:
 
 CoreRule = Callable[[str], bool]
 """``rule(fact_text) -> bool``: whether an extracted fact is core."""
+
+
+_CLAUSES = re.compile(r"\s*(?:[,;]|\band\b|\bbut\b)\s*")
+
+
+def keeps_core(text: str, ended: Iterable[tuple[str, bool]]) -> bool:
+    """Whether ``text``, which ends the stored facts ``ended`` (their text and core mark each), is core as the
+    fact it replaces was: a clause of it tells what holds now in the slot of a core fact it ends ("I'm not
+    vegetarian anymore, I eat fish now." over the core "User is vegetarian."), so a diet changed stays recalled on
+    every turn. Not a fact that only ends one ("User is not vegetarian anymore.": what no longer holds is never
+    core, :func:`is_core_fact`), nor one of another slot.
+
+    >>> keeps_core("I'm not vegetarian anymore, I eat fish now.", [("User is vegetarian.", True)])
+    True
+    >>> keeps_core("User is not vegetarian anymore.", [("User is vegetarian.", True)])
+    False
+    """
+    slots = {key for old, core in ended if core for key in slot_keys(old)}
+    return bool(slots) and any(slot_keys(clause) & slots and not is_negated(clause) and not
+                               _ends_diet_or_medicine(clause) for clause in _CLAUSES.split(text) if clause.strip())
 
 
 def check_core_rule(rule: Any) -> CoreRule | None:

@@ -197,6 +197,20 @@ def _on(prep: str | None, day: date, part: str | None = None) -> str:
     return f"{(prep or 'on').lower()} {said}"
 
 
+# A month's short name before a day of it, as people type it: "Nov 1", "Sept. 30" (not "Nov" alone, nor "may 3").
+_SHORT_MONTH = re.compile(r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?(?=\s+\d{1,2}(?!\d|\s*[:.]\d))")
+_SHORT_NAMES = {name[:3]: name for name in MONTH_NAMES}
+
+
+def spell_months(text: str) -> str:
+    """``text`` with a month's short name before a day written in full ("on Nov 1" -> "on November 1").
+
+    >>> spell_months("User starts at Deloitte on Nov 1.")
+    'User starts at Deloitte on November 1.'
+    """
+    return _SHORT_MONTH.sub(lambda m: _SHORT_NAMES[m.group(1)[:3].lower()].capitalize(), text)
+
+
 def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False, past: bool = False) -> AnchoredPlan | None:
     """``fact`` (a plan: "User's dentist appointment is on Monday at 10am.") with the first day it names
     resolved against ``now`` (an aware datetime in the user's zone) and written out ("... is on Monday 2026-12-07
@@ -232,6 +246,7 @@ def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False, past: boo
     >>> anchor_plan("User had their cousin's wedding November 20-22.", said, past=True).expires_at.isoformat()
     '2026-11-23T12:00:00+00:00'
     """
+    fact = spell_months(fact)
     m = _PHRASE.search(fact)
     if m is None or re.search(r"\b(?:every|each)\s*$", fact[: m.start()], re.IGNORECASE):
         return None  # none, or a day that recurs ("every Monday")

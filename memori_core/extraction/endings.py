@@ -60,9 +60,19 @@ _DISPOSED_PASSIVE = re.compile(
 # habit ends ("User is learning Spanish.", "User sings in a choir.") even when no slot knows the word.
 _STOPPED = re.compile(
     r"\b(?:quit|stopped(?!\s+by\b)|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|dropped\s+out\s+of|kicked|"
-    r"cancell?ed|cut\s+out|(?:switched|changed|moved)\s+(?:\w+\s+)?from|instead\s+of)\s+"
+    r"cancell?ed|cut\s+out|instead\s+of)\s+"
     r"(?:(?:my|our|the|that|this|their|his|her)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:and|for|in|on|at|last|this|"
     r"after|because|since|when|so|but|yesterday|today|finally|ago|years?|months?|weeks?)\b)[\w-]+){0,2})"
+)
+# A switch away from a thing, whoever made it and however the switched thing is named: "User switched from an
+# insulin pump to injections.", "My doctor switched me from metformin to Ozempic.", "User's doctor switched the user
+# from metformin to Ozempic.", "I changed my diet from vegan to pescatarian.": what was left is the words between
+# "from" and "to" (never the new thing, which the same fact says holds now).
+_SWITCHED_FROM = re.compile(
+    r"\b(?:switched|changed|moved|swapped|transitioned|went)\s+(?:(?:me|us|them|him|her|the\s+user|"
+    r"(?:my|our|their|his|her|the\s+user's)\s+[\w-]+)\s+|[\w-]+\s+)?from\s+"
+    r"(?:(?:my|our|the|that|this|their|his|her|an?)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:to|and|for|in|on|at|last|"
+    r"this|after|because|since|when|so|but|yesterday|today|finally|ago|years?|months?|weeks?)\b)[\w-]+){0,2})"
 )
 # Words too general to tell one habit from another ("stopped drinking" does not end "drinks coffee").
 _GENERAL = frozenset("""go goe do doe play use take have has get make work drink eat job thing habit it
@@ -150,7 +160,7 @@ def lives_elsewhere(new: str, old: str) -> bool:
 def stopped_words(text: str) -> frozenset[str]:
     """The stemmed content words of what ``text`` says the user stopped, quit or gave up ("I gave up on
     Spanish" -> ``{"spanish"}``), without the words too general to tell habits apart ("drinking")."""
-    return _thing_words(_STOPPED, text) - _GENERAL
+    return (_thing_words(_STOPPED, text) | _thing_words(_SWITCHED_FROM, text)) - _GENERAL
 
 
 def ends_habit(new: str, old: str) -> bool:

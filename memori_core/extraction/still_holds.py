@@ -26,14 +26,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..slots import holder
+from ..slots import holder, slot_keys
 from .cues import is_negated
 from .endings import ends_habit
 from .relationships import ENDED_STAGES, relationship_stage
 from .patterns import rx
 from .routes import changes_route, haul_of
 
-__all__ = ["left_the_place", "moved_from_the_household", "part_still_held", "still_holds", "with_role_named"]
+__all__ = ["left_the_place", "lives_with_household", "moved_from_the_household", "part_still_held", "still_holds", "with_role_named"]
 
 _CITY = r"(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"
 # Where the user lives now, told as a present state ("User lives in Leicester.", "User has moved into their flat in
@@ -126,6 +126,21 @@ _FOR_RELATIVE = re.compile(
 _TWO_PARTS = re.compile(
     r"^User\s+(?P<first>(?:has|is)\s+[^,;]+?)\s+and\s+(?P<second>(?:uses|takes|wears|is\s+on)\s+[^,;]+?)\s*\.?$"
 )
+# The same told in the first person, as a model's write may store it: "I have type 2 diabetes and take metformin
+# twice a day." (read as "User has type 2 diabetes and takes metformin twice a day.").
+_FIRST_PERSON = (
+    (re.compile(r"^I\s+(?:have|'ve\s+got)\b"), "User has"), (re.compile(r"^I\s+am\b|^I'm\b"), "User is"),
+    (re.compile(r"\band\s+(use|take|wear)\b"), r"and \1s"), (re.compile(r"\band\s+am\s+on\b"), "and is on"),
+)
+
+
+def _third_person(old: str) -> str:
+    """``old`` with a first-person opening ("I have ... and take ...") told of "User", as capture writes it."""
+    if not re.match(r"^I(?:\s|')", old):
+        return old
+    for pattern, said in _FIRST_PERSON:
+        old = pattern.sub(said, old, count=1)
+    return old
 
 
 def part_still_held(new: str, old: str) -> str | None:
@@ -139,11 +154,26 @@ def part_still_held(new: str, old: str) -> str | None:
     >>> part_still_held("User switched from an insulin pump to injections.", "User has type 1 diabetes.") is None
     True
     """
-    m = _TWO_PARTS.match(old)
+    m = _TWO_PARTS.match(_third_person(old.strip()))
     if m is None:
         return None
     first, second = f"User {m.group('first')}.", f"User {m.group('second')}."
     return first if ends_habit(new, second) and not ends_habit(new, first) else None
+
+
+# The partner or children the user lives with, and not where: "User lives with their husband Rui.", "User lives
+# with their two sons, Yusuf and Adam." (a move takes them along; roommates or parents it leaves behind).
+_LIVES_WITH = rx(
+    r"^user\s+(?:\w+\s+)?(?:lives|has\s+lived|is\s+living)\s+with\s+(?:their\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:wife|husband|partner|spouse|fianc[ée]e?|sons?|daughters?|kids?|children|child|baby|twins)\b"
+    r"(?!.*\b(?:in|at|near)\s)"
+)
+
+
+def lives_with_household(fact: str) -> bool:
+    """Whether ``fact`` tells the partner or children the user lives with and not where ("User lives with their two
+    sons, Yusuf and Adam."): a move leaves it true."""
+    return bool(_LIVES_WITH.match(fact))
 
 
 def still_holds(new: str, old: str) -> list[str]:
@@ -176,7 +206,10 @@ def still_holds(new: str, old: str) -> list[str]:
     relative = _FOR_RELATIVE.search(old)
     if relative is not None and relative.group("name") not in new and holder(old) == "user":
         kept.append(f"User's {relative.group('role')} {relative.group('name')} has {_article(relative.group('what'))}.")
-    return kept
+    # Never a part the same statement tells anew: "Ana and I separated; I moved to Evanston." keeps no home of the
+    # ended "User lives in Chicago with their wife Ana." (whom the user lives with, which a move leaves, stays).
+    told = slot_keys(new)
+    return [k for k in kept if not slot_keys(k) & told or lives_with_household(k)]
 
 
 _PARTNER_WORD = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"

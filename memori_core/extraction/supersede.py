@@ -48,7 +48,7 @@ from .relationships import another_stage, is_relationship_status, relationship_s
 from .side_jobs import beside_the_job
 from .slots import JOB_OFFER, is_job_offer, is_job_to_come, only_looks_for_work, slots_of
 from .state_enders import ends_state
-from .still_holds import left_the_place, moved_from_the_household, part_still_held
+from .still_holds import left_the_place, lives_with_household, moved_from_the_household, part_still_held
 from .subjects import names_in
 from .speech_acts import own_part
 from .trips import ends_planned_trip
@@ -117,19 +117,6 @@ def plain_pregnancy(fact: str) -> bool:
     return bool(_PLAIN_PREGNANCY.match(fact))
 
 
-# The partner or children the user lives with, and not where: "User lives with their husband Rui.", "User lives
-# with their two sons, Yusuf and Adam." (a move takes them along; roommates or parents it leaves behind).
-_LIVES_WITH = rx(
-    r"^user\s+(?:\w+\s+)?(?:lives|has\s+lived|is\s+living)\s+with\s+(?:their\s+)?(?:[\w-]+\s+){0,2}?"
-    r"(?:wife|husband|partner|spouse|fianc[ée]e?|sons?|daughters?|kids?|children|child|baby|twins)\b"
-    r"(?!.*\b(?:in|at|near)\s)"
-)
-
-
-def lives_with_household(fact: str) -> bool:
-    """Whether ``fact`` tells the partner or children the user lives with and not where ("User lives with their two
-    sons, Yusuf and Adam."): a move leaves it true."""
-    return bool(_LIVES_WITH.match(fact))
 # With whom the user lives, and not where: "User lives alone.", "User lives with two flatmates." (a fact of where,
 # "User lives in Toronto.", still holds beside it).
 _LIVES_WITH_ONLY = rx(
@@ -583,7 +570,7 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         moved_from = _MOVED_FROM.search(verdict.fact) if slot == "residence" else None
         if moved_from is not None and moved_from.group("place").casefold() not in text.casefold():
             continue  # "I moved from London" ends a home in London, not "User lives in Leeds."
-        if slot == "residence" and bool(_LIVES_WITH.match(text)) != bool(_LIVES_WITH.match(verdict.fact)):
+        if slot == "residence" and lives_with_household(text) != lives_with_household(verdict.fact):
             continue  # a move changes where, not with whom: "I moved to Porto" leaves "User lives with Rui.",
             # "Marco moved in with me" leaves "User lives in Leeds."
         if slot == "residence" and sells_the_home(verdict.fact):

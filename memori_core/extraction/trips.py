@@ -128,9 +128,10 @@ def ends_planned_trip(new: str, old: str) -> bool:
 
 
 # A planned trip that will not happen: "We never made it to Japan", "we're not going to japan after all", "the Japan
-# trip got cancelled", "our trip to Japan is off", "we called off the trip", "cancelled Japan". ``where``: the words
-# after "to" or before "trip" (a plan's place starts them); none: the one trip a stored plan names.
-_TRIP_WORD = r"(?:trip|holiday|vacation|getaway|cruise|honeymoon)"
+# trip got cancelled", "our trip to Japan is off", "we called off the trip", "cancelled Japan", "The Denver conference
+# is called off.", "the conference in Denver got cancelled". ``where``: the words after "to" / "in" or before "trip"
+# (a plan's place starts them); none: the one trip a stored plan names.
+_TRIP_WORD = r"(?:trip|holiday|vacation|getaway|cruise|honeymoon|conference|convention|retreat|summit|festival)"
 _OURS = r"(?:the|our|my|their)"
 # Calling a trip off ("we cancelled the trip"), a bare alternation: each pattern groups it, _IS_OFF with "off".
 _CALL_OFF = r"cancell?ed|called\s+off|scrapped"
@@ -141,7 +142,7 @@ _CALLED_OFF = (
     rx(r"\b(?:never|didn't|did\s+not|couldn't|could\s+not|not|won't|will\s+not)\s+(?:\w+\s+){0,2}?"
        rf"(?:make|made|go|going|went|get|got|getting)\s+(?:it\s+)?to\s+(?P<where>{_WHERE_CHAR}+)"),
     rx(rf"\b{_OURS}\s+(?P<where>{_WHERE_CHAR}+?)\s+{_TRIP_WORD}\s+{_IS_OFF}"),
-    rx(rf"\b{_TRIP_WORD}\s+to\s+(?P<where>{_WHERE_CHAR}+?)\s+{_IS_OFF}"),
+    rx(rf"\b{_TRIP_WORD}\s+(?:to|in)\s+(?P<where>{_WHERE_CHAR}+?)\s+{_IS_OFF}"),
     rx(rf"\b(?:{_CALL_OFF})\s+(?:{_OURS}\s+)?{_TRIP_WORD}\s+to\s+(?P<where>{_WHERE_CHAR}+)"),
     rx(rf"\b(?:{_CALL_OFF})\s+(?:{_OURS}\s+)?(?!{_OURS}\b)(?P<where>{_WHERE_CHAR}+?)(?:\s+{_TRIP_WORD})?"
        r"\s*(?:[.!,]|$)"),
