@@ -23,7 +23,6 @@ from .facts import RecalledFact, StoredFact
 from .judge import Judge
 from .lanes import ForgottenError
 from .ranking.rerank import rerank
-from .sdk import MemoriRecall, inject_context
 from .store import (
     ChromaStore,
     ClosedError,
@@ -38,6 +37,7 @@ from .validate import NaiveTimeWarning, unnormalized_entity_ids
 
 if TYPE_CHECKING:
     from .capture import capture_facts, newest_turn
+    from .sdk import MemoriRecall, inject_context
     from .extraction import ExtractedFact, FactExtractor, RuleBasedFactExtractor
 
 __all__ = [
@@ -78,9 +78,11 @@ __all__ = [
 _LATER = {
     "capture_facts": "capture", "newest_turn": "capture",
     "ExtractedFact": "extraction", "FactExtractor": "extraction", "RuleBasedFactExtractor": "extraction",
+    "MemoriRecall": "sdk", "inject_context": "sdk",
 }
-"""The public names of capture and extraction, by their subpackage: imported when first used, as the rules take about
-a second to import, which a program that only reads memory (`memori list`, an app's recall) need not pay."""
+"""The public names of capture, extraction and the provider-SDK helpers (whose ``MemoriRecall.capture`` needs
+capture), by their subpackage: imported when first used, as the rules take about a second to import, which a
+program that only reads memory (`memori list`, an app's recall) need not pay."""
 
 
 def __getattr__(name: str) -> Any:
