@@ -189,13 +189,14 @@ def _one_line(text: str) -> str:
 def _fact_line(fact: StoredFact, now: float) -> str:
     """``ID  CREATED_AT  TEXT`` (then ``[core]`` for a core fact, ``[not searchable]`` for one recall never
     returns, ``[valid from TIME]`` for one whose text was stated later than ``created_at`` (an update, said again:
-    its ``valid_from``), ``[restored TIME]`` for one a restore made valid again (its ``restored_at``),
+    its ``valid_from``) or that is a change told ahead (its start), ``[restored TIME]`` for one a restore made valid again (its ``restored_at``),
     ``[expired]`` for one past its ``expires_at``, ``[superseded by ID at TIME]`` for one no longer valid)."""
     marks = "  [core]" if is_core(fact.metadata) else ""
     if not is_searchable(fact.metadata):
         marks += "  [not searchable]"
-    if fact.stated_at != fact.created_at:
-        marks += f"  [valid from {_when(fact.stated_at)}]"
+    start = fact.starts_at or (fact.stated_at if fact.stated_at != fact.created_at else None)
+    if start is not None:
+        marks += f"  [valid from {_when(start)}]"
     if fact.restored_at is not None:
         marks += f"  [restored {_when(fact.restored_at)}]"
     if fact.is_expired(now):
