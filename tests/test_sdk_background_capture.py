@@ -108,6 +108,18 @@ def test_a_tool_loop_captured_after_every_call_stores_its_turn_once(engine: Reca
     assert _valid(engine) == ["User is vegan."]
 
 
+def test_a_turn_handed_over_twice_with_its_said_at_in_two_offsets_is_captured_once(
+    engine: RecallEngine, openai_client: Any
+) -> None:
+    memory = MemoriRecall(engine, entity_id="ana", provider="openai")
+    messages: list[Any] = [{"role": "user", "content": "I adopted a dog named Rex."}]
+    reply = openai_client.chat.completions.create(**memory.apply({"model": "m", "messages": messages}))
+    assert memory.capture(messages, reply=reply, said_at="2026-11-01T10:00:00+01:00")
+    assert not memory.capture(messages, reply=reply, said_at="2026-11-01T09:00:00+00:00")  # the same instant
+    assert memory.flush(WAIT).completed == 1
+    assert [(f.content, f.times_seen) for f in engine.list("ana")] == [("User adopted a dog named Rex.", 1)]
+
+
 def test_the_said_at_given_to_apply_dates_the_facts_of_the_capture_that_follows(
     engine: RecallEngine, openai_client: Any
 ) -> None:

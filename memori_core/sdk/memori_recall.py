@@ -72,6 +72,11 @@ def _conversation_of(kwargs: Mapping[str, Any]) -> str | None:
     return cid if isinstance(cid, str) and cid else None
 
 
+def _instant(when: datetime) -> str:
+    """``when`` as the UTC instant it is: one turn's time written in two offsets keys it once."""
+    return when.astimezone(timezone.utc).isoformat()
+
+
 def _messages_of(kwargs: Mapping[str, Any]) -> Any:
     """The call's messages as its ``capture`` is handed them: ``messages``, else a Responses API ``input``."""
     messages = kwargs.get("messages")
@@ -445,12 +450,12 @@ class MemoriRecall(WaitsForCaptures):
         begun = self._begun.take(entity, digest)
         if not turn:
             return False
-        key = (entity, digest, None if when is None else when.isoformat())
+        key = (entity, digest, None if when is None else _instant(when))
         if not self._captured.claim(key):
             return False
         if when is None:
             when = last_said_at(as_messages(turn)) or (begun[1] if begun and begun[1] else datetime.now(timezone.utc))
-        tag = hashlib.sha256(f"{digest}\0{when.isoformat()}".encode()).hexdigest()[:32]
+        tag = hashlib.sha256(f"{digest}\0{_instant(when)}".encode()).hexdigest()[:32]
         engine, where = self.engine, {TURN_KEY: tag}
         return self._captures.submit(
             engine, entity, turn, self.extractor, metadata={"source": "sdk", "role": "user", TURN_KEY: tag},
