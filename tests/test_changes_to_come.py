@@ -468,6 +468,13 @@ def test_delete_and_expire_of_no_change_to_come_refuse_told_by_naming_it_and_wri
     assert [(f.valid_to, f.expires_at) for f in eng.get("ann", [tea, said])] == [(None, None), (None, None)]
 
 
+def test_cancel_at_a_datetime_in_the_future_names_at_with_its_iso_time_not_a_repr(eng: Any) -> None:
+    _, siemens = _job_to_come(eng)
+    ahead = datetime(2099, 1, 2, 3, 4, tzinfo=timezone.utc)
+    with pytest.raises(ValueError, match=r"^at 2099-01-02T03:04:00\+00:00 is in the future"):
+        eng.cancel("ann", siemens, at=ahead)
+
+
 def test_a_medicine_told_ahead_is_captured_valid_from_its_start_beside_the_medicines_taken_now() -> None:
     engine = _captured("I take warfarin.", "I start metformin next week.")
     start = _start_of(engine, "User takes metformin.")
