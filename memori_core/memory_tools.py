@@ -230,7 +230,8 @@ def format_recalled(facts: list[RecalledFact], tz: tzinfo | None = None) -> str:
     lines = ["Relevant memories about the user, best first:"]
     for fact in facts:
         notes = _when_notes(fact, tz)
-        lines.append(f"- [{fact.id}] {clip_fact(sanitize_fact(fact.content))}" + (f" ({'; '.join(notes)})" if notes else ""))
+        said = f" ({'; '.join(notes)})" if notes else ""
+        lines.append(f"- [{fact.id}] {clip_fact(sanitize_fact(fact.content))}{said}")
     return "\n".join(lines)
 
 

@@ -618,7 +618,8 @@ def test_cancel_at_in_the_future_or_before_the_change_was_told_names_dash_dash_a
     [siemens] = engine_call(folder, "add", "alice", ["User works at Siemens."], supersedes=[bosch], valid_from=start)
     ahead = (datetime.now(timezone.utc) + timedelta(days=5)).date()
     code, _, err = run(["cancel", "-e", "alice", siemens, "--at", ahead.isoformat(), "--path", str(folder)], capsys)
-    assert code == 2 and f"--at {ahead.isoformat()}T00:00:00+00:00 is in the future" in err and "datetime.datetime" not in err
+    assert code == 2 and f"--at {ahead.isoformat()}T00:00:00+00:00 is in the future" in err
+    assert "datetime.datetime" not in err
     code, _, err = run(["cancel", "-e", "alice", siemens, "--at", "2020-01-01", "--path", str(folder)], capsys)
     assert code == 2 and "--at 2020-01-01T00:00:00+00:00 is before fact" in err
 

@@ -189,7 +189,8 @@ def _one_line(text: str) -> str:
 def _fact_line(fact: StoredFact, now: float) -> str:
     """``ID  CREATED_AT  TEXT`` (then ``[core]`` for a core fact, ``[not searchable]`` for one recall never
     returns, ``[valid from TIME]`` for one whose text was stated later than ``created_at`` (an update, said again:
-    its ``valid_from``) or that is a change told ahead (its start), ``[restored TIME]`` for one a restore made valid again (its ``restored_at``),
+    its ``valid_from``) or that is a change told ahead (its start), ``[restored TIME]`` for one a restore made
+    valid again (its ``restored_at``),
     ``[expired]`` for one past its ``expires_at``, ``[superseded by ID at TIME]`` for one no longer valid)."""
     marks = "  [core]" if is_core(fact.metadata) else ""
     if not is_searchable(fact.metadata):

@@ -432,8 +432,8 @@ class MemoriRecall(WaitsForCaptures):
         ``said_at`` of the :meth:`apply` of this call (the one handed the same conversation, up to its last user
         message), else when it ran, else now. A ``forget`` of the user after that ``apply`` makes the capture write
         nothing; a capture matching no ``apply`` is erased by a ``forget`` after any call of the user still
-        answering (begun within :data:`~memori_core.sdk.turn_capture.BEGUN_WITHIN` seconds). ``session_id`` (a non-empty str) keeps the turns of one
-        conversation together as a session. Facts' metadata says ``source="sdk"``.
+        answering (begun within :data:`~memori_core.sdk.turn_capture.BEGUN_WITHIN` seconds). ``session_id`` (a
+        non-empty str) keeps the turns of one conversation together as a session. Facts' metadata says ``source="sdk"``.
 
         Never raises for a store or extractor failure (a warning, or under ``strict`` the next :meth:`flush` or
         this user's next ``apply`` / ``capture`` raises it); bad arguments raise ``TypeError`` / ``ValueError``
