@@ -89,8 +89,10 @@ class StoredFact:
 
     @property
     def stated_at(self) -> str | None:
-        """When the fact's current text was stated, or said again after it was superseded (:func:`stated_at`)."""
-        return stated_at(self.created_at, self.valid_from)
+        """When the fact's current text was stated, or said again after it was superseded (:func:`stated_at`). A
+        change told ahead was stated when it was told (``created_at``), not at its start (:attr:`starts_at`), as
+        :attr:`RecalledFact.stated_at` reads it."""
+        return stated_at(self.created_at, None if self.starts_at else self.valid_from)
 
     @property
     def starts_at(self) -> str | None:
@@ -106,9 +108,10 @@ class StoredFact:
 
     @property
     def valid_since(self) -> str | None:
-        """When the fact's current period of validity began: :attr:`stated_at`, or :attr:`restored_at` when
-        later. ``recall(as_of=...)`` sees the fact from then on."""
-        return stated_at(self.stated_at, self.restored_at)
+        """When the fact's current period of validity began: when its current text became true (its
+        ``valid_from`` when later than ``created_at``: a change told ahead begins at its start), or
+        :attr:`restored_at` when later. ``recall(as_of=...)`` sees the fact from then on."""
+        return stated_at(stated_at(self.created_at, self.valid_from), self.restored_at)
 
 
 @dataclass(frozen=True)

@@ -212,16 +212,26 @@ def _unknown(fact_id: str) -> MemoryToolError:
     return MemoryToolError(f"this user has no remembered fact with id {fact_id!r}: call recall to find the id")
 
 
+def _when_notes(fact: RecalledFact | StoredFact, tz: tzinfo | None) -> list[str]:
+    """``stated TIME`` (when the current text was stated) and, for a change told ahead, ``holds from START``."""
+    notes = [f"stated {when}"] if (when := format_timestamp(fact.stated_at, tz=tz)) else []
+    if fact.starts_at and (start := format_timestamp(fact.starts_at, tz=tz)):
+        notes.append(f"holds from {start}")
+    return notes
+
+
 def format_recalled(facts: list[RecalledFact], tz: tzinfo | None = None) -> str:
     """The recall tool's answer: one line per fact, ``- [id] text (stated TIME)``, best first (TIME: when the
     current text was stated, :attr:`~memori_core.RecalledFact.stated_at`, in UTC, or in the turn's zone ``tz``
-    as the ``<memori_context>`` block writes it: :func:`~memori_core.context.format_timestamp`)."""
+    as the ``<memori_context>`` block writes it: :func:`~memori_core.context.format_timestamp`); a change told
+    ahead adds ``; holds from START`` (:attr:`~memori_core.RecalledFact.starts_at`)."""
     if not facts:
         return NOTHING_RELEVANT
     lines = ["Relevant memories about the user, best first:"]
     for fact in facts:
-        when = format_timestamp(fact.stated_at, tz=tz)
-        lines.append(f"- [{fact.id}] {clip_fact(sanitize_fact(fact.content))}" + (f" (stated {when})" if when else ""))
+        notes = _when_notes(fact, tz)
+        said = f" ({'; '.join(notes)})" if notes else ""
+        lines.append(f"- [{fact.id}] {clip_fact(sanitize_fact(fact.content))}{said}")
     return "\n".join(lines)
 
 
@@ -626,7 +636,7 @@ NOTHING_STORED = "No facts about this user are stored."
 def format_listed(page: Sequence[StoredFact], offset: int, limit: int, tz: tzinfo | None = None) -> str:
     """The list tool's answer: one line per fact, newest first, and how to see the next page. ``page`` is up to
     ``limit + 1`` facts from ``offset`` (one more than shown: whether another page follows). Times are in UTC, or
-    in the turn's zone ``tz`` (:func:`format_recalled`)."""
+    in the turn's zone ``tz``; a change told ahead says when it holds from (:func:`format_recalled`)."""
     shown = list(page[:limit])
     if not shown:
         return NOTHING_STORED if offset == 0 else f"No more facts about this user (offset {offset})."
@@ -635,7 +645,7 @@ def format_listed(page: Sequence[StoredFact], offset: int, limit: int, tz: tzinf
     for fact in shown:
         # an expired fact is still stored (and listed, so it can be forgotten), but no longer holds: a trip that
         # ended reads as history, not as a plan
-        notes = [f"stated {when}"] if (when := format_timestamp(fact.stated_at, tz=tz)) else []
+        notes = _when_notes(fact, tz)
         if fact.is_expired(now):
             notes.append(f"expired {format_timestamp(fact.expires_at, tz=tz)}, no longer current")
         said = f" ({'; '.join(notes)})" if notes else ""

@@ -485,7 +485,8 @@ def check_said_at(value: Any, name: str = "created_at", *, warns: bool = True) -
     :data:`FUTURE_SKEW_SECONDS` ahead is refused too (a typo, as for ``created_at``)."""
     when = check_time(value, name, warns=warns)
     if when is not None and when.timestamp() > time.time() + FUTURE_SKEW_SECONDS:
-        raise ValueError(f"{name} {value!r} is in the future (more than a day from now)")
+        shown = value.isoformat() if isinstance(value, datetime) else repr(value)
+        raise ValueError(f"{name} {shown} is in the future (more than a day from now)")
     return when
 
 

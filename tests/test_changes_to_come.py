@@ -442,6 +442,39 @@ def test_a_delete_of_a_change_to_come_that_fails_after_putting_back_the_old_job_
     assert texts(engine.list("ann")) == ["User works at Bosch."] and engine.get("ann", [bosch])[0].valid_to is None
 
 
+def test_a_failed_delete_with_told_by_names_the_fact_put_back_and_the_plan_ended_apart() -> None:
+    engine = ungated_engine()
+    bosch, siemens = _job_to_come(engine)
+    [plan] = engine.add("ann", "User got a job at Siemens, starting next month.")
+    Faults(engine.store).arm("delete", "before", times=1)
+    with pytest.raises(PartialDeleteError) as got:
+        engine.delete("ann", [siemens], told_by=[plan])
+    said = str(got.value)
+    assert f"was to end ({bosch}) hold again" in said and f"told it (told_by: {plan}) are ended" in said
+    assert engine.get("ann", [plan])[0].valid_to is not None and engine.get("ann", [bosch])[0].valid_to is None
+    assert engine.delete("ann", [siemens], told_by=[plan]) == [siemens]  # again: exact
+    assert texts(engine.list("ann")) == ["User works at Bosch."]
+
+
+@pytest.mark.parametrize("how", ["delete", "expire"])
+def test_delete_and_expire_of_no_change_to_come_refuse_told_by_naming_it_and_write_nothing(eng: Any, how: str) -> None:
+    [tea] = eng.add("ann", "User likes tea.")
+    [said] = eng.add("ann", "User said they like tea.")
+    with pytest.raises(NothingToCancelError, match=f"told_by.*{tea}.*never told ahead"):
+        if how == "delete":
+            eng.delete("ann", [tea], told_by=[said])
+        else:
+            eng.expire("ann", tea, told_by=[said])
+    assert [(f.valid_to, f.expires_at) for f in eng.get("ann", [tea, said])] == [(None, None), (None, None)]
+
+
+def test_cancel_at_a_datetime_in_the_future_names_at_with_its_iso_time_not_a_repr(eng: Any) -> None:
+    _, siemens = _job_to_come(eng)
+    ahead = datetime(2099, 1, 2, 3, 4, tzinfo=timezone.utc)
+    with pytest.raises(ValueError, match=r"^at 2099-01-02T03:04:00\+00:00 is in the future"):
+        eng.cancel("ann", siemens, at=ahead)
+
+
 def test_a_medicine_told_ahead_is_captured_valid_from_its_start_beside_the_medicines_taken_now() -> None:
     engine = _captured("I take warfarin.", "I start metformin next week.")
     start = _start_of(engine, "User takes metformin.")

@@ -608,3 +608,18 @@ def test_cancel_calls_off_a_change_to_come_with_its_plan_and_exits_1_when_there_
     assert (code, out) == (1, "") and "no change to come to call off" in err and not err.startswith("memori: error:")
     assert run(["cancel", "-e", "alice", "nope", "--path", str(folder)], capsys)[0] == 1
     assert "--at" in usage_error(["cancel", "-e", "alice", siemens, "--at", "soon", "--path", str(folder)], capsys)
+
+
+def test_cancel_at_in_the_future_or_before_the_change_was_told_names_dash_dash_at_and_its_iso_time(
+        tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "store"
+    start = datetime.now(timezone.utc) + timedelta(days=30)
+    [bosch] = engine_call(folder, "add", "alice", ["User works at Bosch."])
+    [siemens] = engine_call(folder, "add", "alice", ["User works at Siemens."], supersedes=[bosch], valid_from=start)
+    ahead = (datetime.now(timezone.utc) + timedelta(days=5)).date()
+    code, _, err = run(["cancel", "-e", "alice", siemens, "--at", ahead.isoformat(), "--path", str(folder)], capsys)
+    assert code == 2 and f"--at {ahead.isoformat()}T00:00:00+00:00 is in the future" in err
+    assert "datetime.datetime" not in err
+    code, _, err = run(["cancel", "-e", "alice", siemens, "--at", "2020-01-01", "--path", str(folder)], capsys)
+    assert code == 2 and "--at 2020-01-01T00:00:00+00:00 is before fact" in err
+

@@ -10,7 +10,7 @@ import asyncio
 import logging
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import httpx
@@ -108,6 +108,18 @@ def test_a_tool_loop_captured_after_every_call_stores_its_turn_once(engine: Reca
     assert _valid(engine) == ["User is vegan."]
 
 
+def test_a_turn_handed_over_twice_with_its_said_at_in_two_offsets_is_captured_once(
+    engine: RecallEngine, openai_client: Any
+) -> None:
+    memory = MemoriRecall(engine, entity_id="ana", provider="openai")
+    messages: list[Any] = [{"role": "user", "content": "I adopted a dog named Rex."}]
+    reply = openai_client.chat.completions.create(**memory.apply({"model": "m", "messages": messages}))
+    assert memory.capture(messages, reply=reply, said_at="2026-11-01T10:00:00+01:00")
+    assert not memory.capture(messages, reply=reply, said_at="2026-11-01T09:00:00+00:00")  # the same instant
+    assert memory.flush(WAIT).completed == 1
+    assert [(f.content, f.times_seen) for f in engine.list("ana")] == [("User adopted a dog named Rex.", 1)]
+
+
 def test_the_said_at_given_to_apply_dates_the_facts_of_the_capture_that_follows(
     engine: RecallEngine, openai_client: Any
 ) -> None:
@@ -132,6 +144,64 @@ def test_a_forget_while_the_model_answered_leaves_the_turn_unstored(engine: Reca
     memory.capture(messages, reply=reply.choices[0].message)
     assert memory.flush(WAIT).erased == 1
     assert _valid(engine) == []
+
+
+def test_a_forget_while_one_conversation_answered_erases_its_turn_though_another_conversation_began_after(
+    engine: RecallEngine, openai_client: Any
+) -> None:
+    memory = MemoriRecall(engine, entity_id="ana", provider="openai")
+    first: list[Any] = [{"role": "user", "content": "I live in Lisbon."}]
+    answering = memory.apply({"model": "m", "messages": first})
+    engine.forget("ana")  # asked while the first conversation's model answered
+    second: list[Any] = [{"role": "user", "content": "What should I cook tonight?"}]
+    openai_client.chat.completions.create(**memory.apply({"model": "m", "messages": second}))  # another tab
+    reply = openai_client.chat.completions.create(**answering)
+    memory.capture(first, reply=reply.choices[0].message)
+    assert memory.flush(WAIT).erased == 1
+    assert _valid(engine) == []
+
+
+def test_a_replayed_turn_keeps_its_said_at_though_a_live_call_of_the_user_began_after(
+    engine: RecallEngine, openai_client: Any
+) -> None:
+    memory = MemoriRecall(engine, entity_id="ana", provider="openai")
+    old: list[Any] = [{"role": "user", "content": "I play the cello."}]
+    replayed = memory.apply({"model": "m", "messages": old}, said_at="2025-03-01T10:00:00+00:00")
+    memory.apply({"model": "m", "messages": [{"role": "user", "content": "hi"}]})  # a live call, interleaved
+    reply = openai_client.chat.completions.create(**replayed)
+    memory.capture(old, reply=reply.choices[0].message)
+    assert memory.flush(WAIT).completed == 1
+    dates = {f.content: f.created_at for f in engine.list("ana")}
+    assert dates == {"User plays the cello.": "2025-03-01T10:00:00+00:00"}
+
+
+def test_a_capture_matching_no_apply_is_erased_by_a_forget_after_any_call_of_the_user_began(
+    engine: RecallEngine,
+) -> None:
+    memory = MemoriRecall(engine, entity_id="ana", provider="openai")
+    memory.apply({"model": "m", "messages": [{"role": "user", "content": "Hello"}]})
+    engine.forget("ana")
+    memory.apply({"model": "m", "messages": [{"role": "user", "content": "What should I cook?"}]})
+    memory.capture([{"role": "user", "content": "I live in Lisbon."}], reply="Nice!")  # no apply had these
+    assert memory.flush(WAIT).erased == 1
+    assert _valid(engine) == []
+
+
+def test_a_capture_handed_the_sent_messages_with_the_block_in_the_user_turn_pairs_with_its_apply(
+    engine: RecallEngine, openai_client: Any
+) -> None:
+    engine.add("ana", ["User lives in Lisbon."])
+    memory = MemoriRecall(engine, entity_id="ana", provider="openai", placement="last_user")
+    said = datetime.now(timezone.utc).replace(microsecond=0) - timedelta(seconds=30)  # recent: memory read now
+    said_words = "I live in Lisbon and I play the cello."
+    sent = memory.apply({"model": "m", "messages": [{"role": "user", "content": said_words}]}, said_at=said)
+    assert sent["messages"][-1]["content"] != said_words  # the block went into the user's turn
+    memory.apply({"model": "m", "messages": [{"role": "user", "content": "hi"}]})  # a live call, interleaved
+    reply = openai_client.chat.completions.create(**sent)
+    memory.capture(sent["messages"], reply=reply.choices[0].message)
+    assert memory.flush(WAIT).completed == 1
+    cello = [datetime.fromisoformat(f.created_at) for f in engine.list("ana") if "cello" in f.content]
+    assert cello == [said]
 
 
 def _settle(memory: MemoriRecall) -> None:

@@ -275,3 +275,44 @@ def test_a_fact_updated_or_said_again_has_no_start_told_ahead(ungated):
     fid, when = _updated(ungated)
     [fact] = ungated.get("ann", [fid])
     assert fact.valid_from == when and fact.starts_at is None
+
+
+def _told_ahead(engine: RecallEngine) -> tuple[str, datetime, datetime]:
+    """Ann's move to Siemens, told ten days ago to hold from two days ago: its id, when told, its start."""
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    told, start = now - timedelta(days=10), now - timedelta(days=2)
+    [bosch] = engine.add("ann", ["User works at Bosch."], created_at=now - timedelta(days=30))
+    [siemens] = engine.add("ann", ["User works at Siemens."], supersedes=[bosch], created_at=told, valid_from=start)
+    return siemens, told, start
+
+
+def test_stored_and_recalled_change_told_ahead_agree_it_was_stated_when_told(ungated):
+    siemens, told, start = _told_ahead(ungated)
+    [stored] = ungated.get("ann", [siemens])
+    [recalled] = [f for f in ungated.recall("where does the user work", "ann", 10) if f.id == siemens]
+    assert stored.stated_at == recalled.stated_at == told.isoformat()
+    assert stored.starts_at == recalled.starts_at == start.isoformat()
+    assert stored.valid_since == start.isoformat()  # its validity still begins at its start
+
+
+def test_recall_and_list_tools_say_when_a_change_told_ahead_holds_from(ungated):
+    siemens, told, start = _told_ahead(ungated)
+    tools = MemoryTools(ungated)
+    said = f"(stated {format_timestamp(told.isoformat())}; holds from {format_timestamp(start.isoformat())})"
+    [recalled] = [x for x in tools.recall("ann", "where does the user work").splitlines() if siemens in x]
+    [listed] = [x for x in tools.list("ann").splitlines() if siemens in x]
+    assert recalled == listed == f"- [{siemens}] User works at Siemens. {said}"
+
+
+def test_memori_list_marks_a_change_told_ahead_valid_from_its_start(tmp_path: Path, capsys, monkeypatch):
+    from memori_core import embedders
+    from memori_core.cli import main
+
+    monkeypatch.setattr(embedders, "_DEFAULT", HashEmbedder())
+    path = tmp_path / "mem"
+    engine = ungated_engine(HashEmbedder(), store=ChromaStore(path=path))
+    siemens, _, start = _told_ahead(engine)
+    engine.store.close()
+    assert main(["list", "-e", "ann", "--path", str(path)]) == 0
+    [line] = [x for x in capsys.readouterr().out.splitlines() if siemens in x]
+    assert line.endswith(f"User works at Siemens.  [valid from {start.strftime('%Y-%m-%dT%H:%M:%SZ')}]")

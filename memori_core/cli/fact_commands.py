@@ -17,7 +17,7 @@ from ..engine import Forgotten, NothingToCancelError, NothingToRestoreError, Rec
 from ..facts import StoredFact, is_searchable
 from ..ranking.core import is_core
 from ..records import to_record
-from ..validate import parse_utc
+from ..validate import check_said_at, parse_utc
 from .not_found import entity_without_facts, report_unknown_ids
 from .opening import CliError, open_engine, write_progress
 
@@ -189,13 +189,15 @@ def _one_line(text: str) -> str:
 def _fact_line(fact: StoredFact, now: float) -> str:
     """``ID  CREATED_AT  TEXT`` (then ``[core]`` for a core fact, ``[not searchable]`` for one recall never
     returns, ``[valid from TIME]`` for one whose text was stated later than ``created_at`` (an update, said again:
-    its ``valid_from``), ``[restored TIME]`` for one a restore made valid again (its ``restored_at``),
+    its ``valid_from``) or that is a change told ahead (its start), ``[restored TIME]`` for one a restore made
+    valid again (its ``restored_at``),
     ``[expired]`` for one past its ``expires_at``, ``[superseded by ID at TIME]`` for one no longer valid)."""
     marks = "  [core]" if is_core(fact.metadata) else ""
     if not is_searchable(fact.metadata):
         marks += "  [not searchable]"
-    if fact.stated_at != fact.created_at:
-        marks += f"  [valid from {_when(fact.stated_at)}]"
+    start = fact.starts_at or (fact.stated_at if fact.stated_at != fact.created_at else None)
+    if start is not None:
+        marks += f"  [valid from {_when(start)}]"
     if fact.restored_at is not None:
         marks += f"  [restored {_when(fact.restored_at)}]"
     if fact.is_expired(now):
@@ -380,13 +382,18 @@ def cmd_restore(args: argparse.Namespace) -> int:
 def cmd_cancel(args: argparse.Namespace) -> int:
     """``memori cancel -e ENTITY ID [--told-by ID ...] [--at TIME]``: call off a change told ahead before its start
     (exit 1 when the id is unknown, or when there is no change to come to call off)."""
+    at = check_said_at(args.at, "--at")  # before the store opens, named as the command line names it
     engine = open_engine(args, embeds=False)
     try:
         return _print_for_id(args, engine, lambda: [engine.cancel(args.entity, args.id, told_by=args.told_by or (),
-                                                                  at=args.at)])
+                                                                  at=at)])
     except NothingToCancelError as exc:
         print(f"memori: {exc}", file=sys.stderr)
         return 1
+    except ValueError as exc:
+        if at is not None and str(exc).startswith("at "):  # the engine names its argument; here it is --at
+            raise ValueError(f"--at {str(exc)[3:]}") from exc
+        raise
 
 
 def _print_for_id(args: argparse.Namespace, engine: RecallEngine, read: Callable[[], list[StoredFact]]) -> int:

@@ -51,6 +51,23 @@ def told_by_ids(told_by: Sequence[str], leaving: Sequence[str]) -> list[str]:
     return [i for i in dict.fromkeys(_one_id(t, "told_by") for t in told_by) if i not in gone]
 
 
+def _not_to_come(fact: StoredFact) -> str:
+    """Why ``fact`` is no change to come."""
+    return ("it was ended already" if fact.valid_to is not None else
+            f"it holds already (from {fact.valid_since})" if fact.valid_from else "it was never told ahead")
+
+
+def check_told_by_target(entity_id: str, facts: Sequence[StoredFact], now: float, call: str) -> None:
+    """Refuse ``told_by`` for a ``delete`` / ``expire`` (``call``) none of whose ``facts`` is a change to come: only
+    a change called off before its start ends the facts that told it. :class:`NothingToCancelError` (a
+    ``ValueError``) naming ``told_by``, as :meth:`Plans.cancel` refuses such a fact; nothing is written."""
+    if facts and not any(is_to_come(f, now) for f in facts):
+        named = "; ".join(f"fact {f.id!r}: {_not_to_come(f)}" for f in facts)
+        raise NothingToCancelError(
+            f"told_by names the facts that told a change to come, ended with it, but {call} of entity {entity_id!r} "
+            f"ends no change to come ({named}); call {call} without told_by")
+
+
 def told_ended(plans: Sequence[StoredFact], now: str, taken: Sequence[str] = ()) -> list[StoredFact]:
     """The facts that told a change (``plans``, read by their ``told_by`` ids) ended at ``now`` (ISO 8601), as
     :meth:`Plans.cancel`, :meth:`~memori_core.RecallEngine.expire` and :meth:`~memori_core.RecallEngine.delete`
@@ -131,10 +148,9 @@ class Plans(Storing):
                 raise ValueError(f"at {when} is before fact {fid!r} was stated ({fact.created_at}): a change is "
                                  "called off after it was told")
             if not is_to_come(fact, now.timestamp()):
-                why = ("it was ended already" if fact.valid_to is not None else
-                       f"it holds already (from {fact.valid_since})" if fact.valid_from else "it was never told ahead")
                 raise NothingToCancelError(
-                    f"fact {fid!r} of entity {entity_id!r} is no change to come to call off: {why}; to record a change "
+                    f"fact {fid!r} of entity {entity_id!r} is no change to come to call off: {_not_to_come(fact)}; "
+                    "to record a change "
                     "back, add the fact that holds with supersedes=[...], or restore the fact it ended")
             rows = called_off(fact, self.store.get(entity_id, list(fact.supersedes)) if fact.supersedes else [],
                               now.isoformat())

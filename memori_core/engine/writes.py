@@ -49,7 +49,7 @@ from .closing import when_open
 from .fact_ids import _is_version_row, _one_id, check_not_version, derived_fact_id
 from .failures import _add_failure, _root_cause
 from .imports import ImportPath
-from .plans import Plans, put_back, started_early, told_by_ids, told_ended
+from .plans import Plans, check_told_by_target, put_back, started_early, told_by_ids, told_ended
 from .progress import Progress, _safe_progress
 from .replaced import ReplacedFactError, current_of, is_ended
 from .storing import _bounded
@@ -367,7 +367,9 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         a change told ahead was to end at its start, before it came, hold on
         again with no end, in the same write, as :meth:`cancel` leaves them; ``told_by``, as in :meth:`cancel`:
         the facts that told such a change, "User got a new job at Siemens, starting in January 2027.", ended now
-        in that write, kept as history, not erased; nothing is written when no id is stored). The id
+        in that write, kept as history, not erased; nothing is written when no id is stored; ``told_by`` for
+        a delete of no change to come raises :class:`~memori_core.engine.NothingToCancelError` naming
+        ``told_by``, as :meth:`cancel` refuses such a fact, and writes nothing). The id
         of one earlier version (``<id>@v<n>``, see :meth:`history`) erases that
         version alone: an administrator may erase one old text while the fact
         and its other versions stay. (The agent tools and the MCP server refuse
@@ -379,7 +381,7 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         again is exact); after any failure the next recall reads what the store
         really holds. A delete of a change to come writes twice (what it was to
         end, put back; then the delete): when the delete fails after the first
-        landed, the ``PartialDeleteError`` names the facts put back too.
+        landed, the ``PartialDeleteError`` names the facts put back and the ``told_by`` facts ended too.
         """
         entity_id = check_entity_id(entity_id)
         id_list = check_id_list(ids, "ids")
@@ -397,10 +399,14 @@ class WritePath(Versions, ImportPath, Successors, Plans):
                 read = lambda wanted: self.store.get(entity_id, wanted)  # noqa: E731
                 # A change to come erased: what it was to end at its start holds on (then the delete: retried exactly).
                 now = time.time()
-                back = put_back(read(present), read, now, gone)
+                targets = read(present)
                 if plan_ids:
-                    back += told_ended(read([i for i in plan_ids if i not in gone]),
-                                       datetime.fromtimestamp(now, timezone.utc).isoformat(), [b.id for b in back])
+                    check_told_by_target(entity_id, targets, now, "delete")
+                restored = put_back(targets, read, now, gone)
+                ended = told_ended(read([i for i in plan_ids if i not in gone]),
+                                   datetime.fromtimestamp(now, timezone.utc).isoformat(),
+                                   [b.id for b in restored]) if plan_ids else []
+                back = [*restored, *ended]
                 done.begin()
                 if back:
                     self.store.update_seen(entity_id, back)
@@ -410,7 +416,7 @@ class WritePath(Versions, ImportPath, Successors, Plans):
                 except Exception as exc:
                     if not back or isinstance(exc, WriteOutcomeUnknown):
                         raise
-                    raise _put_back_then_failed(entity_id, back, present, exc) from _root_cause(exc)
+                    raise _put_back_then_failed(entity_id, restored, ended, present, exc) from _root_cause(exc)
                 done.remove(gone)
 
         self._coord.erase(entity_id, erase)
@@ -521,7 +527,8 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         :meth:`update` of the expiry (``updated_at`` records when), with its errors: ``KeyError`` for an unknown
         id, ``ValueError`` for a version row's. A change told ahead expired before its start never starts: the
         facts it was to end then hold on with no end, in the same write; ``told_by``, as in :meth:`cancel`: the
-        facts that told it, ended now in that write."""
+        facts that told it, ended now in that write (for a fact that is no change to come,
+        :class:`~memori_core.engine.NothingToCancelError` naming ``told_by``, and nothing is written)."""
         return self._edit(entity_id, id, expires_at=_NOW, told_by=told_by)
 
     def _edit(self, entity_id: str, id: str, *, text: str | None = None, metadata: dict[str, Any] | None = None,
@@ -571,6 +578,7 @@ class WritePath(Versions, ImportPath, Successors, Plans):
                 back = put_back([old[0]], lambda ids: self.store.get(entity_id, ids), iso_to_ts(now)) \
                     if expires_at is _NOW else []
                 if plan_ids:
+                    check_told_by_target(entity_id, old, iso_to_ts(now), "expire")
                     back += told_ended(self.store.get(entity_id, plan_ids), now, [fid_s, *(b.id for b in back)])
                 done.begin()
                 self.store.update_seen(entity_id, [fact, *back])  # the same text: edited in place, no version
@@ -602,15 +610,19 @@ class WritePath(Versions, ImportPath, Successors, Plans):
             raise ReplacedFactError(entity_id, fact, current_of(fact, lambda ids: self.store.get(entity_id, ids), now))
 
 
-def _put_back_then_failed(entity_id: str, back: Sequence[StoredFact], present: Sequence[str],
-                          exc: Exception) -> PartialDeleteError:
-    """The error of a delete of a change to come whose first write landed (``back``: what it was to end, valid
-    again) and whose delete failed (``exc``): what landed, named; deleting again is exact (nothing is put back
-    twice)."""
+def _put_back_then_failed(entity_id: str, restored: Sequence[StoredFact], ended: Sequence[StoredFact],
+                          present: Sequence[str], exc: Exception) -> PartialDeleteError:
+    """The error of a delete of a change to come whose first write landed (``restored``: what it was to end, valid
+    again; ``ended``: the ``told_by`` facts that told it, ended) and whose delete failed (``exc``): what landed,
+    each named as what it is; deleting again is exact (nothing is put back or ended twice)."""
     deleted = list(exc.deleted_ids) if isinstance(exc, PartialDeleteError) else []
     remaining = list(exc.remaining_ids) if isinstance(exc, PartialDeleteError) else [i for i in present]
+    landed = []
+    if restored:
+        landed.append(f"the facts the change to come was to end ({', '.join(b.id for b in restored)}) hold again")
+    if ended:
+        landed.append(f"the facts that told it (told_by: {', '.join(p.id for p in ended)}) are ended")
     return PartialDeleteError(
-        f"deleting facts of entity {entity_id!r} failed: {_root_cause(exc)}; the facts the change to come was to "
-        f"end ({', '.join(b.id for b in back)}) hold again already (that write landed); deleted: "
-        f"{', '.join(deleted) or 'none'}, still stored: {', '.join(remaining) or 'none'} (deleting them again is "
-        "exact)", deleted, remaining)
+        f"deleting facts of entity {entity_id!r} failed: {_root_cause(exc)}; {' and '.join(landed)} already (that "
+        f"write landed); deleted: {', '.join(deleted) or 'none'}, still stored: {', '.join(remaining) or 'none'} "
+        "(deleting them again is exact)", deleted, remaining)

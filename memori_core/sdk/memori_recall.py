@@ -26,7 +26,7 @@ from ..placement import SYSTEM, check_placement
 from ..query import context_turns, extract_query_and_context, field_of
 from ..validate import check_context, check_query, check_said_at, repair_text, repair_turns, turn_as_of
 from .system_prompt import check_injectable, inject_context, normalize_provider
-from .turn_capture import BegunTurns, CapturedTurns, turn_with_reply
+from .turn_capture import BegunTurns, CapturedTurns, conversation_digest, turn_with_reply
 
 __all__ = ["MemoriRecall"]
 
@@ -70,6 +70,17 @@ def _conversation_of(kwargs: Mapping[str, Any]) -> str | None:
         return None
     cid = conversation if isinstance(conversation, str) else field_of(conversation, "id")
     return cid if isinstance(cid, str) and cid else None
+
+
+def _instant(when: datetime) -> str:
+    """``when`` as the UTC instant it is: one turn's time written in two offsets keys it once."""
+    return when.astimezone(timezone.utc).isoformat()
+
+
+def _messages_of(kwargs: Mapping[str, Any]) -> Any:
+    """The call's messages as its ``capture`` is handed them: ``messages``, else a Responses API ``input``."""
+    messages = kwargs.get("messages")
+    return kwargs.get("input") if messages is None else messages
 
 
 def _is_responses_call(kwargs: Mapping[str, Any]) -> bool:
@@ -281,12 +292,18 @@ class MemoriRecall(WaitsForCaptures):
         block = format_context(facts, zone=self.engine.config.time_zone_label, tz=tz)
         return inject_context(kwargs, block, provider, placement=self.placement)
 
-    def _begin_turn(self, entity_id: str | None, said_at: datetime | None) -> None:
-        """A model call begins (``apply``): the user's failed ``strict`` capture is raised first; the erase
-        generation and the turn's time are noted for the ``capture`` that follows the answer."""
+    def _begin_turn(self, entity_id: str | None, said_at: datetime | None) -> tuple[str, int, datetime]:
+        """A model call begins (``apply``): the user's failed ``strict`` capture is raised first; the user, the
+        erase generation and the turn's time, for :meth:`_note_turn`."""
         entity = self._entity(entity_id)
         self._captures.raise_failure(entity)
-        self._begun.note(entity, ERASURES.generation(entity), said_at or datetime.now(timezone.utc))
+        return entity, ERASURES.generation(entity), said_at or datetime.now(timezone.utc)
+
+    def _note_turn(self, begun: tuple[str, int, datetime], kwargs: Mapping[str, Any], sent: Mapping[str, Any]) -> None:
+        """Note the call begun for the ``capture`` that follows the answer, by its conversation's digest: of the
+        messages as given and as sent (the block may be written into the user's turn)."""
+        digests = [conversation_digest(_messages_of(k)) for k in (kwargs, sent)]
+        self._begun.note(begun[0], digests, begun[1], begun[2])
 
     # -- sync ---------------------------------------------------------------
 
@@ -342,9 +359,11 @@ class MemoriRecall(WaitsForCaptures):
         """
         when = check_said_at(said_at, "said_at")  # checked once: recall_for reads the aware time it gives
         name = check_injectable(kwargs, self._provider(provider), self.placement)
-        self._begin_turn(entity_id, when)
+        begun = self._begin_turn(entity_id, when)
         facts = self.recall_for(kwargs, entity_id=entity_id, query=query, context=context, said_at=when)
-        return self._inject(kwargs, facts, name, None if when is None else when.tzinfo)
+        sent = self._inject(kwargs, facts, name, None if when is None else when.tzinfo)
+        self._note_turn(begun, kwargs, sent)
+        return sent
 
     # -- async --------------------------------------------------------------
 
@@ -379,9 +398,11 @@ class MemoriRecall(WaitsForCaptures):
         """Async :meth:`apply` (the recall runs in a worker thread)."""
         when = check_said_at(said_at, "said_at")
         name = check_injectable(kwargs, self._provider(provider), self.placement)
-        self._begin_turn(entity_id, when)
+        begun = self._begin_turn(entity_id, when)
         facts = await self.arecall_for(kwargs, entity_id=entity_id, query=query, context=context, said_at=when)
-        return self._inject(kwargs, facts, name, None if when is None else when.tzinfo)
+        sent = self._inject(kwargs, facts, name, None if when is None else when.tzinfo)
+        self._note_turn(begun, kwargs, sent)
+        return sent
 
     # -- capture ------------------------------------------------------------
 
@@ -408,9 +429,11 @@ class MemoriRecall(WaitsForCaptures):
 
         ``entity_id`` as for :meth:`apply`. ``said_at`` is when the user said the turn (what :meth:`apply` takes,
         checked the same way: an unreadable one raises ``ValueError`` naming ``said_at``); default: the
-        ``said_at`` of this user's last :meth:`apply`, else when it ran, else now. A ``forget`` of the user after
-        that ``apply`` makes the capture write nothing. ``session_id`` (a non-empty str) keeps the turns of one
-        conversation together as a session. Facts' metadata says ``source="sdk"``.
+        ``said_at`` of the :meth:`apply` of this call (the one handed the same conversation, up to its last user
+        message), else when it ran, else now. A ``forget`` of the user after that ``apply`` makes the capture write
+        nothing; a capture matching no ``apply`` is erased by a ``forget`` after any call of the user still
+        answering (begun within :data:`~memori_core.sdk.turn_capture.BEGUN_WITHIN` seconds). ``session_id`` (a
+        non-empty str) keeps the turns of one conversation together as a session. Facts' metadata says ``source="sdk"``.
 
         Never raises for a store or extractor failure (a warning, or under ``strict`` the next :meth:`flush` or
         this user's next ``apply`` / ``capture`` raises it); bad arguments raise ``TypeError`` / ``ValueError``
@@ -424,15 +447,15 @@ class MemoriRecall(WaitsForCaptures):
             raise TypeError(f"MemoriRecall.capture: session_id must be a non-empty str or None, got {session_id!r}")
         turn, digest = turn_with_reply(messages, reply)
         self._captures.raise_failure(entity)
-        begun = self._begun.take(entity)
+        begun = self._begun.take(entity, digest)
         if not turn:
             return False
-        key = (entity, digest, None if when is None else when.isoformat())
+        key = (entity, digest, None if when is None else _instant(when))
         if not self._captured.claim(key):
             return False
         if when is None:
-            when = last_said_at(as_messages(turn)) or (begun[1] if begun else datetime.now(timezone.utc))
-        tag = hashlib.sha256(f"{digest}\0{when.isoformat()}".encode()).hexdigest()[:32]
+            when = last_said_at(as_messages(turn)) or (begun[1] if begun and begun[1] else datetime.now(timezone.utc))
+        tag = hashlib.sha256(f"{digest}\0{_instant(when)}".encode()).hexdigest()[:32]
         engine, where = self.engine, {TURN_KEY: tag}
         return self._captures.submit(
             engine, entity, turn, self.extractor, metadata={"source": "sdk", "role": "user", TURN_KEY: tag},

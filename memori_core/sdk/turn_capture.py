@@ -17,7 +17,8 @@ from ..capture.turns import newest_turn
 from ..extraction.types import USER_ROLES, as_messages
 from ..query import field_of
 
-__all__ = ["BEGUN_KEPT", "CAPTURED_TURNS_KEPT", "BegunTurns", "CapturedTurns", "reply_message", "turn_with_reply"]
+__all__ = ["BEGUN_KEPT", "BEGUN_WITHIN", "CAPTURED_TURNS_KEPT", "BegunTurns", "CapturedTurns", "conversation_digest",
+           "reply_message", "turn_with_reply"]
 
 CAPTURED_TURNS_KEPT = 4096
 """How many captured turns one :class:`~memori_core.sdk.MemoriRecall` remembers (the most recent), so the calls of
@@ -28,7 +29,13 @@ SAME_TURN_WITHIN = 600.0
 calls); the same words opening a new chat later are a new turn."""
 
 BEGUN_KEPT = 4096
-"""How many users' last ``apply`` one :class:`~memori_core.sdk.MemoriRecall` remembers for their next ``capture``."""
+"""How many ``apply`` calls not yet followed by their ``capture`` one :class:`~memori_core.sdk.MemoriRecall`
+remembers (the most recent)."""
+
+BEGUN_WITHIN = 3600.0
+"""Seconds for which an ``apply`` whose ``capture`` did not come (its call failed, or the capture was handed other
+messages) still counts as a call that may be answering: a capture matching no ``apply`` takes the oldest erase
+generation of its user's calls begun within this time."""
 
 
 def reply_message(reply: Any) -> Any:
@@ -92,10 +99,28 @@ def turn_with_reply(messages: Any, reply: Any) -> tuple[list[Any], str]:
     else:
         as_messages([answer], "reply")  # a malformed reply is named as the reply
         turn = newest_turn(listed[:last_user + 1] + [answer])
+    return turn, _digest(read[:last_user + 1])
+
+
+def _digest(read: Sequence[Any]) -> str:
     digest = hashlib.sha256()
-    for message in read[:last_user + 1]:
+    for message in read:
         digest.update(f"{message.role}\0{message.text}\0\1".encode("utf-8", "surrogatepass"))
-    return turn, digest.hexdigest()
+    return digest.hexdigest()
+
+
+def conversation_digest(messages: Any) -> str:
+    """The digest :func:`turn_with_reply` gives for ``messages`` (the conversation up to its last user message), so
+    a model call's ``apply`` and its ``capture`` are paired; ``""`` when no message is the user's or the messages
+    cannot be read (their ``capture`` names the bad one)."""
+    if isinstance(messages, (bytes, bytearray)) or not isinstance(messages, (str, Sequence)):
+        return ""
+    try:
+        read = as_messages([messages] if isinstance(messages, str) else list(messages))
+    except (TypeError, ValueError):
+        return ""
+    last_user = max((i for i, m in enumerate(read) if m.role in USER_ROLES), default=None)
+    return "" if last_user is None else _digest(read[:last_user + 1])
 
 
 class CapturedTurns:
@@ -129,22 +154,43 @@ class CapturedTurns:
 
 
 class BegunTurns:
-    """Per user, the erase generation and said-at time of the last ``apply`` not yet followed by a ``capture``: the
-    turn the model answered began then (a ``forget`` while it answered erases it; its facts are dated then). The
-    last :data:`BEGUN_KEPT` users. Thread-safe."""
+    """The ``apply`` calls not yet followed by their ``capture``, by (user, :func:`conversation_digest` of the
+    call's messages): the erase generation and said-at time each turn began with (a ``forget`` while the model
+    answered erases it; its facts are dated then). Two conversations of one user in flight at once keep their
+    own. The last :data:`BEGUN_KEPT`. Thread-safe."""
 
-    def __init__(self, kept: int = BEGUN_KEPT) -> None:
+    def __init__(self, kept: int = BEGUN_KEPT, within: float = BEGUN_WITHIN) -> None:
         self._kept = kept
+        self._within = within
         self._lock = threading.Lock()
-        self._begun: OrderedDict[str, tuple[int, datetime]] = OrderedDict()
+        self._count = 0
+        # (entity, digest) -> (record id, generation, said-at time, monotonic time noted)
+        self._begun: OrderedDict[tuple[str, str], tuple[int, int, datetime, float]] = OrderedDict()
 
-    def note(self, entity_id: str, generation: int, said_at: datetime) -> None:
+    def note(self, entity_id: str, digests: Sequence[str], generation: int, said_at: datetime) -> None:
+        """One call began: noted under each of ``digests`` (the messages as given and as sent with the block
+        written into a user turn), which its ``capture`` may be handed."""
         with self._lock:
-            self._begun[entity_id] = (generation, said_at)
-            self._begun.move_to_end(entity_id)
+            self._count += 1
+            record = (self._count, generation, said_at, time.monotonic())
+            for digest in dict.fromkeys(digests):
+                self._begun[(entity_id, digest)] = record
+                self._begun.move_to_end((entity_id, digest))
             while len(self._begun) > self._kept:
                 self._begun.popitem(last=False)
 
-    def take(self, entity_id: str) -> tuple[int, datetime] | None:
+    def take(self, entity_id: str, digest: str) -> tuple[int, datetime | None] | None:
+        """The generation and said-at time of the call whose messages have ``digest`` (no longer kept after);
+        with none, the OLDEST generation of the user's calls begun within :data:`BEGUN_WITHIN` seconds and no
+        time (so a capture never outlives a ``forget`` said while a call of the user was answering); ``None``
+        when the user has no call begun."""
         with self._lock:
-            return self._begun.pop(entity_id, None)
+            found = self._begun.pop((entity_id, digest), None)
+            if found is not None:
+                for key in [k for k, r in self._begun.items() if r[0] == found[0]]:
+                    del self._begun[key]
+                return found[1], found[2]
+            now = time.monotonic()
+            generations = [r[1] for (entity, _), r in self._begun.items()
+                           if entity == entity_id and now - r[3] < self._within]
+            return (min(generations), None) if generations else None
