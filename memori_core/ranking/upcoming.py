@@ -29,13 +29,17 @@ UPCOMING_MOST = 3
 crowd out the facts the question's words are near."""
 
 _PERSONAL = re.compile(r"\b(?:i|i'm|i've|i'll|me|my|mine|we|we're|us|our)\b", re.IGNORECASE)
-# Asking what is ahead: "coming up", "upcoming", "any plans", "my plans for the weekend", "anything planned".
-_AHEAD = re.compile(r"\b(?:coming\s+up|upcoming|in\s+store\s+for|on\s+the\s+horizon|on\s+my\s+(?:calendar|schedule|"
-                    r"agenda)|anything\s+(?:planned|on|scheduled|booked)|got\s+(?:anything|something)\s+on)\b",
+# Asking what is ahead: "Any outdoor plans coming up?", "What's coming up for me?", "any upcoming trips", "my plans
+# for the weekend", "anything planned", "what's on my calendar"; not news told ("My mum's birthday is coming up").
+_AHEAD = re.compile(r"\b(?:any|anything|something|what(?:'s|\s+is|\s+are)?)\b[^.?!]{0,40}\bcoming\s+up\b"
+                    r"|\b(?:my|our|any|what)\s+upcoming\b|\bon\s+(?:my|our)\s+(?:calendar|schedule|agenda)\b"
+                    r"|\banything\s+(?:planned|on|scheduled|booked)\b|\bgot\s+(?:anything|something)\s+on\b",
                     re.IGNORECASE)
-_PLANS = re.compile(r"\b(?:any|my|our)\s+(?:\w+\s+)?plans?\b|\bplans?\s+for\s+(?:this|next|the)\s+(?:weekend|week|"
-                    r"month|holidays?|summer)\b|\bwhat\s+am\s+i\s+(?:doing|up\s+to)\b", re.IGNORECASE)
-_WHEN_AHEAD = re.compile(r"\b(?:this|next)\s+(?:weekend|week|month)\b|\btomorrow\b", re.IGNORECASE)
+_PLANS = re.compile(r"\b(?:any|my|our)\s+(?:\w+\s+)?plans\b|\bplans\s+for\s+(?:this|next|the)\s+"
+                    r"(?:weekend|week|month|holidays?|summer)\b|\bwhat\s+am\s+i\s+(?:doing|up\s+to)\b(?!\s+wrong)", re.IGNORECASE)
+# "Am I busy next week?", "Am I free this weekend?", "Do I have anything tomorrow?"
+_WHEN_AHEAD = re.compile(r"\b(?:am\s+i|are\s+we)\s+(?:busy|free|away|travell?ing|going\s+anywhere)\b"
+                         r"|\b(?:do|have)\s+(?:i|we)\s+(?:got\s+)?(?:anything|something)\b", re.IGNORECASE)
 # Packing with no meal: "What should I pack?", "What do I need to pack for my trip?", not "pack for lunch".
 _PACK = re.compile(r"\bpack(?:ing)?\b(?:\s+for\s+(?:my|our|the)\s+(?:\w+\s+)?(?:trip|holiday|vacation|journey|flight|"
                    r"travels?))?\s*[?.!]*\s*$|\bpack(?:ing)?\s+for\s+(?:my|our)\s+(?:\w+\s+)?(?:trip|holiday|vacation|"
@@ -59,6 +63,8 @@ def asks_what_is_coming(query: str) -> bool:
     if _PAST.search(text):
         return False
     personal = _PERSONAL.search(text) is not None
+    if not text.rstrip().endswith("?") and not _LEADS_WITH_ANY.match(text):
+        return False  # a question asks what is coming up; a turn telling a plan is news (item 50)
     if _AHEAD.search(text) or _PLANS.search(text):
         return personal or (_LEADS_WITH_ANY.match(text) is not None and not re.search(r"\b(?:there|they|he|she)\b",
                                                                                       text, re.IGNORECASE))
