@@ -117,8 +117,10 @@ class RecallConfig:
     """Queries with at most this many tokens (after stopwords) count as short."""
     weight_clamp: tuple[float, float] = (0.05, 0.40)
     """Both lexical weights are clamped into this closed interval."""
-    candidate_multiplier: int = 10
-    """Pool size P is ``max(limit * candidate_multiplier, candidate_floor)``..."""
+    candidate_multiplier: int = 5
+    """Pool size P is ``max(limit * candidate_multiplier, candidate_floor)``: 50 rows for every recall of up to
+    10 facts, so a recall of 10 scores the pool a recall of 5 does and begins with its answer (docs/ranking.md
+    item 48; upstream Memori's 10 is :meth:`memori_compat`'s)..."""
     candidate_floor: int = 50
     """...bounded by the number of rows and never below ``limit``."""
     k1: float = 1.2
@@ -349,6 +351,7 @@ class RecallConfig:
         base: dict[str, Any] = {
             "tokenizer": "memori",
             "dense_limit": 1000,
+            "candidate_multiplier": 10,
             "relevance_threshold": 0.1,
             "lex_weight": 0.15,
             "lex_weight_short": 0.30,

@@ -179,8 +179,12 @@ def clip_fact(text: str, max_chars: int | None = MAX_SHOWN_FACT_CHARS) -> str:
 
 def format_fact_line(content: str, created_at: Any = None, *, valid_from: Any = None, zone: bool = True,
                      max_chars: int | None = MAX_SHOWN_FACT_CHARS, tz: tzinfo | None = None,
-                     valid_to: Any = None) -> str:
+                     valid_to: Any = None, starts_at: Any = None) -> str:
     """``- {content}. Stated at {YYYY-MM-DD HH:MM} UTC``; no timestamp gives ``- {content}``.
+
+    A change told ahead (``starts_at``, :attr:`~memori_core.RecalledFact.starts_at`: its start, later than it was
+    said) was stated when it was told (``created_at``), and its line says its start after that:
+    ``Stated at 2026-12-07 09:00 UTC (holds from 2027-01-04 00:00 UTC)``.
 
     The time is when the current text was stated: ``valid_from`` when it is later than ``created_at`` (an
     updated text, a fact said again after it was superseded), else ``created_at``
@@ -194,9 +198,12 @@ def format_fact_line(content: str, created_at: Any = None, *, valid_from: Any = 
     ``(past: no longer true since {YYYY-MM-DD HH:MM} UTC)``; a current fact's line is as above.
     """
     text = clip_fact(sanitize_fact(content), max_chars)
-    stamp = format_timestamp(stated_at(created_at, valid_from), zone=zone, tz=tz)
+    stamp = format_timestamp(stated_at(created_at, None if starts_at else valid_from), zone=zone, tz=tz)
     ended = format_timestamp(valid_to, zone=zone, tz=tz) if valid_to else None
     past = "" if ended is None else f" (past: no longer true since {ended})"
+    start = format_timestamp(starts_at, zone=zone, tz=tz) if starts_at else None
+    if start is not None:
+        past = f" (holds from {start})" + past
     if stamp is None:
         return f"- {text}{past}"
     end = "" if text.endswith((".", "!", "?", "\u2026", "\u3002", "\uff01", "\uff1f")) else "."
@@ -209,7 +216,8 @@ def format_context(facts: Iterable[Any], *, zone: bool = True,
 
     Accepts :class:`~memori_core.RecalledFact` objects or anything with
     ``content`` and ``created_at`` attributes, and optionally ``valid_from``
-    (or such mapping keys) and ``valid_to`` (a fact no longer true, recalled for a question about the past: its
+    (or such mapping keys), ``starts_at`` (a change told ahead: its line says its start beside the time it was
+    stated) and ``valid_to`` (a fact no longer true, recalled for a question about the past: its
     line says since when, :func:`format_fact_line`). Each line's time is when the fact's current text was
     stated (:func:`format_fact_line`). Times are
     UTC and say so (``zone=False``: Memori's format, without the label); with ``tz``, the conversation's zone
@@ -232,15 +240,15 @@ def format_context(facts: Iterable[Any], *, zone: bool = True,
                             f"{type(fact).__name__} without content")
         if isinstance(fact, dict):
             content, created, since = fact.get("content"), fact.get("created_at"), fact.get("valid_from")
-            until = fact.get("valid_to")
+            until, start = fact.get("valid_to"), fact.get("starts_at")
         else:
             content, created = getattr(fact, "content", None), getattr(fact, "created_at", None)
             since = getattr(fact, "valid_from", None)
-            until = getattr(fact, "valid_to", None)
+            until, start = getattr(fact, "valid_to", None), getattr(fact, "starts_at", None)
         if not isinstance(content, str) or not content.strip():
             continue
         lines.append(format_fact_line(content, created, valid_from=since, zone=zone, max_chars=max_fact_chars,
-                                      tz=tz, valid_to=until))
+                                      tz=tz, valid_to=until, starts_at=start))
     if not lines:
         return ""
     return "\n".join([OPEN_TAG, PREAMBLE, *lines, CLOSE_TAG])

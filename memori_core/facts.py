@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -93,6 +93,12 @@ class StoredFact:
         return stated_at(self.created_at, self.valid_from)
 
     @property
+    def starts_at(self) -> str | None:
+        """The start of a change told ahead (``add(..., valid_from=...)``: its ``valid_from``, later than every time
+        its text was said or edited), else ``None`` (:func:`told_ahead_start`)."""
+        return told_ahead_start(self.created_at, self.valid_from, (self.last_seen, self.updated_at))
+
+    @property
     def core(self) -> bool:
         """Whether the fact is core (its metadata holds ``"core": True``: ``add(..., core=True)``), read-only:
         ``update(..., core=...)`` changes it."""
@@ -139,10 +145,23 @@ class RecalledFact:
     now, and for every fact an ``as_of`` read returns. The ``<memori_context>`` block marks such a fact as past."""
 
     @property
+    def starts_at(self) -> str | None:
+        """The start of a change told ahead (:attr:`StoredFact.starts_at`: "User works at Siemens." told on December
+        7, valid from January 4), else ``None``: the block shows it beside the time the fact was stated. Read from
+        ``valid_from`` and the ``last_seen`` / ``updated_at`` recall puts in the metadata (without a ``last_seen``,
+        a fact not read from a store: ``None``)."""
+        meta = self.metadata if isinstance(self.metadata, Mapping) else {}
+        if not isinstance(meta.get("last_seen"), str):
+            return None
+        said = [t if isinstance(t, str) else None for t in (meta.get("last_seen"), meta.get("updated_at"))]
+        return told_ahead_start(self.created_at, self.valid_from, said)
+
+    @property
     def stated_at(self) -> str | None:
         """When the fact's current text was stated, or said again after it was superseded (:func:`stated_at`):
-        the time the ``<memori_context>`` block shows as "Stated at"."""
-        return stated_at(self.created_at, self.valid_from)
+        the time the ``<memori_context>`` block shows as "Stated at". A change told ahead was stated when it was
+        told (``created_at``), not at its start (:attr:`starts_at`)."""
+        return stated_at(self.created_at, None if self.starts_at else self.valid_from)
 
     @property
     def core(self) -> bool:
@@ -171,6 +190,17 @@ def stated_at(created_at: str | None, valid_from: str | None) -> str | None:
         return created_at
     stored = _epoch(created_at) if created_at else None
     return valid_from if stored is None or start > stored else created_at
+
+
+def told_ahead_start(created_at: str | None, valid_from: str | None, said: Iterable[str | None] = ()) -> str | None:
+    """``valid_from`` when it is a start told ahead: later than ``created_at`` and than every time of ``said`` (when
+    the text was said again or edited: an update's text, a superseded fact said again, is valid from then, which is
+    no start told ahead); ``None`` otherwise, or when a time is unreadable."""
+    start = _epoch(valid_from) if valid_from else None
+    if start is None:
+        return None
+    times = [_epoch(t) for t in (created_at, *said) if t]
+    return valid_from if all(t is not None and start > t for t in times) else None
 
 
 def _epoch(value: Any) -> float | None:

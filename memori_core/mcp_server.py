@@ -1,7 +1,8 @@
 """``memori mcp``: one entity's memory as an MCP server (the official ``mcp`` SDK), over stdio or streamable HTTP.
 
 Tools: ``recall`` (``explain=true``: every candidate's scores), ``add``, ``list``,
-``get``, ``update``, ``history``, ``restore``, ``delete`` and ``forget``. Whose memory they use is the
+``get``, ``update``, ``history``, ``restore``, ``cancel`` (a change told ahead called off before its start),
+``delete`` and ``forget``. Whose memory they use is the
 server's, never a tool argument: the entity given to :func:`build_server`
 (``memori mcp --entity NAME``), or, over HTTP, the value of a request header the
 operator names (``--entity-header X-Memori-Entity``: every request must carry
@@ -50,7 +51,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote_to_bytes
 
-from .engine import RecallEngine, ReplacedFactError
+from .engine import NothingToCancelError, RecallEngine, ReplacedFactError
 from .error_log import error_text
 from .extras import install_hint
 from .facts import RecalledFact, StoredFact
@@ -87,7 +88,8 @@ T = TypeVar("T")
 SERVER_NAME = "memori"
 """The MCP server's name, as clients list it."""
 
-TOOL_NAMES: tuple[str, ...] = ("recall", "add", "list", "get", "update", "history", "restore", "delete", "forget")
+TOOL_NAMES: tuple[str, ...] = ("recall", "add", "list", "get", "update", "history", "restore", "cancel", "delete",
+                               "forget")
 """The tools :func:`build_server` registers, in this order (``memori mcp --help`` lists them from here)."""
 
 MCP_NAMES = {"remember": "add", "update": "update", "restore": "restore"}
@@ -105,6 +107,8 @@ TOOL_HINTS: dict[str, dict[str, bool]] = {
     "add": {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True},
     "update": {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True},
     "restore": {"readOnlyHint": False, "destructiveHint": False},
+    # the change is kept as history, valid at no time; what it was to end holds on
+    "cancel": {"readOnlyHint": False, "destructiveHint": False},
     "delete": {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": True},
     "forget": {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": True},
 }
@@ -112,7 +116,7 @@ TOOL_HINTS: dict[str, dict[str, bool]] = {
 memory only), for clients that gate approval on them: reads are read-only, ``delete`` and ``forget`` erase for
 good."""
 
-WRITE_TOOLS = frozenset({"add", "update", "delete", "restore", "forget"})
+WRITE_TOOLS = frozenset({"add", "update", "delete", "restore", "cancel", "forget"})
 """The tools that change the user's memory: one that fails for want of an answer may still have been made."""
 
 _LOOPBACK_NAMES = ("localhost",)
@@ -325,15 +329,15 @@ def _context(value: Any) -> list[str] | None:
     return [check_tool_text(turn, f"context[{i}]") for i, turn in enumerate(value)]
 
 
-def _ids(ids: Any, *, editable: bool = False) -> list[str]:
-    """The ids of a ``get`` (any, version ids included) or a ``delete`` (``editable``: no version ids), a bad one
-    named by its place (``ids[0]``)."""
+def _ids(ids: Any, *, editable: bool = False, name: str = "ids") -> list[str]:
+    """The ids of a ``get`` (any, version ids included), a ``delete`` or a ``cancel``'s ``told_by`` (``editable``:
+    no version ids), the argument ``name``d, a bad one by its place (``ids[0]``)."""
     if isinstance(ids, str):
         ids = [ids]
     if not isinstance(ids, Sequence) or not ids or len(ids) > MAX_PAGE:
-        raise MemoryToolError(f"ids must be a list of 1 to {MAX_PAGE} fact ids")
+        raise MemoryToolError(f"{name} must be a list of 1 to {MAX_PAGE} fact ids")
     check = check_editable_id if editable else check_tool_id
-    return list(dict.fromkeys(check(fid, f"ids[{i}]") for i, fid in enumerate(ids)))
+    return list(dict.fromkeys(check(fid, f"{name}[{i}]") for i, fid in enumerate(ids)))
 
 
 def check_arguments(tool: Any, name: str, arguments: dict[str, Any] | None) -> None:
@@ -644,6 +648,26 @@ def build_server(
         except ValueError as exc:  # valid already, or a version whose text the fact has: said without the entity
             raise MemoryToolError(str(exc).replace(f" of entity {who!r}", "")) from None
 
+    async def cancel(fact_id: str, told_by: list[str] | None = None, at: str | None = None,
+                     ctx: Context = None) -> dict[str, Any]:
+        """Call off a change told ahead before its start ("actually I'm staying at Bosch" after "User works at
+        Siemens." was stored valid from January); returns the change, ended (kept as history, valid at no time).
+        The facts it was to replace hold on. `told_by`: ids of the facts that told it (the plan: "User got a job at
+        Siemens, starting in January."), ended too in the same write. `at` (ISO 8601 with its offset): when it was
+        called off (a replayed chat), default now. A change that started already, or a fact never told ahead, is
+        refused: nothing is changed."""
+        who, fid = whose(ctx), check_editable_id(fact_id)
+        plans = _ids(told_by, editable=True, name="told_by") if told_by else []
+        when = _said_at(at, "at")
+        try:
+            return {"fact": _records([await live().acancel(who, fid, told_by=plans, at=when)])[0]}
+        except KeyError:
+            raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
+        except NothingToCancelError as exc:
+            raise MemoryToolError(str(exc).replace(f" of entity {who!r}", "")) from None
+        except ValueError as exc:  # at before the change was told
+            raise MemoryToolError(str(exc)) from None
+
     async def forget(ctx: Context = None) -> dict[str, Any]:
         """Delete every fact of the user, with its history (there is no undo). Returns what was erased:
         `forgot`, the user's current facts, and `older_versions`, the stored rows no longer valid that went with
@@ -655,7 +679,7 @@ def build_server(
         return {"forgot": erased.facts, "older_versions": erased.older_versions}
 
     tools = {"recall": recall, "add": add, "list": list_, "get": get, "update": update, "history": history,
-             "restore": restore, "delete": delete, "forget": forget}
+             "restore": restore, "cancel": cancel, "delete": delete, "forget": forget}
     if list(tools) != list(TOOL_NAMES):  # pragma: no cover - a tool added here must be named in TOOL_NAMES
         raise AssertionError(f"TOOL_NAMES {TOOL_NAMES} does not match the tools built {tuple(tools)}")
     from mcp.types import ToolAnnotations

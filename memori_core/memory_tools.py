@@ -263,12 +263,11 @@ class MemoryTools:
             with attempt.reaching():
                 result = call(attempt)
         except Exception as exc:
-            answered = self._failed(attempt, done, exc, write=read_back is not None)
-            if answered is not None:
+            answered = self._failed(attempt, done, exc, read_back)
+            if isinstance(answered, str):
                 return answered
-            assert read_back is not None  # (None is answered for a write only)
             try:  # the write may have landed: what the store holds now is the answer
-                return within(functools.partial(read_back, exc), self._read_back_limit(attempt))
+                return within(answered, self._read_back_limit(attempt))
             except Exception as again:  # noqa: BLE001 - the store failed the read too: say so, not a guess
                 return self._unknown_outcome(attempt, what, done, exc, again)
         attempt.succeeded()
@@ -283,12 +282,11 @@ class MemoryTools:
             with attempt.reaching():
                 result = await call(attempt)
         except Exception as exc:
-            answered = self._failed(attempt, done, exc, write=read_back is not None)
-            if answered is not None:
+            answered = self._failed(attempt, done, exc, read_back)
+            if isinstance(answered, str):
                 return answered
-            assert read_back is not None  # (None is answered for a write only)
             try:  # the write may have landed: what the store holds now is the answer
-                return await awithin(functools.partial(read_back, exc), self._read_back_limit(attempt))
+                return await awithin(answered, self._read_back_limit(attempt))
             except Exception as again:  # noqa: BLE001 - the store failed the read too: say so, not a guess
                 return self._unknown_outcome(attempt, what, done, exc, again)
         attempt.succeeded()
@@ -309,18 +307,20 @@ class MemoryTools:
         return FailOpenCall(self.engine, strict=self.strict, owner=self.owner, logger=self.log, what=what,
                             entity_id=entity_id)
 
-    def _failed(self, attempt: FailOpenCall, done: str, exc: Exception, write: bool = False) -> str | None:
+    def _failed(self, attempt: FailOpenCall, done: str, exc: Exception,
+                read_back: Callable[[Exception], str] | None) -> str | Callable[[], str]:
         """What a call that raised ``exc`` answers: the agent's mistake (a :class:`MemoryToolError`, or the
         ``KeyError`` of an id the user has no fact with) is raised as it is; any other failure says that memory
-        is unavailable (raised when strict), but for a ``write`` that may have reached the store: ``None``,
-        its outcome is to be read back."""
+        is unavailable (raised when strict), but for a write (a call with a ``read_back``) that may have reached
+        the store: ``read_back`` of ``exc``, the read of its outcome, for the guard to run within its limit."""
         if isinstance(exc, (MemoryToolError, KeyError)):
             attempt.ended()
             raise exc
-        sent = write and not isinstance(exc, NotReached)  # NotReached: its first request was never sent
-        attempt.failed(exc, instead="read back what the store holds" if sent
-                       else "answered that memory is unavailable")  # raises when strict
-        return None if sent else UNAVAILABLE.format(error=_name(exc), done=done)
+        if read_back is None or isinstance(exc, NotReached):  # NotReached: its first request was never sent
+            attempt.failed(exc, instead="answered that memory is unavailable")  # raises when strict
+            return UNAVAILABLE.format(error=_name(exc), done=done)
+        attempt.failed(exc, instead="read back what the store holds")  # raises when strict
+        return functools.partial(read_back, exc)
 
     # -- remember ---------------------------------------------------------------------------------
     def remember(self, entity_id: str, text: Any, core: Any = None, *, said_at: datetime | None = None) -> str:

@@ -31,6 +31,7 @@ import signal
 import socket
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ import numpy as np
 import pytest
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.failopen import OutageBreaker
 from memori_core.store import InMemoryFactStore
 from memori_core.text import unicode_tokenize
 
@@ -250,6 +252,29 @@ def running_chroma_server(data: Path, port: int | None = None) -> Iterator[tuple
             except subprocess.TimeoutExpired:
                 proc.kill()
         log.close()
+
+
+def child_env() -> dict[str, str]:
+    """The environment a second Python process of a test runs in: this one's, with this process's import path (the
+    tree, the tests folder, the installed packages) as its ``PYTHONPATH``."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+
+
+def write_script(folder: Path, name: str, source: str, **values: object) -> Path:
+    """``source`` formatted with the tests folder (``{tests}``) and ``values``, dedented, written to ``folder/name``:
+    a script for :func:`child_env`'s second process."""
+    script = folder / name
+    script.write_text(textwrap.dedent(source.format(tests=str(Path(__file__).parent), **values)))
+    return script
+
+
+def outage_engine(host: str, port: int, collection: str, cool_down: float, clock: Clock) -> Any:
+    """:func:`ungated_engine` over ``collection`` of the test server at ``host:port`` (requests bounded to 1 s), its
+    outage breaker's cool-down ``cool_down`` seconds on ``clock``, which the test moves."""
+    engine = ungated_engine(HashEmbedder(), store=ChromaStore.http(host=host, port=port, collection=collection,
+                                                                    timeout=1.0))
+    engine.outage = OutageBreaker(cool_down, clock=clock)
+    return engine
 
 
 def store_rows(store: Any) -> dict[str, Any]:

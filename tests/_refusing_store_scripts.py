@@ -3,11 +3,11 @@ read, and the runner that checks such a process ended cleanly (what it printed a
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
+
+from _helpers import child_env, write_script
 
 AGENT_OVER_A_REFUSING_STORE = """
     import atexit, logging, sys
@@ -33,9 +33,7 @@ AGENT_OVER_A_REFUSING_STORE = """
 def run_script(tmp_path: Path, source: str, **values: object) -> subprocess.CompletedProcess[str]:
     """Run ``source`` (formatted with the tests folder and ``values``) as a script in a new Python process over the
     same ``sys.path``; it must exit 0."""
-    script = tmp_path / "script.py"
-    script.write_text(textwrap.dedent(source.format(tests=str(Path(__file__).parent), **values)))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+    script = write_script(tmp_path, "script.py", source, **values)
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=child_env())
     assert run.returncode == 0, run.stderr[-3000:]
     return run

@@ -2,34 +2,14 @@
 in-memory Chroma store: a profile typed as a list of items, the user's children told as "the kids", a home told
 as "here in <place>", a move told as the keys got, a car picked up; a person of the user's work and days moving ends
 nothing of the user's. Rows of the rules are in tests/rules/profiles_told_bare.toml and
-tests/rules/told_without_a_verb.toml."""
+tests/rules/told_without_a_verb.toml; the messages and the facts kept of each, in the case book
+tests/cases/told_without_a_verb.toml."""
 
 from __future__ import annotations
 
 import pytest
 
 from _capture import SAID_AT, facts_of, told
-
-
-@pytest.mark.parametrize(("said", "kept"), [
-    ("Born and raised in Leeds, Alabama; six years in the Navy; these days I teach chemistry in Mobile. Any good "
-     "books on the Gilded Age?",
-     ["User grew up in Leeds, Alabama.", "User served six years in the Navy.", "User teaches chemistry in Mobile."]),
-    ("Retired firefighter, live on a narrowboat outside Bath. Recipes for one pot?",
-     ["User is a retired firefighter.", "User lives on a narrowboat outside Bath."]),
-    ("Single, no kids, PAYE. What's my take-home on 40k?", ["User is single.", "User has no kids."]),
-    ("Role: staff nurse with the NHS, based in Truro.", ["User is a staff nurse with the NHS.", "User is based in Truro."]),
-    ("Myself Anjali Rao, from Mysore, working as a data analyst in Bengaluru.",
-     ["User's name is Anjali Rao.", "User is from Mysore.", "User is working as a data analyst in Bengaluru."]),
-    ("Dr. Tomasz Wilk, consultant radiographer, Leeds General. Short answers please.",
-     ["User's name is Tomasz Wilk.", "User is a consultant radiographer."]),
-    ("Our hamster died last night. The kids are gutted.", ["User's hamster died on Thursday 2026-08-06.", "User has kids."]),
-    ("Update: the children wore me down, we're getting a rabbit.", ["User has children.", "User is getting a rabbit."]),
-    ("How much is a regas here in Manila?", ["User lives in Manila."]),
-    ("it's 44 here in adelaide today and the aircon's carked it.", ["User lives in adelaide."]),
-])
-def test_a_fact_told_without_a_first_person_verb_is_kept(said: str, kept: list[str]) -> None:
-    assert facts_of(said, SAID_AT) == kept
 
 
 @pytest.mark.parametrize("said", [

@@ -7,6 +7,7 @@ through rule-based capture: a job, a move and a course told with their start to 
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -15,8 +16,9 @@ from typing import Any
 import pytest
 
 from _capture import capture_turns
+from _faults import Faults
 from _helpers import HashEmbedder, ungated_engine, ungated_on_each_store
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core import ChromaStore, PartialDeleteError, RecallConfig, RecallEngine
 from memori_core.cache.snapshot_files import snapshot_files_for
 from memori_core.engine import NothingToCancelError
 
@@ -215,20 +217,22 @@ def test_a_course_told_with_its_month_to_come_is_captured_valid_from_that_month(
     assert "User is a software engineer." in texts(engine.list("u1"))  # a course goes beside a job
 
 
-def test_staying_at_the_old_job_before_the_start_calls_the_new_one_off() -> None:
-    engine = _captured("I work at Bosch.", "I got a new job at Siemens, starting next month!")
-    start = _start_of(engine, "User works at Siemens.")
-    capture_turns(engine, "Actually I'm staying at Bosch, they matched the offer.")
-    later = texts(engine.recall(JOB, "u1", 10, as_of=start + timedelta(days=40)))
-    assert "User works at Bosch." in later and "User works at Siemens." not in later
-
-
-def test_not_moving_after_all_calls_the_move_off() -> None:
-    engine = _captured("I live in Lisbon.", "We're moving to Porto next month.")
-    start = _start_of(engine, "User lives in Porto.")
-    capture_turns(engine, "Actually we're not moving to Porto after all.")
-    after = texts(engine.recall(HOME, "u1", 10, as_of=start + timedelta(days=1)))
-    assert "User lives in Lisbon." in after and "User lives in Porto." not in after
+@pytest.mark.parametrize(("told", "change", "called_off", "question", "days_after_start"), [
+    pytest.param(("I work at Bosch.", "User works at Bosch."),
+                 ("I got a new job at Siemens, starting next month!", "User works at Siemens."),
+                 "Actually I'm staying at Bosch, they matched the offer.", JOB, 40, id="staying at the old job"),
+    pytest.param(("I live in Lisbon.", "User lives in Lisbon."),
+                 ("We're moving to Porto next month.", "User lives in Porto."),
+                 "Actually we're not moving to Porto after all.", HOME, 1, id="not moving after all"),
+])
+def test_a_change_to_come_called_off_before_its_start_leaves_the_old_fact_holding_after_it(
+    told: tuple[str, str], change: tuple[str, str], called_off: str, question: str, days_after_start: int,
+) -> None:
+    engine = _captured(told[0], change[0])
+    start = _start_of(engine, change[1])
+    capture_turns(engine, called_off)
+    after = texts(engine.recall(question, "u1", 10, as_of=start + timedelta(days=days_after_start)))
+    assert told[1] in after and change[1] not in after
 
 
 def _pending(engine: RecallEngine) -> list[str]:
@@ -349,3 +353,128 @@ def test_cancel_at_a_time_before_the_change_was_told_is_refused_naming_at(eng: A
     with pytest.raises(ValueError, match="at .* is before fact"):
         eng.cancel("ann", siemens, at=NOW - timedelta(days=3))
     assert eng.cancel("ann", siemens, at=datetime.now(timezone.utc)).valid_to is not None
+
+
+def _month_ahead(months: int) -> str:
+    """The name of the month ``months`` after this one (a start told ahead by its month alone)."""
+    return datetime(2000, (NOW.month - 1 + months) % 12 + 1, 1).strftime("%B")
+
+
+def test_a_start_moved_to_another_month_leaves_only_the_latest_plan_valid() -> None:
+    first, later = _month_ahead(3), _month_ahead(5)
+    engine = _captured("I live in Lisbon.", f"We're moving to Porto in {first}.",
+                       f"We're moving to Porto in {later}, not {first}.")
+    plans = [t for t in texts(engine.list("u1")) if t.startswith("User is moving to Porto")]
+    assert len(plans) == 1 and later in plans[0]
+    assert (_start_of(engine, "User lives in Porto.").month - NOW.month) % 12 == 5
+
+
+def test_a_start_pushed_back_ends_the_plan_that_told_the_first_start() -> None:
+    engine = _captured("I work at Bosch.", "I got a new job at Siemens, starting next month!")
+    [plan] = [f for f in engine.list("u1") if f.content.startswith("User got a new job at Siemens")]
+    capture_turns(engine, f"Update: my start date got pushed back, I'm starting at Siemens in {_month_ahead(4)} now.")
+    [old] = engine.get("u1", [plan.id])
+    assert old.valid_to is not None and datetime.fromisoformat(old.valid_to) <= datetime.now(timezone.utc)
+    assert [t for t in texts(engine.list("u1")) if "Siemens" in t] == \
+        [f"User is starting at Siemens in {_month_ahead(4)} {(NOW.year + (NOW.month + 4 > 12))} now."]
+
+
+@pytest.mark.parametrize("how", ["cancel", "delete", "expire"])
+def test_calling_off_deleting_or_expiring_a_change_with_told_by_ends_its_plan_and_puts_back_the_old_job(
+        eng: Any, how: str) -> None:
+    bosch, siemens = _job_to_come(eng)
+    [plan] = eng.add("ann", "User got a job at Siemens, starting next month.")
+    {"cancel": eng.cancel, "expire": eng.expire, "delete": lambda e, i, told_by: eng.delete(e, [i], told_by=told_by)
+     }[how]("ann", siemens, told_by=[plan])
+    [p] = eng.get("ann", [plan])
+    assert p.valid_to is not None  # kept as history, ended
+    assert texts(eng.list("ann")) == ["User works at Bosch."]
+    assert texts(eng.recall(JOB, "ann", 10, as_of=START + timedelta(days=1))) == ["User works at Bosch."]
+
+
+@pytest.mark.parametrize("how", ["delete", "expire"])
+def test_delete_and_expire_refuse_a_lone_str_told_by_naming_it_and_write_nothing(eng: Any, how: str) -> None:
+    _, siemens = _job_to_come(eng)
+    [plan] = eng.add("ann", "User got a job at Siemens, starting next month.")
+    with pytest.raises(TypeError, match="told_by"):
+        if how == "delete":
+            eng.delete("ann", [siemens], told_by=plan)
+        else:
+            eng.expire("ann", siemens, told_by=plan)
+    assert sorted(texts(eng.list("ann"))) == ["User got a job at Siemens, starting next month.", "User works at Bosch."]
+    assert [f.valid_from for f in eng.get("ann", [siemens])] == [START.isoformat()]
+
+
+def test_acancel_calls_a_change_off_with_the_same_arguments_and_errors_as_cancel(eng: Any) -> None:
+    bosch, siemens = _job_to_come(eng)
+    [plan] = eng.add("ann", "User got a job at Siemens, starting next month.")
+    with pytest.raises(TypeError, match="told_by"):
+        asyncio.run(eng.acancel("ann", siemens, told_by=plan))
+    with pytest.raises(NothingToCancelError):
+        asyncio.run(eng.acancel("ann", bosch))
+    ended = asyncio.run(eng.acancel("ann", siemens, told_by=[plan], at=datetime.now(timezone.utc)))
+    assert ended.id == siemens and ended.valid_to is not None
+    assert texts(eng.list("ann")) == ["User works at Bosch."]
+
+
+def test_restoring_the_job_a_change_to_come_is_to_end_takes_its_end_off_with_no_future_restore(eng: Any) -> None:
+    bosch, siemens = _job_to_come(eng)
+    restored = eng.restore("ann", bosch)
+    assert (restored.id, restored.valid_to, restored.restored_at) == (bosch, None, None)
+    assert [f.id for f in eng.list("ann")] == [bosch]  # the fact's id, no version row's
+    assert [f.id for f in eng.history("ann", bosch)] == [bosch]  # it never stopped holding: no period kept
+    [new] = eng.get("ann", [siemens])
+    assert new.supersedes == ()
+    after = texts(eng.recall(JOB, "ann", 10, as_of=START + timedelta(days=1)))
+    assert sorted(after) == ["User works at Bosch.", "User works at Siemens."]  # a restore keeps the newer fact
+
+
+def test_a_delete_of_a_change_to_come_that_fails_after_putting_back_the_old_job_says_what_landed() -> None:
+    engine = ungated_engine()
+    bosch, siemens = _job_to_come(engine)
+    Faults(engine.store).arm("delete", "before", times=1)
+    with pytest.raises(PartialDeleteError, match=f"{bosch}.*hold again already") as got:
+        engine.delete("ann", [siemens])
+    assert got.value.remaining_ids == [siemens] and got.value.deleted_ids == []
+    [old] = engine.get("ann", [bosch])
+    assert old.valid_to is None
+    assert engine.delete("ann", [siemens]) == [siemens]  # again: exact
+    assert texts(engine.list("ann")) == ["User works at Bosch."] and engine.get("ann", [bosch])[0].valid_to is None
+
+
+def test_a_medicine_told_ahead_is_captured_valid_from_its_start_beside_the_medicines_taken_now() -> None:
+    engine = _captured("I take warfarin.", "I start metformin next week.")
+    start = _start_of(engine, "User takes metformin.")
+    assert start > datetime.now(timezone.utc)
+    assert "User takes metformin." not in texts(engine.list("u1"))
+    [fact] = [f for f in engine.list("u1", include_invalid=True) if f.content == "User takes metformin."]
+    assert fact.core  # a medicine, core as one told now
+    later = texts(engine.recall("what medication do I take", "u1", 10, as_of=start + timedelta(days=1)))
+    assert "User takes metformin." in later and "User takes warfarin." in later
+
+
+@pytest.mark.parametrize("said", ["I start work on Monday.", "I'm starting a new diet next week.",
+                                  "I start physio next week."])
+def test_starting_something_that_is_no_medicine_tells_no_change_to_come(said: str) -> None:
+    assert _pending(_captured(said)) == []
+
+
+@pytest.mark.server
+def test_over_a_chroma_server_a_change_to_come_ends_its_plan_on_delete_and_its_old_job_restores_in_one_write(
+        chroma_server: tuple[str, int]) -> None:
+    host, port = chroma_server
+    store = ChromaStore.http(host=host, port=port, collection="fix33_changes_to_come")
+    try:
+        engine = ungated_engine(store=store)
+        bosch, siemens = _job_to_come(engine, entity="server-ann")
+        [plan] = engine.add("server-ann", "User got a job at Siemens, starting next month.")
+        engine.restore("server-ann", bosch)  # its end ahead taken off: no future restored_at, no version row
+        assert sorted(f.id for f in engine.list("server-ann")) == sorted([bosch, plan])
+        assert engine.get("server-ann", [bosch])[0].restored_at is None
+        assert engine.delete("server-ann", [siemens], told_by=[plan]) == [siemens]
+        assert texts(engine.list("server-ann")) == ["User works at Bosch."]
+        assert engine.get("server-ann", [plan])[0].valid_to is not None  # ended, kept as history
+        with pytest.raises(NothingToCancelError):
+            engine.cancel("server-ann", bosch)
+    finally:
+        store.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -591,3 +592,19 @@ def test_entity_ids_with_a_shown_joiner_work_and_a_no_break_space_says_what_to_t
     err = usage_error(["count", "-e", "user\u00a0name", "--path", str(folder)], capsys)
     assert "argument --entity/-e: 'user\\xa0name' holds U+00A0 (NO-BREAK SPACE) at position 4" in err
     assert "use -e 'user name'" in err
+
+
+def test_cancel_calls_off_a_change_to_come_with_its_plan_and_exits_1_when_there_is_none(tmp_path: Path,
+                                                                                      capsys) -> None:
+    folder = tmp_path / "store"
+    start = datetime.now(timezone.utc) + timedelta(days=30)
+    [bosch] = engine_call(folder, "add", "alice", ["User works at Bosch."])
+    [plan] = engine_call(folder, "add", "alice", ["User got a job at Siemens, starting next month."])
+    [siemens] = engine_call(folder, "add", "alice", ["User works at Siemens."], supersedes=[bosch], valid_from=start)
+    code, out, err = run(["cancel", "-e", "alice", siemens, "--told-by", plan, "--json", "--path", str(folder)], capsys)
+    assert (code, err) == (0, "") and [r["id"] for r in json.loads(out)] == [siemens]
+    assert run(["list", "-e", "alice", "--path", str(folder)], capsys)[1].count("\n") == 1  # Bosch alone
+    code, out, err = run(["cancel", "-e", "alice", bosch, "--path", str(folder)], capsys)
+    assert (code, out) == (1, "") and "no change to come to call off" in err and not err.startswith("memori: error:")
+    assert run(["cancel", "-e", "alice", "nope", "--path", str(folder)], capsys)[0] == 1
+    assert "--at" in usage_error(["cancel", "-e", "alice", siemens, "--at", "soon", "--path", str(folder)], capsys)

@@ -28,7 +28,7 @@ SHIPPED_DEFAULTS = {
     "lex_weight_short": 0.35,
     "short_query_max_tokens": 2,
     "weight_clamp": (0.05, 0.40),
-    "candidate_multiplier": 10,
+    "candidate_multiplier": 5,
     "candidate_floor": 50,
     "k1": 1.2,
     "b": 0.4,

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from _helpers import HashEmbedder
 
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core import ChromaStore, RecallConfig, RecallEngine, RecalledFact
 from memori_core.facts import PASSED_BY
 from memori_core.ranking.gate import GATE_RULES
 from memori_core.ranking.pipeline import KEPT, PoolScores, fates_with_rules, select, select_with_rules
@@ -109,12 +109,18 @@ def _engine(config: RecallConfig | None = None, judge=None) -> RecallEngine:  # 
                         judge=judge)
 
 
+def _recalled(eng: RecallEngine, question: str, context: list[str] | None = None) -> list[RecalledFact]:
+    """``eng.recall(question, "u", context=context)``, checked to be the facts ``explain`` reports for the same call."""
+    facts = eng.recall(question, "u", context=context)
+    assert eng.explain(question, "u", context=context).facts == facts
+    return facts
+
+
 def test_a_fact_saying_the_question_is_passed_by_its_cosine_and_explain_says_the_same() -> None:
     eng = _engine()
     eng.add("u", ["User plays the cello in an orchestra.", "User lives in Lyon."])
-    facts = eng.recall("plays the cello in an orchestra", "u")
+    facts = _recalled(eng, "plays the cello in an orchestra")
     assert [(f.content, f.passed_by) for f in facts] == [("User plays the cello in an orchestra.", "cosine")]
-    assert eng.explain("plays the cello in an orchestra", "u").facts == facts
 
 
 def test_core_facts_are_passed_by_core_and_on_a_question_about_the_world_by_core_touched() -> None:
@@ -133,17 +139,15 @@ def test_the_threshold_gate_and_no_gate_name_themselves() -> None:
     for cfg, rule in ((RecallConfig.memori_compat(), "threshold"), (RecallConfig(gate="off"), "no gate")):
         eng = _engine(cfg)
         eng.add("u", ["User plays the cello.", "User lives in Lyon."])
-        facts = eng.recall("cello", "u")
+        facts = _recalled(eng, "cello")
         assert facts and {f.passed_by for f in facts} == {rule}
-        assert eng.explain("cello", "u").facts == facts
 
 
 def test_a_judges_choice_is_passed_by_judge() -> None:
     eng = _engine(judge=lambda q, facts, ctx: [i for i, f in enumerate(facts) if "cello" in f])
     eng.add("u", ["User plays the cello.", "User lives in Lyon."])
-    facts = eng.recall("What instrument do I play?", "u")
+    facts = _recalled(eng, "What instrument do I play?")
     assert [(f.content, f.passed_by) for f in facts] == [("User plays the cello.", "judge")]
-    assert eng.explain("What instrument do I play?", "u").facts == facts
 
 
 def test_nearest_names_no_rule_it_did_not_apply() -> None:
@@ -162,8 +166,7 @@ def test_recall_and_explain_agree_on_rules_over_random_memories(seed: int) -> No
     for _ in range(12):
         q = " ".join(rng.choice(words, int(rng.integers(1, 4))))
         context = None if rng.random() < 0.5 else [" ".join(rng.choice(words, 3))]
-        facts = eng.recall(q, "u", context=context)
-        assert eng.explain(q, "u", context=context).facts == facts
+        facts = _recalled(eng, q, context=context)
         assert all(f.passed_by in PASSED_BY for f in facts)
 
 

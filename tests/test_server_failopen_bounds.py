@@ -16,7 +16,6 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import threading
 import uuid
 from collections.abc import Iterator
@@ -30,7 +29,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from llama_index.core.base.llms.types import ChatMessage
 
 from _extractors import Gate
-from _helpers import HashEmbedder, running_chroma_server
+from _helpers import HashEmbedder, child_env, running_chroma_server, write_script
 from memori_core import ChromaStore, MemoriRecall, RecallConfig, RecallEngine, RuleBasedFactExtractor
 from memori_core.capture import BackgroundCapture
 from memori_core.failopen import OutageBreaker
@@ -335,14 +334,11 @@ def test_interpreter_exit_stores_queued_captures_unless_the_server_is_found_unre
     server: tuple[str, int, subprocess.Popen], stop: bool, tmp_path: Path
 ) -> None:
     host, port, proc = server
-    script = tmp_path / "exiting.py"
-    script.write_text(textwrap.dedent(_EXITING.format(
-        tests=str(Path(__file__).parent), port=port, collection=f"t_{uuid.uuid4().hex}", stop=stop,
-        server_pid=proc.pid)))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    script = write_script(tmp_path, "exiting.py", _EXITING, port=port, collection=f"t_{uuid.uuid4().hex}", stop=stop,
+                          server_pid=proc.pid)
     try:
         run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=GIVE_UP,
-                             env=env)
+                             env=child_env())
     finally:
         proc.send_signal(signal.SIGCONT)
     assert run.returncode == 0, run.stderr[-3000:]

@@ -12,16 +12,14 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
-from typing import Any
 
 import pytest
 from llama_index.core.chat_engine import SimpleChatEngine
 from llama_index.core.llms.mock import MockLLM
 from llama_index.core.memory import Memory
 
-from _helpers import Clock, HashEmbedder, running_chroma_server, ungated_engine
+from _helpers import Clock, HashEmbedder, child_env, outage_engine, running_chroma_server, ungated_engine
 from memori_core import ChromaStore, RecallEngine
-from memori_core.failopen import OutageBreaker
 from memori_llamaindex import MemoriMemoryBlock
 
 pytestmark = [pytest.mark.server, pytest.mark.skipif(os.name != "posix", reason="needs SIGKILL"),
@@ -46,18 +44,15 @@ def _chat(engine: RecallEngine, user: str) -> tuple[SimpleChatEngine, MemoriMemo
 
 
 def _forget_in_another_process(port: int, collection: str, user: str) -> None:
-    env: dict[str, Any] = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     script = _FORGET.format(port=port, collection=collection, user=user)
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=child_env())
     assert run.returncode == 0 and run.stdout.strip() == "forgotten", run.stderr[-3000:]
 
 
 def test_a_turn_held_through_an_outage_is_not_stored_after_another_process_forgot_its_user(tmp_path: Path) -> None:
     clock, collection = Clock(1000.0), f"t_{uuid.uuid4().hex}"
     with running_chroma_server(tmp_path) as (host, port, proc):
-        engine = ungated_engine(HashEmbedder(), store=ChromaStore.http(host=host, port=port, collection=collection,
-                                                                        timeout=1.0))
-        engine.outage = OutageBreaker(10.0, clock=clock)
+        engine = outage_engine(host, port, collection, 10.0, clock)
         ana, ana_block = _chat(engine, "ana")
         ana.chat("I live in Lisbon.")
         assert ana_block.flush(WAIT).completed == 1

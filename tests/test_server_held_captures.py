@@ -15,10 +15,9 @@ import pytest
 from langchain.agents import create_agent
 from langchain_core.messages import HumanMessage
 
-from _helpers import Clock, HashEmbedder, running_chroma_server, ungated_engine
+from _helpers import Clock, HashEmbedder, child_env, outage_engine, running_chroma_server, ungated_engine, write_script
 from _langchain_fakes import RecordingChatModel, system_text
 from memori_core import ChromaStore
-from memori_core.failopen import OutageBreaker
 from memori_langchain import MemoriMiddleware
 
 pytestmark = [pytest.mark.server, pytest.mark.skipif(os.name != "posix", reason="needs SIGKILL")]
@@ -35,9 +34,7 @@ def test_a_breakup_told_while_the_server_was_killed_is_stored_once_after_its_res
     clock, collection = Clock(1000.0), f"t_{uuid.uuid4().hex}"
     model = RecordingChatModel(messages=iter(["Noted."] * 10))
     with running_chroma_server(tmp_path) as (host, port, proc):
-        engine = ungated_engine(HashEmbedder(), store=ChromaStore.http(host=host, port=port, collection=collection,
-                                                                        timeout=1.0))
-        engine.outage = OutageBreaker(10.0, clock=clock)
+        engine = outage_engine(host, port, collection, 10.0, clock)
         memori = MemoriMiddleware(engine=engine, capture=True)
         agent = create_agent(model, tools=[], middleware=[memori])
         agent.invoke(_said("My partner is called Sam.", "2026-11-01T09:00:00+00:00"), ANA)
@@ -97,16 +94,12 @@ def test_a_job_ending_right_after_the_server_restarted_stores_its_held_turn_at_e
     # never stored; the old medication stayed valid (and core) on every later turn.
     import subprocess
     import sys
-    import textwrap
 
     collection = f"t_{uuid.uuid4().hex}"
     with running_chroma_server(tmp_path) as (host, port, proc):
-        script = tmp_path / "job.py"
-        script.write_text(textwrap.dedent(_JOB.format(tests=str(Path(__file__).parent), port=port,
-                                                      collection=collection)))
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        script = write_script(tmp_path, "job.py", _JOB, port=port, collection=collection)
         job = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=env)
+                               stderr=subprocess.PIPE, text=True, env=child_env())
         try:
             assert job.stdout is not None and job.stdin is not None
             assert job.stdout.readline().strip() == "stored 1"
@@ -137,9 +130,7 @@ def test_close_right_after_the_server_restarted_stores_the_turn_held_while_it_wa
     # Issue 21: engine.close() closed over the held turn; only interpreter exit named it, as never stored.
     clock, collection = Clock(1000.0), f"t_{uuid.uuid4().hex}"
     with running_chroma_server(tmp_path) as (host, port, proc):
-        engine = ungated_engine(HashEmbedder(), store=ChromaStore.http(host=host, port=port, collection=collection,
-                                                                        timeout=1.0))
-        engine.outage = OutageBreaker(60.0, clock=clock)
+        engine = outage_engine(host, port, collection, 60.0, clock)
         memori = MemoriMiddleware(engine=engine, capture=True)
         agent = create_agent(RecordingChatModel(messages=iter(["Noted."] * 3)), tools=[], middleware=[memori])
         agent.invoke(_said("I play the cello.", "2026-11-01T09:00:00+00:00"), ANA)

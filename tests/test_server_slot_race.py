@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import textwrap
 import time
 import uuid
 from datetime import datetime, timezone
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from _helpers import HashEmbedder, running_chroma_server, ungated_engine
+from _helpers import HashEmbedder, child_env, running_chroma_server, ungated_engine, write_script
 from memori_core import ChromaStore
 
 pytestmark = pytest.mark.server
@@ -72,12 +71,10 @@ def test_a_move_captured_by_another_process_at_the_same_moment_ends_the_home_sai
     collection, flags = f"t_{uuid.uuid4().hex}", tmp_path / "flags"
     flags.mkdir()
     with running_chroma_server(tmp_path) as (host, port, _):
-        script = tmp_path / "worker.py"
-        script.write_text(textwrap.dedent(_WORKER.format(tests=str(Path(__file__).parent), flags=str(flags),
-                                                         port=port, collection=collection)))
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        workers = [subprocess.Popen([sys.executable, str(script), role, text, at], env=env, stderr=subprocess.PIPE,
-                                    text=True) for role, (text, at) in (("first", first), ("second", second))]
+        script = write_script(tmp_path, "worker.py", _WORKER, flags=str(flags), port=port, collection=collection)
+        workers = [subprocess.Popen([sys.executable, str(script), role, text, at], env=child_env(),
+                                    stderr=subprocess.PIPE, text=True)
+                   for role, (text, at) in (("first", first), ("second", second))]
         started = time.monotonic()
         for worker in workers:
             _, err = worker.communicate(timeout=180)

@@ -6,6 +6,7 @@ fact valid again without the text being said again: it keeps its time."""
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -253,3 +254,24 @@ def test_memori_list_marks_a_restored_fact_restored_not_valid_from_as_the_api_sa
     assert main(["list", "-e", "ann", "--path", str(path), "--json"]) == 0
     [record] = [r for r in json.loads(capsys.readouterr().out) if r["id"] == lisbon]
     assert record["valid_from"] is None and record["restored_at"] == restored.restored_at  # what the line shows
+
+
+def test_block_of_a_change_told_ahead_states_when_it_was_told_and_its_start_apart(ungated):
+    told = datetime.now(timezone.utc) - timedelta(days=2)
+    start = told + timedelta(days=30)
+    [bosch] = ungated.add("ann", "User works at Bosch.", created_at=told - timedelta(days=365))
+    [siemens] = ungated.add("ann", "User works at Siemens.", supersedes=[bosch], created_at=told, valid_from=start)
+    [got] = ungated.recall("where does the user work", "ann", 10, as_of=start + timedelta(days=1))
+    assert got.id == siemens and got.stated_at == told.isoformat() and got.starts_at == start.isoformat()
+    line = format_context([got]).splitlines()[2]
+    assert line == (f"- User works at Siemens. Stated at {format_timestamp(told.isoformat())} "
+                    f"(holds from {format_timestamp(start.isoformat())})")
+    [candidate] = [c for c in ungated.explain("where does the user work", "ann", 10,
+                                              as_of=start + timedelta(days=1)).candidates if c.id == siemens]
+    assert format_context([candidate.fact("ann")]) == format_context([got])
+
+
+def test_a_fact_updated_or_said_again_has_no_start_told_ahead(ungated):
+    fid, when = _updated(ungated)
+    [fact] = ungated.get("ann", [fid])
+    assert fact.valid_from == when and fact.starts_at is None

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from ..context import format_context
-from ..engine import Forgotten, NothingToRestoreError, RecallEngine
+from ..engine import Forgotten, NothingToCancelError, NothingToRestoreError, RecallEngine
 from ..facts import StoredFact, is_searchable
 from ..ranking.core import is_core
 from ..records import to_record
@@ -373,6 +373,18 @@ def cmd_restore(args: argparse.Namespace) -> int:
     try:
         return _print_for_id(args, engine, lambda: [engine.restore(args.entity, args.id)])
     except NothingToRestoreError as exc:
+        print(f"memori: {exc}", file=sys.stderr)
+        return 1
+
+
+def cmd_cancel(args: argparse.Namespace) -> int:
+    """``memori cancel -e ENTITY ID [--told-by ID ...] [--at TIME]``: call off a change told ahead before its start
+    (exit 1 when the id is unknown, or when there is no change to come to call off)."""
+    engine = open_engine(args, embeds=False)
+    try:
+        return _print_for_id(args, engine, lambda: [engine.cancel(args.entity, args.id, told_by=args.told_by or (),
+                                                                  at=args.at)])
+    except NothingToCancelError as exc:
         print(f"memori: {exc}", file=sys.stderr)
         return 1
 

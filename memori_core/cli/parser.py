@@ -22,6 +22,7 @@ from ..store.chroma_client import DEFAULT_HTTP_TIMEOUT
 from .demo import cmd_demo
 from .fact_commands import (
     cmd_add,
+    cmd_cancel,
     cmd_count,
     cmd_delete,
     cmd_entities,
@@ -280,6 +281,23 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         "text of an earlier version ID@vN (its current text is kept as a version); prints the restored fact in "
         "the format of `memori list`. `memori history` shows the ids. An unknown id, or nothing to restore (a fact "
         "that is valid already, a version whose text the fact has), is reported on standard error (exit 1).",
+    ),
+    _entity_command(
+        "cancel", cmd_cancel, "call off a change told ahead before its start",
+        arguments=(
+            *_one_id("the id of the change to come (a fact added with a start ahead, valid_from)",
+                     json="the called-off fact as a JSON array of one record"),
+            arg("--told-by", action="append", default=None, metavar="ID",
+                help="a fact that told the change (the plan), ended in the same write (repeatable)"),
+            arg("--at", type=timestamp, default=None, metavar="WHEN",
+                help="when it was called off (ISO 8601; no zone: UTC; default: now): the change must still be to "
+                "come then, and told by then"),
+        ),
+        description="Call off a change told ahead (added with a start ahead) before it starts: it ends now, "
+        "valid at no time (kept as history), and the facts it was to replace hold on with no end; --told-by "
+        "ends the facts that told it in the same write. Prints the called-off fact in the format of `memori "
+        "list`. An unknown id, or no change to come (one that started, or never told ahead), is reported on "
+        "standard error (exit 1).",
     ),
     _entity_command(
         "export", cmd_export, "write an entity's facts as JSON Lines",

@@ -41,6 +41,25 @@ def called_off(fact: StoredFact, replaced: list[StoredFact], now: str) -> list[S
     return [replace(fact, valid_to=now, supersedes=()), *back]
 
 
+def told_by_ids(told_by: Sequence[str], leaving: Sequence[str]) -> list[str]:
+    """The fact ids ``told_by`` names (the facts that told a change to come), checked, each once, without
+    ``leaving`` (the facts the call ends or erases itself). A lone ``str`` raises ``TypeError`` naming
+    ``told_by``; an id that is not a non-empty ``str``, ``ValueError`` / ``TypeError`` naming it."""
+    if isinstance(told_by, str):
+        raise TypeError("told_by must be a sequence of fact ids, not one str")
+    gone = set(leaving)
+    return [i for i in dict.fromkeys(_one_id(t, "told_by") for t in told_by) if i not in gone]
+
+
+def told_ended(plans: Sequence[StoredFact], now: str, taken: Sequence[str] = ()) -> list[StoredFact]:
+    """The facts that told a change (``plans``, read by their ``told_by`` ids) ended at ``now`` (ISO 8601), as
+    :meth:`Plans.cancel`, :meth:`~memori_core.RecallEngine.expire` and :meth:`~memori_core.RecallEngine.delete`
+    end them: those valid, stated by then and not among the rows the call writes anyway (``taken``)."""
+    skip, at = set(taken), iso_to_ts(now)
+    return [replace(p, valid_to=now) for p in plans
+            if p.valid_to is None and p.id not in skip and iso_to_ts(p.created_at) <= at]
+
+
 def put_back(facts: Sequence[StoredFact], read: Callable[[list[str]], list[StoredFact]], now: float,
              leaving: Sequence[str] = ()) -> list[StoredFact]:
     """The facts to make valid again, with no end, when ``facts`` leave before their start (a change to come deleted
@@ -101,9 +120,7 @@ class Plans(Storing):
         entity_id = check_entity_id(entity_id)
         fid = _one_id(id, "id")
         when = check_created_at(at, "at")
-        if isinstance(told_by, str):
-            raise TypeError("told_by must be a sequence of fact ids, not one str")
-        plan_ids = [i for i in dict.fromkeys(_one_id(t, "told_by") for t in told_by) if i != fid]
+        plan_ids = told_by_ids(told_by, [fid])
         with self._coord.writing(entity_id) as done:
             got = self.store.get(entity_id, [fid])
             if not got:
@@ -122,9 +139,7 @@ class Plans(Storing):
             rows = called_off(fact, self.store.get(entity_id, list(fact.supersedes)) if fact.supersedes else [],
                               now.isoformat())
             if plan_ids:
-                rows += [replace(p, valid_to=now.isoformat()) for p in self.store.get(entity_id, plan_ids)
-                         if p.valid_to is None and p.id not in {r.id for r in rows}
-                         and iso_to_ts(p.created_at) <= now.timestamp()]
+                rows += told_ended(self.store.get(entity_id, plan_ids), now.isoformat(), [r.id for r in rows])
             done.begin()
             self.store.update_seen(entity_id, rows)  # one write: the change, what told it and what it was to end
             done.update_seen(rows)

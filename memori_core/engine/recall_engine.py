@@ -494,9 +494,9 @@ class RecallEngine(ReadPath, WritePath):
         """Async :meth:`entities`."""
         return await self._read(self.entities)
 
-    async def adelete(self, entity_id: str, ids: Sequence[str]) -> list[str]:
+    async def adelete(self, entity_id: str, ids: Sequence[str], *, told_by: Sequence[str] = ()) -> list[str]:
         """Async :meth:`delete`."""
-        return await self._write(self.delete, entity_id, ids)
+        return await self._write(self.delete, entity_id, ids, told_by=told_by)
 
     async def aforget(self, entity_id: str) -> Forgotten:
         """Async :meth:`forget`."""
@@ -524,9 +524,13 @@ class RecallEngine(ReadPath, WritePath):
         return await self._write(self.update, entity_id, id, text=text, metadata=metadata,
                                      expires_at=expires_at, core=core)
 
-    async def aexpire(self, entity_id: str, id: str) -> StoredFact:
+    async def aexpire(self, entity_id: str, id: str, *, told_by: Sequence[str] = ()) -> StoredFact:
         """Async :meth:`expire`."""
-        return await self._write(self.expire, entity_id, id)
+        return await self._write(self.expire, entity_id, id, told_by=told_by)
+
+    async def acancel(self, entity_id: str, id: str, *, told_by: Sequence[str] = (), at: Any = None) -> StoredFact:
+        """Async :meth:`cancel`."""
+        return await self._write(self.cancel, entity_id, id, told_by=told_by, at=at)
 
     async def aexport(self, entity_id: str, *, include_vectors: bool = False) -> list[dict[str, Any]]:
         """Async :meth:`export` (on a write thread: a whole user's rows, which a recall must not wait behind; a

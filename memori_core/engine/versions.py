@@ -138,7 +138,17 @@ class Versions(Embedding, Storing):
         """:meth:`restore` of ``old``, a fact ``newer`` superseded (``None``: deleted since): its superseded
         period kept as a version row (once, even when a restore that failed part-way is run again), which
         ``newer`` names in its ``supersedes`` instead of ``old``; ``old`` valid again from now (under the write
-        lock)."""
+        lock). A fact a change told ahead is to end at its start (``valid_to`` ahead of now) never stopped holding:
+        its end is taken off, in one write, with no period kept and no ``restored_at``."""
+        if old.valid_to is not None and iso_to_ts(old.valid_to) > iso_to_ts(now):
+            kept = replace(old, valid_to=None, superseded_by=None)
+            rows = [kept]
+            if newer is not None and old.id in newer.supersedes:
+                rows.append(replace(newer, supersedes=tuple(i for i in newer.supersedes if i != old.id)))
+            done.begin()
+            self.store.update_seen(entity_id, rows)
+            done.update_seen(rows)
+            return kept
         [period] = self._past_periods(entity_id, [old])
         restored = replace(old, valid_to=None, superseded_by=None,
                            restored_at=max((now, old.valid_to or now), key=iso_to_ts))

@@ -27,7 +27,7 @@ from ..error_log import warn_briefly
 from ..facts import StoredFact
 from ..lanes import ERASURES
 from ..ranking.core import CORE_KEY
-from ..store.base import PartialWriteError, WriteOutcomeUnknown
+from ..store.base import PartialDeleteError, PartialWriteError, WriteOutcomeUnknown
 from ..text import normalize_fact_text
 from ..validate import (
     check_core,
@@ -49,7 +49,7 @@ from .closing import when_open
 from .fact_ids import _is_version_row, _one_id, check_not_version, derived_fact_id
 from .failures import _add_failure, _root_cause
 from .imports import ImportPath
-from .plans import Plans, put_back, started_early
+from .plans import Plans, put_back, started_early, told_by_ids, told_ended
 from .progress import Progress, _safe_progress
 from .replaced import ReplacedFactError, current_of, is_ended
 from .storing import _bounded
@@ -356,7 +356,7 @@ class WritePath(Versions, ImportPath, Successors, Plans):
 
     @when_open
     @_bounded
-    def delete(self, entity_id: str, ids: Sequence[str]) -> list[str]:
+    def delete(self, entity_id: str, ids: Sequence[str], *, told_by: Sequence[str] = ()) -> list[str]:
         """Delete some of ``entity_id``'s facts by id; returns the ids that were stored (and are deleted now),
         in the order given, each once. Unknown ids are ignored.
 
@@ -365,7 +365,9 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         (use this, or :meth:`forget`, to honour a request to erase data). Facts it
         had superseded, or that superseded it, are separate facts and stay (those
         a change told ahead was to end at its start, before it came, hold on
-        again with no end, in the same write, as :meth:`cancel` leaves them). The id
+        again with no end, in the same write, as :meth:`cancel` leaves them; ``told_by``, as in :meth:`cancel`:
+        the facts that told such a change, "User got a new job at Siemens, starting in January 2027.", ended now
+        in that write, kept as history, not erased; nothing is written when no id is stored). The id
         of one earlier version (``<id>@v<n>``, see :meth:`history`) erases that
         version alone: an administrator may erase one old text while the fact
         and its other versions stay. (The agent tools and the MCP server refuse
@@ -375,10 +377,13 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         :class:`~memori_core.PartialDeleteError` with ``deleted_ids`` and
         ``remaining_ids`` (read back from the store; deleting the remaining ones
         again is exact); after any failure the next recall reads what the store
-        really holds.
+        really holds. A delete of a change to come writes twice (what it was to
+        end, put back; then the delete): when the delete fails after the first
+        landed, the ``PartialDeleteError`` names the facts put back too.
         """
         entity_id = check_entity_id(entity_id)
         id_list = check_id_list(ids, "ids")
+        plan_ids = told_by_ids(told_by, id_list)
         if not id_list or not self.store.present(entity_id, id_list):
             return []  # nothing to delete: no write, so the revision (and a snapshot) stay as they are
         present: list[str] = []
@@ -391,12 +396,21 @@ class WritePath(Versions, ImportPath, Successors, Plans):
                 gone = [*present, *(v for v in self._versions_of(entity_id, present) if v not in present)]
                 read = lambda wanted: self.store.get(entity_id, wanted)  # noqa: E731
                 # A change to come erased: what it was to end at its start holds on (then the delete: retried exactly).
-                back = put_back(read(present), read, time.time(), gone)
+                now = time.time()
+                back = put_back(read(present), read, now, gone)
+                if plan_ids:
+                    back += told_ended(read([i for i in plan_ids if i not in gone]),
+                                       datetime.fromtimestamp(now, timezone.utc).isoformat(), [b.id for b in back])
                 done.begin()
                 if back:
                     self.store.update_seen(entity_id, back)
                     done.update_seen(back)
-                self.store.delete(entity_id, gone)
+                try:
+                    self.store.delete(entity_id, gone)
+                except Exception as exc:
+                    if not back or isinstance(exc, WriteOutcomeUnknown):
+                        raise
+                    raise _put_back_then_failed(entity_id, back, present, exc) from _root_cause(exc)
                 done.remove(gone)
 
         self._coord.erase(entity_id, erase)
@@ -500,20 +514,22 @@ class WritePath(Versions, ImportPath, Successors, Plans):
 
     @when_open
     @_bounded
-    def expire(self, entity_id: str, id: str) -> StoredFact:
+    def expire(self, entity_id: str, id: str, *, told_by: Sequence[str] = ()) -> StoredFact:
         """Make fact ``id`` expire now and return it: its ``expires_at`` becomes the time of the call (an earlier
         one is kept), so recall no longer returns it; :meth:`list`, :meth:`get` and :meth:`export` still show it
         until it is deleted, and ``recall(as_of=...)`` before now still sees it. An edit in place, as
         :meth:`update` of the expiry (``updated_at`` records when), with its errors: ``KeyError`` for an unknown
         id, ``ValueError`` for a version row's. A change told ahead expired before its start never starts: the
-        facts it was to end then hold on with no end, in the same write."""
-        return self._edit(entity_id, id, expires_at=_NOW)
+        facts it was to end then hold on with no end, in the same write; ``told_by``, as in :meth:`cancel`: the
+        facts that told it, ended now in that write."""
+        return self._edit(entity_id, id, expires_at=_NOW, told_by=told_by)
 
     def _edit(self, entity_id: str, id: str, *, text: str | None = None, metadata: dict[str, Any] | None = None,
-              expires_at: Any = _UNSET, core: bool | None = None) -> StoredFact:
-        """:meth:`update`, and :meth:`expire` (``expires_at=_NOW``)."""
+              expires_at: Any = _UNSET, core: bool | None = None, told_by: Sequence[str] = ()) -> StoredFact:
+        """:meth:`update`, and :meth:`expire` (``expires_at=_NOW``, with the ``told_by`` facts it ends)."""
         entity_id = check_entity_id(entity_id)
         fid_s = _one_id(id, "id")
+        plan_ids = told_by_ids(told_by, [fid_s])
         new_text = check_facts(text)[0] if text is not None else None
         new_meta = check_metadata(metadata, 0) if metadata is not None else None
         new_expiry = None if expires_at is _UNSET or expires_at is _NOW else check_expiry(expires_at)
@@ -554,6 +570,8 @@ class WritePath(Versions, ImportPath, Successors, Plans):
                 # An expired change to come never starts: what it was to end holds on, in the same write.
                 back = put_back([old[0]], lambda ids: self.store.get(entity_id, ids), iso_to_ts(now)) \
                     if expires_at is _NOW else []
+                if plan_ids:
+                    back += told_ended(self.store.get(entity_id, plan_ids), now, [fid_s, *(b.id for b in back)])
                 done.begin()
                 self.store.update_seen(entity_id, [fact, *back])  # the same text: edited in place, no version
                 done.update_seen([fact, *back])
@@ -582,3 +600,17 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         the fact that holds in its place."""
         if is_ended(fact, now):
             raise ReplacedFactError(entity_id, fact, current_of(fact, lambda ids: self.store.get(entity_id, ids), now))
+
+
+def _put_back_then_failed(entity_id: str, back: Sequence[StoredFact], present: Sequence[str],
+                          exc: Exception) -> PartialDeleteError:
+    """The error of a delete of a change to come whose first write landed (``back``: what it was to end, valid
+    again) and whose delete failed (``exc``): what landed, named; deleting again is exact (nothing is put back
+    twice)."""
+    deleted = list(exc.deleted_ids) if isinstance(exc, PartialDeleteError) else []
+    remaining = list(exc.remaining_ids) if isinstance(exc, PartialDeleteError) else [i for i in present]
+    return PartialDeleteError(
+        f"deleting facts of entity {entity_id!r} failed: {_root_cause(exc)}; the facts the change to come was to "
+        f"end ({', '.join(b.id for b in back)}) hold again already (that write landed); deleted: "
+        f"{', '.join(deleted) or 'none'}, still stored: {', '.join(remaining) or 'none'} (deleting them again is "
+        "exact)", deleted, remaining)

@@ -69,7 +69,7 @@ from ..extraction.provenance import FACT_PATHS, FACT_TOPICS, CapturePolicy, chec
 from ..extraction.rule_based import RuleBasedFactExtractor
 from ..extraction.types import ExtractedFact, FactExtractor, KnownFact, Message, MessageLike
 from ..store.chroma import ChromaStore
-from ..text import get_stemmer, normalize_fact_text
+from ..text import STEM_FOLDS, get_stemmer, normalize_fact_text
 from ..validate import iso_to_ts
 from .data import expect_list, expect_object, expect_text, read_named_file, unique_ids
 from .embedding import CachingEmbedder
@@ -243,7 +243,7 @@ def load_capture(path: str | Path) -> CaptureSet:
 _STOP = frozenset(
     """user users a an the is are was were be been being am i me my their they them its it of in at on to for
     with by from as and or that this these those has have had do does did 's s t which who whom also very
-    really again now currently these days last next this past ago since month months week weeks year years
+    really again now currently originally these days last next this past ago since month months week weeks year years
     day days today recently lately just still""".split()
 )
 _NEGATIONS = (r"\bno\s+longer\b", r"\bnot\b", r"n't\b", r"\bnever\b", r"\bno\s+more\b", r"\banymore\b",
@@ -262,21 +262,34 @@ _WRITTEN_TIME = re.compile(
 # Two words of one meaning that gold and the rules both use, folded to one token (after stemming): "User has three
 # kids." says what "User has three children." says. Kept to plain synonyms of everyday English, so the matching stays
 # strict ("is on ramipril" / "takes ramipril" and "seeing" / "dating" are not folded).
-_SAME_WORD = {"kid": "child", "children": "child", "grandkid": "grandchild", "grandchildren": "grandchild"}
+_SAME_WORD = {"kid": "child", "children": "child", "grandkid": "grandchild", "grandchildren": "grandchild",
+              # the everyday short words for a parent, a husband, a university, a department (stemmed)
+              **{get_stemmer("english")(short): get_stemmer("english")(word) for short, word in (
+                  ("mum", "mother"), ("mom", "mother"), ("mam", "mother"), ("dad", "father"), ("hubby", "husband"),
+                  ("uni", "university"), ("dept", "department"))},
+              # a small number written in digits is the number written in words: "4 days" is "four days"
+              **{str(n): get_stemmer("english")(word) for n, word in enumerate(
+                  "one two three four five six seven eight nine ten eleven twelve".split(), start=1)}}
+# The word families the stemmer leaves apart that recall's analyzer folds too ("allergy" / "allergic",
+# "pregnancy" / "pregnant", "injury" / "injured"): one token, as a reader takes them.
+_FOLDS = STEM_FOLDS["english"]
+# "a cat called Fado" says "a cat named Fado" (a name follows; "called it quits" names no one).
+_CALLED_BY_NAME = re.compile(r"\bcalled(?=\s+[A-Z])")
 
 
 def content_tokens(text: str) -> frozenset[str]:
     """The words of ``text`` that carry its content: casefolded, stemmed (English Snowball); function
     words, "user", time words and times written out ("in the week of Monday 2026-07-20", "in July 2026") dropped; every negation ("not", "n't", "no longer", "anymore", "quit") folded to
     one ``not`` token, so "User is vegetarian." and "User is no longer vegetarian." differ; "kids" and "children" are one
-    token (:data:`_SAME_WORD`)."""
-    folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
+    token, as are "4" and "four" (:data:`_SAME_WORD`), "allergy" and "allergic" (recall's :data:`STEM_FOLDS`), and
+    "called" before a name and "named"."""
+    folded = _CALLED_BY_NAME.sub("named", unicodedata.normalize("NFKC", text)).casefold().replace("\u2019", "'")
     folded = _WRITTEN_TIME.sub(" ", folded)
     negated = bool(_NEGATION.search(folded))
     folded = _NEGATION.sub(" ", folded)
     stem = get_stemmer("english")
     tokens = {stem(w) for w in _WORD.findall(folded.replace("'", " ")) if w not in _STOP}
-    tokens = {_SAME_WORD.get(t, t) for t in tokens}
+    tokens = {_SAME_WORD.get(t, t) for t in (_FOLDS.get(t, t) for t in tokens)}
     tokens.discard("")
     if negated:
         tokens.add("not")

@@ -1,7 +1,7 @@
 """A break-up told with the partner as its subject, as the plain statement the rules read.
 
 "sam broke up with me. over text" -> "Sam and I broke up"; "she dumped me" -> "We broke up"; "my boyfriend ended
-things with me" -> "My boyfriend and I broke up". Told this way the user is the object, so no first-person rule
+things with me" -> "My boyfriend and I broke up"; the idiom "Hannah and I called it a day" -> "Hannah and I broke up". Told this way the user is the object, so no first-person rule
 reads it, and the relationship stored stayed valid beside the next partner. Not "Sam left me a voicemail", "my
 girlfriend left me alone for the weekend", nor a break-up of other people ("Sam broke up with Alex"). Pure:
 patterns over one clause, English only.
@@ -34,6 +34,16 @@ _BROKE_UP = rx(
     r"(?!\s+(?:a|an|the|some|with|to|alone|behind|hanging|in|out|on\s+read)\b)"
     r"(?P<rest>[^?]*?)[.!\s]*$"
 )
+# "Hannah and I called it a day last weekend", "me and Dev called it quits on Sunday", "we called it quits": the
+# idiom said of the user and a partner, with at most when; "called it a day at 5" or "... after the third hike" is
+# the end of a day's work or walk, not of a relationship.
+_CALLED_IT = rx(
+    rf"^(?:(?P<who>{_PARTNER}|(?-i:[A-Z])[\w\u00c0-\u017f'-]+)\s+and\s+i|(?:me|i)\s+and\s+(?P<who2>{_PARTNER}|"
+    r"(?-i:[A-Z])[\w\u00c0-\u017f'-]+)|(?P<we>we))\s+(?:(?:just|finally|officially|have|'ve)\s+)*"
+    r"called\s+it\s+(?:quits|a\s+day)"
+    r"(?P<rest>(?:\s+(?:on\s+\w+|last\s+\w+|over\s+(?:the\s+)?\w+|yesterday|this\s+\w+|in\s+\w+|"
+    r"after\s+\w+\s+(?:years?|months?)|(?:a|\w+)\s+(?:days?|weeks?|months?)\s+ago))?)[.!\s]*$"
+)
 # "left me" is a break-up only said alone or "for" someone else: "Sam left me", "he left me for his coworker".
 _LEFT_ALONE = rx(r"^(?:\s*$|\s+for\b)")
 # Not a partner however spelt: "it", "everything", "work", "life", "mum".
@@ -53,6 +63,9 @@ def as_break_up(clause: str, known: Sequence[str] = ()) -> list[str] | None:
     >>> as_break_up("Sam left me a voicemail") is None
     True
     """
+    called = _CALLED_IT.match(clause.strip())
+    if called is not None:
+        return _called_it(called, known)
     m = _BROKE_UP.match(clause.strip())
     if m is None:
         return None
@@ -74,6 +87,21 @@ def as_break_up(clause: str, known: Sequence[str] = ()) -> list[str] | None:
     if partner is not None and partner != name:
         return None  # "Sam broke up with me" while the stored partner is Jordan: not Jordan's ending
     return [f"{name} and I broke up{rest}"]
+
+
+def _called_it(m: re.Match[str], known: Sequence[str]) -> list[str] | None:
+    """ "Hannah and I called it a day last weekend" -> "Hannah and I broke up last weekend"; "we called it quits" only
+    while a partner is stored (else a day's work may be what ended)."""
+    rest = m.group("rest")
+    if m.group("we"):
+        return [f"We broke up{rest}"] if partner_of(known, "") is not None else None
+    who = m.group("who") or m.group("who2")
+    if re.match(r"(?:my|our)\s", who, re.IGNORECASE):
+        return [f"My {who.split(None, 1)[1]} and I broke up{rest}"]
+    partner = partner_of(known, "")
+    if who.lower() in _NOT_SOMEONE or (partner is not None and partner != who):
+        return None
+    return [f"{who} and I broke up{rest}"]
 
 
 # "User and Sam broke up.", "User broke up with Sam.", "User split up with Sam last week.", "User and Sam are

@@ -9,19 +9,22 @@ one of the name when no year is said), in the zone of the turn,
 and only when it lies after the turn: a start already past is news of a change, which the rules read as such. The
 phrasings read: a job ("got a (new) job at X, starting ...", "starts at X ...", "is starting (a new job) at X ...",
 "will start at X ..."), a move ("is moving / relocating to X ...", "moves to X ...", "will move to X ..."), a
-course of study ("starts / is starting / begins their PhD (at X) ..."). Pure: patterns over the fact, English only.
+course of study ("starts / is starting / begins their PhD (at X) ..."), a medicine ("starts / is starting (taking)
+metformin ...": "User takes metformin." from then, beside the medicines taken now). Pure: patterns over the fact, English only.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time
 
 from ..slots import slot_keys
 from .cues import MONTH_NAMES
+from .diagnoses import is_medicine
 
-__all__ = ["ChangeToCome", "ends_at_start", "state_to_come"]
+__all__ = ["ChangeToCome", "ends_at_start", "moved_plans", "state_to_come"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,13 @@ _COURSE = re.compile(
     r"^User\s+(?:starts|is\s+starting|begins|is\s+beginning|will\s+start)\s+(?:their|a)\s+"
     r"(PhD|doctorate|master's(?:\s+degree)?|MBA|bachelor's(?:\s+degree)?|apprenticeship|residency)"
     r"(?:\s+(?:at|in)\s+" + _NAME + r")?" + _WHEN)
+
+# A medicine to start: "User starts metformin in the week of ...", "User is starting (taking / on) insulin on ...";
+# the words before the start are a medicine's only when :func:`~.diagnoses.is_medicine` says so ("User starts
+# work on Monday ..." is no medicine).
+_MEDICINE = re.compile(
+    r"^User\s+(?:starts|is\s+starting|will\s+start|is\s+going\s+to\s+start|begins|is\s+beginning)"
+    r"(?:\s+(?:taking|on))?\s+(?!at\b|a\b|their\b|the\b|work\b)([a-z][\w-]*(?:\s+[\w-]+)??)" + _WHEN, re.IGNORECASE)
 
 
 def _start(fact: str, said: datetime) -> datetime | None:
@@ -86,6 +96,10 @@ def state_to_come(fact: str, said: datetime) -> ChangeToCome | None:
     'User lives in Porto.'
     >>> state_to_come("User starts at 8 on Monday 2026-12-14.", said) is None  # a starting time, no employer
     True
+    >>> state_to_come("User starts metformin in the week of Monday 2026-12-14.", said).fact
+    'User takes metformin.'
+    >>> state_to_come("User starts work on Monday 2026-12-14.", said) is None
+    True
     """
     start = _start(fact, said)
     if start is None or start <= said:
@@ -97,6 +111,8 @@ def state_to_come(fact: str, said: datetime) -> ChangeToCome | None:
     if (m := _COURSE.match(fact)) is not None:
         where = f" at {m.group(2)}" if m.group(2) else ""
         return ChangeToCome(f"User is doing a {m.group(1)}{where}.", start)
+    if (m := _MEDICINE.match(fact)) is not None and is_medicine(m.group(1)):
+        return ChangeToCome(f"User takes {m.group(1)}.", start)
     return None
 
 
@@ -116,3 +132,25 @@ def ends_at_start(change: ChangeToCome, stored: str) -> bool:
     if change.slot is None or change.slot not in slot_keys(stored):
         return False
     return change.slot != "user:job" or _EMPLOYER.search(stored) is not None
+
+
+def moved_plans(plan: str, stored: Sequence[tuple[str, str]], said: datetime) -> tuple[str, ...]:
+    """The ids of the stored plan facts ``stored`` (id, text) that the plan ``plan``, told at ``said``, moves to
+    another start: they tell the same change (:func:`state_to_come`, read at ``said``) starting another day, so
+    ``plan`` replaces them now ("User is moving to Porto in May 2027, not March." ends "User is moving to Porto in
+    March 2027."). Only a change still to come at ``said`` is read; a plan of another state is left.
+
+    >>> said = datetime(2026, 12, 7, 9, 0).astimezone()
+    >>> moved_plans("User is moving to Porto in May 2027.", [("a", "User is moving to Porto in March 2027."),
+    ...             ("b", "User is moving to Braga in March 2027."), ("c", "User lives in Lisbon.")], said)
+    ('a',)
+    """
+    change = state_to_come(plan, said)
+    if change is None:
+        return ()
+    out = []
+    for fid, text in stored:
+        other = state_to_come(text, said)
+        if other is not None and other.fact == change.fact and other.start != change.start:
+            out.append(fid)
+    return tuple(out)

@@ -102,14 +102,18 @@ _PEOPLE_WORD = rx(
 # Between the items of a list: "a cat, a dog and a rabbit", "34, married, a nurse".
 _LIST_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 # "I'm 34, married, a nurse": a list of what the user is, each item a fact of its own.
-_PROFILE = rx(r"^(?P<subject>i'm|i\s+am|im)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s+)[^,]+)+)$")
+# "My name is Youssef Hamdy, civil engineer, originally from Alexandria": the name opens the same list.
+_PROFILE = rx(r"^(?P<subject>i'm|i\s+am|im|my\s+name\s+is)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s+)[^,]+)+)$")
 # "married with three kids": the status, and the children.
 _WITH_KIDS = rx(
     r"^(?P<status>\w+)\s+with\s+(?P<kids>(?:\w+\s+)?(?:twin\s+)?(?:kids|children|girls|boys|daughters|sons)"
     r"(?:\s+of\s+\w+)?)$"
 )
 # "I'm Greta, 29", "Jonas, 41, dad of three, based in Aarhus": a name first, then what the user is.
-_NAME_ITEM = re.compile(r"^[A-Z][a-z\u00e0-\u00ff]+$")
+# An item with a subject of its own ("..., and I hate mornings") is a clause, not an item of the list.
+_OWN_SUBJECT = rx(r"^(?:i|i'm|im|my|we|our|he|she|they|it|you|but|so|because)\b")
+# A given name and a family name count as one: "I'm Mei Ling, 27", "My name is Youssef Hamdy, civil engineer".
+_NAME_ITEM = re.compile(r"^[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+){0,2}$")
 _BARE_PROFILE = re.compile(r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+)(?:\s+here)?\s*,\s*(?P<items>.+)$")
 # "dad of three", "a mum of two": the user's children.
 _PARENT_OF = rx(
@@ -305,9 +309,12 @@ def _profile(clause: str) -> list[str]:
     bare = _BARE_PROFILE.match(strip_lead(clause).rstrip(" .!")) if m is None else None  # "hiya, Ren here, 19, ..."
     if m is None and bare is None:
         return [clause]
-    subject = m.group("subject") if m is not None and m.group("subject").lower() != "im" else "I'm"
+    told = m.group("subject").lower() if m is not None else "im"
+    subject = m.group("subject") if told not in ("im", "my name is") else "I'm"
     items = _LIST_SEPARATOR.split((m or bare).group("items").rstrip(" .!"))
     name = bare.group("name") if bare is not None else None
+    if told == "my name is" and not _NAME_ITEM.match(items[0]):
+        return [clause]
     if name is None and _NAME_ITEM.match(items[0]) and not _PROFILE_ITEM.match(items[0]):
         name, items = items[0], items[1:]
     elif name is None and m is not None and _lower_name(items):  # "im sam, 34": a name typed in lower case
@@ -319,13 +326,19 @@ def _profile(clause: str) -> list[str]:
         if _APPOSITION.match(rest) and "job" in slots_of(f"User is {rest}"):
             # "I'm Inês, a Portuguese PhD student at TU Berlin": the name, and what the user is
             return [f"My name is {name}", f"{subject} {rest}"]
+        if _APPOSITION.match(rest) and " " in name:
+            return [clause]  # "I'm Dr Thandiwe Khumalo, a paediatrician at ...": kept as said
         # "I'm Kathryn, first time using this": the name, then a remark of its own
         return [f"My name is {name}", rest]
     if name and len(items) > 1 and _AGE_ITEM.match(items[0]) and not all(map(is_item, items[1:])):
         # "hi im jake, 19, 2nd yr comp sci at waterloo": a name and an age open it, each a fact, whatever follows
         be = "I am" if subject.lower().startswith("i am") else "I'm"
         return [f"My name is {name}", *(f"{be} {item}" for item in items)]
-    if len(items) < (1 if name else 2) or not all(map(is_item, items)) or _verb_item(items[0]):
+    # a name and then what the user is open the list, and one item the rules do not know ends it: each a fact, that
+    # one as said ("..., civil engineer, originally from Alexandria, currently on a metro project in Riyadh")
+    led_by_name = (name is not None and m is not None and len(items) > 1 and all(map(is_item, items[:-1]))
+                   and not _OWN_SUBJECT.match(items[-1]) and items[-1][:1].islower())
+    if len(items) < (1 if name else 2) or not (led_by_name or all(map(is_item, items))) or _verb_item(items[0]):
         return [clause]
     if bare is not None and (len(items) < 2 or not any(_AGE_ITEM.match(i) for i in items)):
         return [clause]  # "Paris, a great trip": a bare list says who the user is only with their age

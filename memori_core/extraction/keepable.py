@@ -7,6 +7,10 @@ out then has a shape no careful note-taker writes, whatever its words (:func:`re
   the weekend."; after a comma "it" may be what the first clause named: "... knee, doctor says it's a sprain"),
   "there" ("User rides their motorbike there, 20 minutes."). Not "here": the place the user is, mostly with
   a true fact beside it ("User's husband and their two cats are with them here.");
+- "one" or "them" standing for what was said before ("User can't look at another one.", "User can't see their own
+  hand without them.");
+- a hedge that makes it a remark of the moment: "at this point", "at least" at its end, "tho," before more chat,
+  "just curious" ("User is a professional napper at this point.", "User is staying put tho, winnipeg forever.");
 - a second statement with its own subject, joined by "and", "so" or "but" ("User has a 2015 Toyota Vios and the
   aircon is not so cold."), or a consequence after "so" ("User's husband is lactose intolerant so cooking at
   theirs is an adventure."). A consequence is cut off (:func:`tidied`: "User's husband is lactose intolerant."),
@@ -40,6 +44,16 @@ _THERE = re.compile(
     r"would|has|have|had|may|might|must|could|should|seems?|used)\b)",
     re.IGNORECASE,
 )
+# "one" or "them" standing for a thing said before: "User can't look at another one.", "User doesn't have one yet.",
+# "User likes the ones with a fort at the top.", "User can't see their own hand without them." ("with them" is
+# mostly the user: "User's parents live with them in Multan.").
+_ONE_SAID_BEFORE = re.compile(
+    r"\b(?:another|the\s+other)\s+one\b(?!\s+(?:of|on\s+the\s+way|coming|due)\b)|\bones?\s+yet\b|\bthe\s+ones\s+(?:with|that|who|which|where)\b"
+    r"|\bwithout\s+them\b", re.IGNORECASE)
+# A hedge that makes a statement a remark of the moment: "User is a professional napper at this point.", "User kept
+# the apartment at least.", "User is staying put tho, winnipeg forever.", "..., just curious".
+_HEDGED = re.compile(
+    r"\b(?:at\s+this\s+point|at\s+least)(?=[.!]*$)|\b(?:tho|though)\s*,|\bjust\s+curious\b", re.IGNORECASE)
 # A second subject with its own verb after "and", "so" or "but": "... and the aircon is not so cold".
 _SECOND_STATEMENT = re.compile(
     r",?\s+(?:and|so|but)\s+(?:the|mi|he|she|they|it)\s+(?:[\w'-]+\s+){0,2}?"
@@ -86,6 +100,10 @@ def refused_shape(fact: str, *, told_before: bool = False) -> str | None:
     first_clause = re.split(r"[,;]", unbracketed, maxsplit=1)[0]  # after it "it" may be what the clause named
     if not told_before and (_IT.search(_IT_IN_A_SET_PHRASE.sub("", first_clause)) or _THERE.search(unbracketed)):
         return "a pointer to what was said before"
+    if _ONE_SAID_BEFORE.search(unbracketed):
+        return "a pointer to what was said before"
+    if _HEDGED.search(unbracketed):
+        return "a remark of the moment"
     if _SECOND_STATEMENT.search(unbracketed):
         return "a second statement joined on"
     if kept != _PARTICLE_AT_END.sub("", fact) and len(kept.split()) < _MIN_WORDS_LEFT:

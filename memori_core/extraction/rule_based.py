@@ -78,7 +78,7 @@ from .typos import read_as_meant
 from .unmarked_questions import with_question_marked
 from .updates import WEEKS_PREGNANT, read_with
 from .types import DEFAULT_MAX_FACT_CHARS, USER_ROLES, ExtractedFact, KnownFact, MessageLike, as_messages
-from .changes_to_come import ends_at_start, state_to_come
+from .changes_to_come import ends_at_start, moved_plans, state_to_come
 from .verdicts import (
     DROP_EPHEMERAL,
     DROP_NOT_FIRST_PERSON,
@@ -466,6 +466,7 @@ class RuleBasedFactExtractor:
                     if not story_of_a_change(fact, verdict, said) and not placeless_move_beside(fact.text, texts)
                     and (fact.supersedes or refused_shape(fact.text, told_before=n > 0) is None)
                     and policy_keeps(self.policy, fact)]
+            told = _moving_plans(told, known, now)
             facts += told + self._still_held(told, shown, seen) + self._to_come(told, known, now, seen)
         return facts
 
@@ -697,3 +698,17 @@ def _expiry(fact: KnownFact) -> datetime | None:
         return parse_utc(value)
     except ValueError:
         return None
+
+
+def _moving_plans(told: Sequence[ExtractedFact], known: Sequence[tuple[str, str, frozenset[str]]],
+                  now: datetime) -> list[ExtractedFact]:
+    """``told`` with each plan that moves a stored plan's change to another start
+    (:func:`~.changes_to_come.moved_plans`: "we're moving in May, not March") superseding that plan: only the
+    latest start told stays valid. A correction of the plan ends what it corrects already."""
+    stored = [(fid, text) for fid, text, _ in known]
+    out = []
+    for fact in told:
+        moved = moved_plans(fact.text, stored, now) if fact.path != "correction" else ()
+        extra = tuple(fid for fid in moved if fid not in fact.supersedes)
+        out.append(replace(fact, supersedes=(*fact.supersedes, *extra)) if extra else fact)
+    return out

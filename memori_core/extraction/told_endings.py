@@ -229,7 +229,9 @@ def _over(clause: str, known: Sequence[str]) -> list[str] | None:
 
 # "fish and shellfish are back for me", "so meat's back on the menu": a food the user eats again.
 _BACK_FOR_ME = rx(r"(?:^|,\s*|\b(?:so|and|but)\s+)(?:(?:ok|okay|so|and|but|well)\s*,?\s+)*(?P<food>[a-z][\w-]*(?:\s+(?:and\s+)?[a-z][\w-]*){0,2}?)"
-                  r"(?:'s|\s+is|\s+are|'re)\s+(?:officially\s+)?(?:back\s+(?:for\s+(?:me|us)|on\s+(?:the\s+menu|my\s+plate))|"
+                  r"(?:'s|\s+is|\s+are|'re)\s+(?:officially\s+)?(?:back\s+(?:for\s+(?:me|us)|on\s+(?:the\s+menu|my\s+plate)|"
+                  # "fish is back on from this week": on the menu, told with when
+                  r"on(?=\s+(?:from|since|as\s+of|now|again)\b|[\s.!]*$))|"
                   # "fish and shrimp are fine for me too": fine for the user after all (said of a food only)
                   r"(?:fine|ok|okay|allowed)\s+for\s+(?:me|us)\s+(?:too|now|again|after\s+all))\b")
 

@@ -26,6 +26,7 @@ from .concerns import ADDED_CONCERNS, fact_concerns, question_concerns
 from .conversation import (asks_something, changes_the_plan, goes_on_from_the_conversation, leans_on_the_conversation,
                            points_back)
 from .kin import kin_named, kin_rows
+from .names import is_not_a_name
 from .pipeline import PoolScores
 
 __all__ = ["MOST_NAMED", "asked_about", "asked_slots", "fed_to", "one_of_theirs", "gift_for", "not_about_them", "asks_about_named",
@@ -115,7 +116,7 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
             asked -= (question_concerns(before or "") & ADDED_CONCERNS) - question_concerns(query)
         names = named_words(query) | _gift_kin(query)
     else:
-        names = frozenset(subject.groups()) - _NOT_A_NAME if subject is not None else frozenset()
+        names = frozenset(n for n in subject.groups() if not is_not_a_name(n)) if subject is not None else frozenset()
     days = named_days(query) if question is not None else frozenset()
     kin = kin_named(question) if question is not None else frozenset()
     if not asked and not names and not slots and not days and not kin and question is None:
@@ -149,10 +150,6 @@ _NAMED = re.compile(r"(?<=\s)(?<![.!?:;]\s)([A-Z][a-z][\w-]*)")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December")
-_NOT_A_NAME = frozenset({
-    "I", "It", "That", "There", "Here", "This", "These", "Those", "He", "She", "They", "We", "You", "My", "Our",
-    "Mum", "Mom", "Dad", *(day.capitalize() for day in _WEEKDAYS), *_MONTHS, "Christmas", "Easter", "Mr", "Mrs",
-    "Ms", "Dr", "OK", "Ok"})
 _WORD = re.compile(r"[\w-]+")
 # a question whose subject is a name: "Can Bruno come along on the hike?", "Does Kasia need a visa?" (someone or a
 # pet of the asker's, when the user's facts hold the name)
@@ -174,7 +171,7 @@ def _gift_kin(question: str) -> frozenset[str]:
 def named_words(question: str) -> frozenset[str]:
     """Capitalised words past a sentence's first that may name a person, a pet or a place ("Dash", "Annecy");
     days, months, pronouns and titles are left out."""
-    return frozenset(_NAMED.findall(question)) - _NOT_A_NAME
+    return frozenset(n for n in _NAMED.findall(question) if not is_not_a_name(n))
 
 
 _DAY_IN_QUESTION = re.compile(r"\b(" + "|".join(_WEEKDAYS) + r")s?\b", re.IGNORECASE)
@@ -226,7 +223,7 @@ def asks_about_named(question: str, facts: Callable[[], Sequence[str]]) -> bool:
     "User has a Labrador called Bruno."): asked in a chat, it is about the asker's own people or pets. ``facts()``
     is called only when the question starts so."""
     m = _NAME_ASKED.match(question)
-    if m is None or m.group(1) in _NOT_A_NAME:
+    if m is None or is_not_a_name(m.group(1)):
         return False
     name = m.group(1)
     return any(name in text and name in _WORD.findall(text) for text in facts())
@@ -447,7 +444,7 @@ def one_of_theirs(question: str, facts: Sequence[str]) -> str | None:
         return None
     m = _NAME_ASKED.match(text)
     names = ([m.group(1)] if m is not None else []) + [n.group(1) for n in _FOR_NAME.finditer(text)]
-    for name in dict.fromkeys(n for n in names if n not in _NOT_A_NAME):
+    for name in dict.fromkeys(n for n in names if not is_not_a_name(n)):
         holding = [f for f in facts if name in f and name in _WORD.findall(f)]
         if any(_OWN_NAME.match(f) for f in holding):
             continue

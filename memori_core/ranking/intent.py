@@ -38,6 +38,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from .care import FIRST_PERSON
+from .names import is_not_a_name
 
 __all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "asks_how_to",
            "asks_the_way_there", "asks_what_is_left",
@@ -254,11 +255,6 @@ _SUBJECT_NAME = re.compile(
 )
 
 
-_NOT_NAMES = frozenset({"I", "What", "Who", "Where", "When", "Why", "How", "It", "That", "There", "Here", "Let",
-                        "He", "She", "This", "Everyone", "Nobody", "Somebody", "Someone"})
-"""Capitalised words before "'s" or after an auxiliary that are not names ("What's", "It's", "Is There")."""
-
-
 _GROUP_NOUN = re.compile(
     r"\s+(?:citizens?|nationals?|residents?|people|passports?|passport\s+holders?|travell?ers?|tourists?|"
     r"speakers?|students?|drivers?|visitors?|expats?)\b",
@@ -275,7 +271,7 @@ def subject_names(question: str) -> set[str]:
     """
     found = {m.group(1) or m.group(2) for m in _SUBJECT_NAME.finditer(question)
              if m.group(2) or _GROUP_NOUN.match(question, m.end(1)) is None}  # "Do French citizens": no one
-    return found - _NOT_NAMES
+    return {n for n in found if not is_not_a_name(n)}
 
 
 _CAPITALISED = re.compile(r"(?<=\s)([A-Z][a-z][\w-]*)")
@@ -293,7 +289,7 @@ def names_known(question: str, texts: Iterable[str]) -> bool:
     (True, False)
     """
     names = subject_names(question)
-    words = set(_CAPITALISED.findall(question)) - _NOT_NAMES
+    words = {w for w in _CAPITALISED.findall(question) if not is_not_a_name(w)}
     # a possessive typed twice, "Johns's reaction", is John's
     names |= {n[:-1] for n in names if n.endswith("s")}
     words |= {w[:-1] for w in words if w.endswith("s") and question.find(w + "'s") >= 0}

@@ -21,6 +21,7 @@ import numpy as np
 from .care import kin_holder, names_them, outside_holder
 from .implications import asked_about
 from .kin import kin_named, relative_of
+from .names import is_not_a_name
 
 __all__ = ["asks_for_oneself", "own_first"]
 
@@ -31,15 +32,7 @@ _OTHERS = re.compile(
     r"\b(?:we|we're|we've|we'd|we'll|us|our|ours|ourselves|he|he's|she|she's|him|her|hers|his|they|they're|them|"
     r"their|theirs|who|kids?|children|child|grand(?:children|kids)|family|everyone|everybody|baby|guests?|friends?|partner|together)\b",
     re.IGNORECASE)
-_NAME = re.compile(r"\b[A-Z][a-z]+\b")
-# Capitalised words that name no one: how a question or a request opens, days and months.
-_NOT_A_NAME = frozenset("""
-    what which who whom whose when where why how can could should would will shall do does did is am are was were has
-    have had any anything remind tell give help please plan write make find show suggest recommend ok okay so and but
-    also just then hi hey thanks my i i'm i've i'd i'll the a an if in on at for to with about this that it monday
-    tuesday wednesday thursday friday saturday sunday january february march april may june july august september
-    october november december
-""".split())
+_NAME = re.compile(r"\b[A-Z][a-z]+\b")  # a capitalised word, unless it names no one (.names)
 
 
 def asks_for_oneself(question: str) -> bool:
@@ -51,7 +44,7 @@ def asks_for_oneself(question: str) -> bool:
     """
     text = question.replace("\u2019", "'").strip()
     return (_SINGULAR.search(text) is not None and _OTHERS.search(text) is None
-            and all(w.lower() in _NOT_A_NAME for w in _NAME.findall(text)) and not kin_named(text) and asked_about(text) is None)
+            and all(is_not_a_name(w) for w in _NAME.findall(text)) and not kin_named(text) and asked_about(text) is None)
 
 
 def own_first(question: str, texts: Sequence[str], read: Sequence[str] = ()) -> np.ndarray | None:

@@ -16,16 +16,14 @@ import re
 from collections.abc import Sequence
 
 from ..slots import NAME
+from .names import NOT_A_NAME, OPENERS, is_not_a_name
 
 __all__ = ["REFERENT_SHARE", "points_to_something", "told_by", "with_referent"]
 
-# Capitalised words that name no one and nowhere: days, months, holidays, pronouns, words a sentence opens with.
-_NOT_A_NAME = frozenset("""
-    i i'm i've i'd i'll monday tuesday wednesday thursday friday saturday sunday january february march april may
-    june july august september october november december christmas easter mum mom dad ok okay thanks user we you
-    he she it they this that these those there the a an my our your his her their its so and but then just also
-    we've we're we'd it's that's there's
-""".split())
+# A question's opening word before its verb ("When is Carol coming to stay?") is read as a name here, so that a turn
+# opening with one names no single referent. Read as no name, "him" after "Who was the 16th president of the United
+# States?" became "the United States", and app-memory dev's all-needed hit fell from 0.845 to 0.841.
+_NOT_A_REFERENT = NOT_A_NAME - OPENERS
 _CAPITALISED = re.compile(rf"(?<![\w']){NAME}(?:\s+{NAME})?")
 # What a place is named after: "to Japan", "in Lisbon", "visiting Rome".
 _PLACE_BEFORE = re.compile(r"\b(?:to|in|at|from|near|visit|visiting|around|across)\s+$", re.IGNORECASE)
@@ -52,7 +50,7 @@ def _names(turn: str) -> tuple[list[str], list[str]]:
     others: dict[str, None] = {}
     for m in _CAPITALISED.finditer(turn):
         name, before = m.group(), turn[: m.start()]
-        if name.casefold() in _NOT_A_NAME or name.split()[0].casefold() in _NOT_A_NAME:
+        if is_not_a_name(name, _NOT_A_REFERENT) or is_not_a_name(name.split()[0], _NOT_A_REFERENT):
             continue
         if _SENTENCE_START.search(before) and not _SUBJECT_VERB.match(turn[m.end():]):
             continue  # "Went to the park" opens a sentence: any word does

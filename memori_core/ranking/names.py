@@ -1,0 +1,37 @@
+"""Capitalised words that name no one: the one list the ranking reads to tell a name (a person's, a pet's, a place's)
+from a word that is only capitalised because it opens a question, is a pronoun or a title, or names a day, a month
+or a holiday. Read by :mod:`.implications` (a name the question asks about), :mod:`.intent` (a name the facts
+know), :mod:`.own_first` (a question that names no one else) and :mod:`.referents` (the one name the turn before
+said). Pure: a table, English only.
+"""
+
+from __future__ import annotations
+
+__all__ = ["NOT_A_NAME", "OPENERS", "is_not_a_name"]
+
+OPENERS: frozenset[str] = frozenset("""
+    what which who whom whose when where why how let
+    can could should would will shall do does did is am are was were has have had
+    remind tell give help please plan write make find show suggest recommend
+""".split())
+"""How a question or a request opens: "When is Carol coming?", "Can Daan and I ...", "Tell me ..."."""
+
+NOT_A_NAME: frozenset[str] = OPENERS | frozenset("""
+    i i'm i've i'd i'll my our we we've we're we'd you your he she it they his her their its it's
+    this that that's these those there there's here everyone nobody somebody someone
+    the a an user any anything ok okay so and but then just also hi hey thanks if in on at for to with about
+    mum mom dad mr mrs ms dr
+    monday tuesday wednesday thursday friday saturday sunday
+    january february march april may june july august september october november december
+    christmas easter
+""".split())
+"""Every such word, casefolded ("may" is both the month and a question's opening word)."""
+
+
+def is_not_a_name(word: str, words: frozenset[str] = NOT_A_NAME) -> bool:
+    """Whether the capitalised ``word`` names no one: is one of ``words`` (:data:`NOT_A_NAME`) in any case.
+
+    >>> is_not_a_name("Monday"), is_not_a_name("What"), is_not_a_name("Rosie")
+    (True, True, False)
+    """
+    return word.casefold() in words
