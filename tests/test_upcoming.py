@@ -67,6 +67,8 @@ def test_a_day_told_ahead_is_a_plan_until_it_passes_and_a_told_time_counts_from_
     assert not still_ahead(denver, said, ts("2027-01-10T09:00:00+00:00"))
     assert still_ahead("User is starting a new job at Deloitte on Nov 1.", said, ts("2026-10-12T09:00:00Z"))
     assert not still_ahead("User moved to Berlin last week.", said, ts("2026-10-06T09:00:00Z"))  # no plan
+    # a month and its year is no day: "February 2027" is not "February 20"
+    assert not still_ahead("User is planning a trip to Japan in February 2027.", said, ts("2027-02-10T09:00:00Z"))
 
 
 def test_plans_in_force_reads_ends_days_ahead_and_plans_called_off_lately() -> None:

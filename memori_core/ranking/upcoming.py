@@ -78,7 +78,7 @@ _MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if
 _MONTHS["sept"] = 9
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_MONTH_DAY = re.compile(rf"\b(?:({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?|(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+_MONTH_DAY = re.compile(rf"\b(?:({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?(?!\d)|(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
                         rf"({_MONTH})\b)(?:,?\s+(\d{{4}}))?", re.IGNORECASE)
 _YEARLY = re.compile(r"\b(?:birthday|anniversary|every\s+year|annual)\b", re.IGNORECASE)
 # Words that put a told event ahead of the day it was said, and how many days after that day it may still be ahead.
