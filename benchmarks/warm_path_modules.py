@@ -66,7 +66,7 @@ CONCERNS: dict[str, tuple[str, ...]] = {
     # ranking/'s English tables that read a question (and the turns before it), and layer 0's two of them
     "question-reading tables": tuple(f"memori_core.ranking.{name}" for name in (
         "asking", "care", "intent", "concerns", "implications", "kin", "allergens", "conversation", "referents",
-        "names", "own_first", "past")) + (
+        "names", "own_first", "past", "upcoming")) + (
         "memori_core.meta_questions", "memori_core.tool_queries"),
     # layer 0: values, checks, text analysis, the block
     "foundations": tuple(f"memori_core.{name}" for name in (

@@ -174,7 +174,7 @@ class RecalledFact:
 
 PASSED_BY: tuple[str, ...] = (
     "cosine", "third person", "words", "score band", "care", "implied", "follow-up", "general cosine",
-    "general words", "everything asked", "threshold", "no gate", "judge", "core", "core touched",
+    "general words", "everything asked", "threshold", "no gate", "upcoming", "judge", "core", "core touched",
 )
 """Every value of :attr:`RecalledFact.passed_by` but ``""``, a closed set: the gate's rules
 (:data:`memori_core.ranking.gate.GATE_RULES`), then ``"judge"`` (the judge called the fact relevant), ``"core"``

@@ -56,6 +56,7 @@ from .error_log import error_text
 from .extras import install_hint
 from .facts import RecalledFact, StoredFact
 from .memory_tools import (
+    DEFAULT_PAGE,
     MAX_PAGE,
     NOTHING_RELEVANT,
     MemoryToolError,
@@ -67,6 +68,7 @@ from .memory_tools import (
     validation_problems,
     with_earlier_versions,
 )
+from .meta_questions import asks_what_memory_holds
 from .metadata_keys import STORE_ITEM_KEY, STORE_NAMESPACE_KEY
 from .outage import is_outage
 from .records import to_record
@@ -249,6 +251,32 @@ def _fact(fact: RecalledFact) -> dict[str, Any]:
     metadata = {k: v for k, v in fact.metadata.items() if k not in (STORE_ITEM_KEY, STORE_NAMESPACE_KEY)}
     return {"id": fact.id, "text": fact.content, "created_at": fact.created_at, "valid_from": fact.valid_from,
             "restored_at": fact.restored_at, "valid_to": fact.valid_to, "score": fact.rank_score, "cosine": fact.cosine, "lexical": fact.lexical, "metadata": metadata}
+
+
+def _listed(fact: StoredFact) -> dict[str, Any]:
+    """A listed fact in ``recall``'s shape (:func:`_fact`), for a question about what memory holds: no scores."""
+    metadata = {k: v for k, v in fact.metadata.items() if k not in (STORE_ITEM_KEY, STORE_NAMESPACE_KEY)}
+    return {"id": fact.id, "text": fact.content, "created_at": fact.created_at, "valid_from": fact.valid_from,
+            "restored_at": fact.restored_at, "valid_to": None, "score": None, "cosine": None, "lexical": None,
+            "metadata": metadata}
+
+
+async def _everything(engine: RecallEngine, who: str, limit: int | None) -> dict[str, Any]:
+    """``recall``'s answer to a question about what memory holds ("What do you remember about me?"), as the agent
+    tools' ``recall_memory`` gives it: the newest page of the user's unexpired facts (``limit``, at least
+    :data:`DEFAULT_PAGE`), newest first, with ``more`` and a ``message`` pointing to ``list`` when there are more."""
+    page = min(MAX_PAGE, max(DEFAULT_PAGE, limit or 0))
+    listed = await engine.alist(who, limit=page + 1)
+    now = time.time()
+    shown = [f for f in listed[:page] if not f.is_expired(now)]
+    out: dict[str, Any] = {"facts": [_listed(f) for f in shown]}
+    if not shown:
+        out["message"] = NOTHING_RELEVANT
+    if len(listed) > page:
+        out["more"] = True
+        out["message"] = (f"the user's {page} newest facts; more are stored: call list with offset={page} for the "
+                          f"rest")
+    return out
 
 
 def _records(facts: Sequence[StoredFact]) -> list[dict[str, Any]]:
@@ -498,11 +526,15 @@ def build_server(
         For a follow-up that leans on earlier turns ("What should I pack?", "And for dinner?"), pass the user's
         earlier turns in `context` (oldest first, newest last; the newest 3 are read by default), or make `query`
         self-contained ("what to pack for my trip to Japan"). `as_of` (ISO 8601 with its offset): recall the
-        facts that were valid then (e.g. a replayed chat), default now."""
+        facts that were valid then (e.g. a replayed chat), default now. A question about what memory holds ("What
+        do you remember about me?") gets the user's newest facts, as `list` gives them (`more`: there are more)."""
         who, query = whose(ctx), as_the_user_asks(check_tool_text(query, "query"))  # "user allergies": "my ..."
         if limit is not None and not 1 <= limit <= MAX_PAGE:
             raise MemoryToolError(f"limit must be 1..{MAX_PAGE}")
         earlier, when = _context(context), _said_at(as_of, "as_of")
+        if not explain and when is None and asks_what_memory_holds(query):
+            # "What do you remember about me?" asks for every fact, not the limit most relevant (recall_memory's)
+            return await _everything(live(), who, limit)
         if explain:
             report = await live().aexplain(query, who, limit, context=earlier, as_of=when)
             facts, extra = list(report.facts), {"explain": report.to_dict()}

@@ -963,3 +963,23 @@ async def test_http_cancel_calls_off_a_change_to_come_with_its_plan_and_refuses_
     assert ended["id"] == siemens and ended["valid_to"] is not None
     assert listed == ["User works at Bosch."]
     assert mcp_engine.get("ann", [plan])[0].valid_to is not None
+async def test_recall_of_what_memory_holds_lists_every_fact_newest_first_as_recall_memory_does(hash_embedder):
+    # tester j22 A7: recall("What do you remember about me?") gave 6 of 7 facts, not newest first, and said nothing
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig())
+    texts = [f"User fact number {i} is here." for i in range(7)]
+    for i, text in enumerate(texts):
+        engine.add("ann", [text], created_at=f"2026-10-{10 + i:02d}T09:00:00Z")
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        out = await call(s, "recall", query="What do you remember about me?")
+    assert [f["text"] for f in out["facts"]] == texts[::-1]
+    assert "more" not in out and "message" not in out
+
+
+async def test_recall_of_what_memory_holds_says_more_are_stored_and_points_to_list(hash_embedder):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig())
+    engine.add("ann", [f"User fact number {i} is here." for i in range(25)])
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        out = await call(s, "recall", query="What do you know about me?")
+        listed = await call(s, "list", limit=20)
+    assert [f["id"] for f in out["facts"]] == [f["id"] for f in listed["facts"]]
+    assert out["more"] is True and "call list with offset=20" in out["message"]

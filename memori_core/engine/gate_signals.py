@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -40,7 +41,9 @@ from ..ranking.intent import (asks_an_amount_in_a_unit, asks_the_way_there, asks
                               is_general, reads_as_a_question, speaks_of_the_user)
 from ..ranking.intent import prototype_texts as intent_texts
 from ..ranking.pipeline import PoolScores, gate_rows
+from ..ranking.fusion import rank_order
 from ..ranking.referents import points_to_something, told_by
+from ..ranking.upcoming import UPCOMING_MOST, asks_what_is_coming, plans_in_force
 from ..text import analyzer, main_script
 from .scored import _Gathered
 
@@ -194,6 +197,26 @@ class GateSignals:
                                   before="\n".join(thread_of(turn.read)) if follows else None,
                                   told=self._told, conversation=said)
         return scores
+
+    @staticmethod
+    def _with_upcoming(query: str, scores: PoolScores, gathered: _Gathered, turn: _Turn,
+                       at: float | None) -> PoolScores:
+        """``scores`` with the plans in force (:func:`~.ranking.upcoming.plans_in_force`, at ``at`` or now) when the
+        question asks what is coming up for the asker, or leans on a turn that did ("What should I bring?" after
+        "I'm so excited about my upcoming trip!"): the :data:`~.ranking.upcoming.UPCOMING_MOST` best ranked."""
+        asks = asks_what_is_coming(query) or (
+            turn.leans and not turn.news and bool(turn.read) and asks_what_is_coming(turn.read[-1]))
+        if not asks or gathered.ends is None:
+            return scores
+        now = time.time() if at is None else at
+        in_force = plans_in_force(gathered.facts.texts(), gathered.created, gathered.ends, now)
+        if not in_force.any():
+            return scores
+        best = rank_order(scores.rank_score, scores.cosine)
+        best = best[in_force[best]][:UPCOMING_MOST]
+        upcoming = np.zeros(in_force.shape[0], dtype=bool)
+        upcoming[best] = True
+        return replace(scores, upcoming=upcoming)
 
     def _with_referent(self, query: str, scores: PoolScores, facts: PoolFacts, read: Sequence[str],
                        best: int) -> PoolScores:

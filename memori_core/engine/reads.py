@@ -451,6 +451,9 @@ class ReadPath(Answers, GateSignals, Judging):
             # With only the core facts whose concerns its words touch (a food, a drink, a medicine, a trip...): "What's
             # in a Caesar salad?" keeps the egg allergy, not coeliac disease; "What's the capital of Canada?" none.
             return done(replace(scores, general=True))
+        if relevance:
+            # "Any outdoor plans coming up?": the plans in force, whatever their cosine (ranking/upcoming.py)
+            scores = self._with_upcoming(query, scores, gathered, turn, at)
         if not relevance or not (scores.in_conversation or asker or asks_about_named(query, facts.texts)):
             return done(scores)
         # A personal question, or a turn that leans on its conversation: the third-person lift, the care signal
@@ -522,7 +525,8 @@ class ReadPath(Answers, GateSignals, Judging):
             if prototypes is not None:
                 domains = domain_shares(cache.matrix[pool.rows], prototypes.domains, prototypes.starts)
                 lengths = found.lengths if found.lengths is not None else cache.lengths[pool.rows]
-        return _Gathered(found, pool_facts, created, core, question_cos, conv_cos, domains, lengths, said)
+            ends = cache.columns.expires[pool.rows]  # a copy: the earlier of expiry and valid_to
+        return _Gathered(found, pool_facts, created, core, question_cos, conv_cos, domains, lengths, said, ends)
 
     @staticmethod
     def _unscorable(cache: EntityCache, entity_id: str, dim: int) -> str | None:

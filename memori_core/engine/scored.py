@@ -39,6 +39,7 @@ class _Gathered:
     domains: np.ndarray | None = None  # a personal question's: the pool's life-domain shares (ranking/affinity.py)
     lengths: np.ndarray | None = None  # ... and the pool's text lengths
     said: np.ndarray | None = None  # when each pool fact was last said (a sighting counts; as_of: first said)
+    ends: np.ndarray | None = None  # when each pool fact ends or expires (epoch s; inf: never)
 
 
 @dataclass(frozen=True)

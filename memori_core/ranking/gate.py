@@ -52,7 +52,7 @@ BELOW_GATE = "below gate"
 
 GATE_RULES: tuple[str, ...] = (
     "", "cosine", "third person", "words", "score band", "care", "implied", "follow-up", "general cosine",
-    "general words", "everything asked", "threshold", "no gate",
+    "general words", "everything asked", "threshold", "no gate", "upcoming",
 )
 """The rule that kept a fact, by code (:attr:`GateDecision.rule`; code 0, ``""``: not kept). Documented one by one in
 docs/ranking.md ("Which rule kept a fact"): ``"cosine"`` (the gate's cosine reached ``gate_keep``), ``"third
@@ -60,11 +60,12 @@ person"`` (it did only with the third-person lift), ``"words"`` (the words rule;
 embedder does not read, the only rule), ``"score band"`` (a confident gate's band of the best rank score),
 ``"care"``, ``"implied"``, ``"follow-up"`` (the care, implication and follow-up rules, where they alone keep a
 fact), ``"general cosine"`` / ``"general words"`` (a general question's stricter bars), ``"everything asked"`` (a
-question about what memory holds), ``"threshold"`` (the threshold gate) and ``"no gate"`` (``gate="off"``). Recall
+question about what memory holds), ``"threshold"`` (the threshold gate), ``"no gate"`` (``gate="off"``) and
+``"upcoming"`` (a plan in force, for a question about what is coming up: :mod:`.upcoming`). Recall
 adds ``"judge"``, ``"core"`` and ``"core touched"`` (:data:`memori_core.facts.PASSED_BY`)."""
 _CODE = {name: code for code, name in enumerate(GATE_RULES)}
 _RELEVANCE_ORDER = np.array([_CODE[r] for r in ("cosine", "third person", "words", "score band", "care", "implied",
-                                                "follow-up")], dtype=np.int8)
+                                                "follow-up", "upcoming")], dtype=np.int8)
 
 
 def rule_names(codes: np.ndarray) -> list[str]:
@@ -141,6 +142,7 @@ def decide(
     nothing_asked: str | None = None,
     unread_script: str | None = None,
     everything_asked: bool = False,
+    upcoming: np.ndarray | None = None,
 ) -> GateDecision:
     """Apply the configured gate to the ``limit`` best facts (``cosine``, ``rank_score``, normalised
     ``lexical`` and raw ``bm25``, all in rank order; without the lexical arrays words do not count).
@@ -159,7 +161,8 @@ def decide(
     without a word) keeps the relevance gate closed; ``everything_asked`` (a question about what memory holds, "What
     do you know about me?") opens it on every fact of the ``limit`` best; ``unread_script`` (a question in a script
     the embedder does not read) makes it keep only the facts holding most of the question's words, whatever their
-    cosine."""
+    cosine. ``upcoming`` marks the plans in force of a question about what is coming up for the asker
+    (:mod:`.upcoming`): kept, and opening the gate, whatever their cosine."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
     if config is None or config.gate == "off":
@@ -197,8 +200,9 @@ def decide(
         by_followup[: config.gate_followup_top] = cosine[: config.gate_followup_top] >= config.gate_followup
     by_referent = np.zeros(n, dtype=bool) if referent is None or not followup else referent.copy()
     by_followup |= by_referent
+    by_upcoming = np.zeros(n, dtype=bool) if upcoming is None else upcoming.copy()
     if not n or (best < config.gate_open and not by_words.any() and not by_care.any() and not by_followup.any()
-                 and not by_implied.any()):
+                 and not by_implied.any() and not by_upcoming.any()):
         return GateDecision(
             "relevance", np.zeros(n, dtype=bool), False, best, False,
             f"relevance gate closed: best cosine {best:.3f} < open {config.gate_open:g}, and no fact holds "
@@ -236,11 +240,17 @@ def decide(
                 f"cosine >= {config.gate_followup:g})")
     if by_referent.any():
         how += "; 1 more kept as what the follow-up's pronoun points to (the best ranked, told by the turn before)"
+    by_upcoming &= ~keep
+    keep |= by_upcoming
+    if by_upcoming.any():
+        how += (f"; {int(by_upcoming.sum())} more kept as plans in force for a question about what is coming up "
+                f"(ending later, or telling a day ahead)")
     # The first rule that keeps a fact names it (care, implied and follow-up were masked above to where they alone keep
     # one; the fact a follow-up's pronoun points to is named a follow-up's); for a fact nothing keeps, argmax says 0
     # and rules() clears it. One stack and argmax: cheaper than np.select.
     plain = by_cosine if lifted is cosine else by_cosine & (cosine >= config.gate_keep)
-    first = np.array((plain, by_cosine, by_words, by_band, by_care, by_implied, by_followup | by_referent)).argmax(axis=0)
+    first = np.array((plain, by_cosine, by_words, by_band, by_care, by_implied, by_followup | by_referent,
+                      by_upcoming)).argmax(axis=0)
     rule = _RELEVANCE_ORDER[first]
     return GateDecision("relevance", keep, True, best, confident, f"relevance gate open: best cosine {best:.3f}; {how}",
                         rule=rule)

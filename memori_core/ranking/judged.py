@@ -29,7 +29,7 @@ JUDGED_OUT = "judged out"
 
 def judge_pool(scores: PoolScores, limit: int, config: RecallConfig) -> np.ndarray:
     """Pool positions the judge is shown, best first: the ``max(limit, judge_candidates)`` best."""
-    return rank_order(scores.rank_score, scores.cosine, max(limit, config.judge_candidates), scores.implied)
+    return rank_order(scores.rank_score, scores.cosine, max(limit, config.judge_candidates), scores.included)
 
 
 def judged_select(seen: np.ndarray, relevant: Sequence[int], limit: int) -> np.ndarray:

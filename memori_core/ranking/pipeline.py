@@ -140,6 +140,10 @@ class PoolScores:
     and kept by the gate. ``None``: none."""
     concerns: tuple[str, ...] = ()
     """The concerns the question touches that some ``implied`` row constrains (for ``explain``)."""
+    upcoming: np.ndarray | None = None
+    """Plans in force when a question asks what is coming up for the asker (:mod:`.upcoming`: "Any outdoor plans
+    coming up?" and "User is hiking in the Alps next weekend."): ranked into the ``limit`` best and kept by the gate.
+    ``None``: none."""
     general: bool = False
     """The question asks about the world, not the asker (:mod:`.intent`); ``gate_cosine`` then holds the
     cosine to the question alone."""
@@ -163,6 +167,14 @@ class PoolScores:
     affinity: np.ndarray | None = None
     """What a personal question's ranking added to each row's ``bonus`` and ``rank_score`` (:mod:`.affinity`), for
     ``explain``. ``None``: nothing."""
+
+    @property
+    def included(self) -> np.ndarray | None:
+        """Rows ranked into the ``limit`` best whatever their score: the ``implied`` and the ``upcoming`` ones
+        (``None``: none)."""
+        if self.upcoming is None:
+            return self.implied
+        return self.upcoming if self.implied is None else self.implied | self.upcoming
 
 
 # -- 1. the pool --------------------------------------------------------------
@@ -369,7 +381,7 @@ def select(scores: PoolScores, limit: int, config: RecallConfig | None) -> np.nd
 def select_with_rules(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[np.ndarray, np.ndarray]:
     """:func:`select`'s pool positions and, for each, the code of the gate rule that kept it
     (:data:`~.gate.GATE_RULES`, int8): what :attr:`~memori_core.facts.RecalledFact.passed_by` names."""
-    top = rank_order(scores.rank_score, scores.cosine, limit, scores.implied)
+    top = rank_order(scores.rank_score, scores.cosine, limit, scores.included)
     rows, codes, _ = _with_passed(scores, limit, config, top, _decide(scores, top, config))
     return rows, codes
 
@@ -397,7 +409,7 @@ def _with_passed(scores: PoolScores, limit: int, config: RecallConfig | None, to
     if (scores.affinity is None or config is None or config.gate != "relevance" or not scores.affinity.any()
             or limit <= 0):
         return kept, kept_codes, decision
-    plain_top = rank_order(scores.rank_score - scores.affinity, scores.cosine, limit, scores.implied)
+    plain_top = rank_order(scores.rank_score - scores.affinity, scores.cosine, limit, scores.included)
     if _member(plain_top, top).all():  # the same limit best: the same decision
         return kept, kept_codes, decision
     plain = _decide(scores, plain_top, config)
@@ -434,8 +446,8 @@ def fates_with_rules(scores: PoolScores, limit: int, config: RecallConfig | None
     ``""`` for one not kept): the kept positions and their rules are exactly :func:`select_with_rules`'s."""
     order = rank_order(scores.rank_score, scores.cosine)
     top = order[:limit]
-    if scores.implied is not None:  # implied rows are among the limit best; the others follow in rank order
-        top = with_included(order, limit, scores.implied)
+    if scores.included is not None:  # implied rows are among the limit best; the others follow in rank order
+        top = with_included(order, limit, scores.included)
         order = np.concatenate((top, order[~_member(order, top)]))
     decision = _decide(scores, top, config)
     chosen_rows, codes, shown = _with_passed(scores, limit, config, top, decision)
@@ -498,6 +510,8 @@ def _vouched(scores: PoolScores, top: np.ndarray, cosine: np.ndarray, config: Re
         vouched |= scores.care[top] & (cosine >= config.gate_care_cosine)
     if scores.implied is not None and config.gate_implied:
         vouched |= scores.implied[top]
+    if scores.upcoming is not None:
+        vouched |= scores.upcoming[top]
     if scores.in_conversation and config.gate_followup is not None:
         head = config.gate_followup_top
         vouched[:head] |= cosine[:head] >= config.gate_followup
@@ -522,6 +536,7 @@ def _decide_all(scores: PoolScores, top: np.ndarray, config: RecallConfig | None
                   referent=None if scores.referent is None else scores.referent[top],
                   lift=None if scores.lift is None else scores.lift[top],
                   implied=None if scores.implied is None else scores.implied[top], concerns=scores.concerns,
+                  upcoming=None if scores.upcoming is None else scores.upcoming[top],
                   nothing_asked=scores.nothing_asked, unread_script=scores.unread_script,
                   everything_asked=scores.everything_asked)
 

@@ -1,0 +1,179 @@
+"""Questions about what is coming up for the asker, and the facts that are plans in force when they are asked.
+
+"Any outdoor plans coming up?", "Do I have any travel coming up?", "What should I pack?" and "What are my plans for
+this weekend?" are near no plan in meaning: MiniLM puts "User is hiking in the Alps next weekend." at a cosine of
+about 0.1 from the first. What answers them is a fact's time, not its words: a fact that ends or expires later
+(a plan stored with its end, a change told ahead), a fact telling an event on a day still ahead ("on 2026-10-20",
+"on Nov 1", "next month" said last week), or a plan called off lately (so the model does not offer the plan).
+The gate keeps those (docs/ranking.md item 50; ``passed_by``: ``upcoming``). English rules, pure.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Sequence
+from datetime import datetime, timezone
+
+import numpy as np
+
+__all__ = ["CHANGE_DAYS", "HORIZON_DAYS", "UPCOMING_MOST", "asks_what_is_coming", "plans_in_force", "still_ahead"]
+
+DAY = 86400.0
+HORIZON_DAYS = 120
+"""How far ahead an event told with a day may lie and still be "coming up"."""
+CHANGE_DAYS = 31
+"""How long a plan called off, postponed or moved stays news a question about what is coming up is shown."""
+UPCOMING_MOST = 3
+"""The most plans in force the gate keeps for one question (the best ranked): a memory full of dated plans must not
+crowd out the facts the question's words are near."""
+
+_PERSONAL = re.compile(r"\b(?:i|i'm|i've|i'll|me|my|mine|we|we're|us|our)\b", re.IGNORECASE)
+# Asking what is ahead: "Any outdoor plans coming up?", "What's coming up for me?", "any upcoming trips", "my plans
+# for the weekend", "anything planned", "what's on my calendar"; not news told ("My mum's birthday is coming up").
+_AHEAD = re.compile(r"\b(?:any|anything|something|what(?:'s|\s+is|\s+are)?)\b[^.?!]{0,40}\bcoming\s+up\b"
+                    r"|\b(?:my|our|any|what)\s+upcoming\b|\bon\s+(?:my|our)\s+(?:calendar|schedule|agenda)\b"
+                    r"|\banything\s+(?:planned|on|scheduled|booked)\b|\bgot\s+(?:anything|something)\s+on\b",
+                    re.IGNORECASE)
+_PLANS = re.compile(r"\b(?:any|my|our)\s+(?:\w+\s+)?plans\b|\bplans\s+for\s+(?:this|next|the)\s+"
+                    r"(?:weekend|week|month|holidays?|summer)\b|\bwhat\s+am\s+i\s+(?:doing|up\s+to)\b(?!\s+wrong)", re.IGNORECASE)
+# "Am I busy next week?", "Am I free this weekend?", "Do I have anything tomorrow?"
+_WHEN_AHEAD = re.compile(r"\b(?:am\s+i|are\s+we)\s+(?:busy|free|away|travell?ing|going\s+anywhere)\b"
+                         r"|\b(?:do|have)\s+(?:i|we)\s+(?:got\s+)?(?:anything|something)\b", re.IGNORECASE)
+# Packing with no meal: "What should I pack?", "What do I need to pack for my trip?", not "pack for lunch".
+_PACK = re.compile(r"\bpack(?:ing)?\b(?:\s+for\s+(?:my|our|the)\s+(?:\w+\s+)?(?:trip|holiday|vacation|journey|flight|"
+                   r"travels?))?\s*[?.!]*\s*$|\bpack(?:ing)?\s+for\s+(?:my|our)\s+(?:\w+\s+)?(?:trip|holiday|vacation|"
+                   r"journey|flight|travels?)\b", re.IGNORECASE)
+# "my trip" with no place after it: "before my trip", "my upcoming trip!"; "my trip to Tokyo" names its own.
+_MY_TRIP = re.compile(r"\b(?:my|our)\s+(?:\w+\s+)?(?:trip|travels?|vacation|holiday|journey|flight)\b"
+                      r"(?!\s+(?:to|in|at|around|through)\b)", re.IGNORECASE)
+_TRAVEL = re.compile(r"\b(?:any|my)\s+(?:\w+\s+)?travel\b", re.IGNORECASE)
+_PAST = re.compile(r"\b(?:did|was|were|had|last|ago|yesterday|used\s+to)\b", re.IGNORECASE)
+_LEADS_WITH_ANY = re.compile(r"^\W*(?:any|anything|what's|whats|what\s+is|what\s+are)\b", re.IGNORECASE)
+
+
+def asks_what_is_coming(query: str) -> bool:
+    """Whether ``query`` asks about the asker's plans ahead: "Any outdoor plans coming up?", "Do I have any travel
+    coming up?", "What are my plans for this weekend?", "Am I busy next week?", "What should I pack?", "Any tips for
+    my trip?" (a trip with no place). Not a question about the past ("What did I do last weekend?"), nor one with no
+    asker ("What films are coming up?", "Are there plans for a new stadium?")."""
+    if not isinstance(query, str):
+        raise TypeError(f"query must be a str, got {type(query).__name__}")
+    text = query.replace("\u2019", "'")
+    if _PAST.search(text):
+        return False
+    personal = _PERSONAL.search(text) is not None
+    if not text.rstrip().endswith("?") and not _LEADS_WITH_ANY.match(text):
+        return False  # a question asks what is coming up; a turn telling a plan is news (item 50)
+    if _AHEAD.search(text) or _PLANS.search(text):
+        return personal or (_LEADS_WITH_ANY.match(text) is not None and not re.search(r"\b(?:there|they|he|she)\b",
+                                                                                      text, re.IGNORECASE))
+    if not personal:
+        return False
+    return bool(_WHEN_AHEAD.search(text) or _PACK.search(text) or _MY_TRIP.search(text) or _TRAVEL.search(text))
+
+
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+_MONTHS["sept"] = 9
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_MONTH_DAY = re.compile(rf"\b(?:({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?(?!\d)|(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+                        rf"({_MONTH})\b)(?:,?\s+(\d{{4}}))?", re.IGNORECASE)
+_YEARLY = re.compile(r"\b(?:birthday|anniversary|every\s+year|annual)\b", re.IGNORECASE)
+# Words that put a told event ahead of the day it was said, and how many days after that day it may still be ahead.
+_RELATIVE: tuple[tuple[re.Pattern[str], float], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), days) for p, days in (
+        (r"\b(?:tonight|today|this\s+(?:evening|afternoon|morning))\b", 1),
+        (r"\btomorrow\b", 2),
+        (r"\bthis\s+(?:weekend|week|saturday|sunday)\b", 7),
+        (r"\b(?:next\s+(?:weekend|week|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in\s+(?:a|one|two|"
+         r"a\s+couple\s+of|\d)\s+(?:days?|weeks?))\b", 14),
+        (r"\b(?:this|later\s+this)\s+month\b|\bin\s+(?:three|four|\d)\s+weeks\b", 31),
+        (r"\b(?:next\s+month|in\s+(?:a|one|two|\d)\s+months?)\b", 62),
+    ))
+# A fact that tells a plan, not a fact about an ended one: "User is flying to Tokyo on ...", "User has a dentist
+# appointment on ...", "User is going to Denver next month", "User will start ...".
+_PLAN_WORDS = re.compile(r"\b(?:is|are|am|'s|'m|'re)\s+(?:\w+\s+)?(?:going|flying|travell?ing|driving|heading|moving|"
+                         r"visiting|attending|hiking|starting|leaving|getting|having|hosting|running|taking|meeting|"
+                         r"seeing|doing|planning|booked|scheduled|due)\b|\bwill\b|\bplans?\s+to\b|\b(?:has|have)\s+(?:a|an"
+                         r"|the|her|his|their)\s+(?:\w+\s+)?(?:appointment|meeting|interview|exam|flight|trip|wedding|"
+                         r"party|conference|surgery|concert|match|race|holiday|vacation)\b|\bupcoming\b|\bsoon\b",
+                         re.IGNORECASE)
+_CHANGED = re.compile(r"\b(?:cancell?ed|called\s+off|postponed|rescheduled|pushed\s+back|is\s+off|"
+                      r"no\s+longer\s+(?:going|flying|travell?ing|attending))\b", re.IGNORECASE)
+_DURATION = re.compile(r"\bfor\s+(?:a|one|two|three|\d+)\s+(days?|weeks?|nights?)\b", re.IGNORECASE)
+_COUNT = {"a": 1, "one": 1, "two": 2, "three": 3}
+
+
+def _day_end(year: int, month: int, day: int) -> float | None:
+    try:
+        return datetime(year, month, day, tzinfo=timezone.utc).timestamp() + 1.5 * DAY  # any offset's day
+    except ValueError:
+        return None
+
+
+def _lasting(text: str) -> float:
+    """How long a told event lasts past its day ("for a week": 7 days), in seconds."""
+    m = _DURATION.search(text)
+    if m is None:
+        return 0.0
+    number = m.group(0).split()[1].lower()
+    n = _COUNT.get(number, int(number) if number.isdigit() else 1)
+    unit = m.group(1).lower()
+    return n * (7 if unit.startswith("week") else 1) * DAY
+
+
+def still_ahead(text: str, said: float, now: float) -> bool:
+    """Whether ``text`` (said at ``said``, epoch seconds) tells an event still ahead at ``now``, within
+    :data:`HORIZON_DAYS`: a day ("on 2026-10-20", "on Nov 1", "November 3rd"; a birthday comes back every year) or
+    words that count from the day it was said ("next weekend", "next month"), in a fact that tells a plan."""
+    if said > now or not _PLAN_WORDS.search(text) and not _YEARLY.search(text):
+        return False
+    horizon = now + HORIZON_DAYS * DAY
+    told = datetime.fromtimestamp(said, tz=timezone.utc)
+    lasting = _lasting(text)
+    for m in _ISO_DAY.finditer(text):
+        end = _day_end(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        if end is not None and now <= end + lasting and end - 1.5 * DAY <= horizon:
+            return True
+    for m in _MONTH_DAY.finditer(text):
+        month = _MONTHS[(m.group(1) or m.group(4)).lower().rstrip(".")]
+        day = int(m.group(2) or m.group(3))
+        if m.group(5):
+            years = [int(m.group(5))]
+        elif _YEARLY.search(text):
+            first = datetime.fromtimestamp(now, tz=timezone.utc).year
+            years = [first, first + 1]
+        else:  # the next such day after it was said
+            years = [told.year, told.year + 1]
+        for year in years:
+            end = _day_end(year, month, day)
+            if end is None or end < said:
+                continue
+            if now <= end + lasting and end - 1.5 * DAY <= horizon:
+                return True
+            break
+    for pattern, days in _RELATIVE:
+        if pattern.search(text) and now <= said + days * DAY + lasting:
+            return True
+    return False
+
+
+def plans_in_force(texts: Sequence[str], said: np.ndarray, ends: np.ndarray, now: float) -> np.ndarray:
+    """Per fact, whether it is a plan in force at ``now`` (epoch seconds): said by then (``said``, epoch seconds;
+    0: unknown), and ending or expiring later (``ends``: the earlier of its expiry and its ``valid_to``, ``inf`` for
+    none: a plan stored with its end, a change told ahead), or telling an event still ahead (:func:`still_ahead`),
+    or telling lately (within :data:`CHANGE_DAYS`) that a plan was called off, postponed or moved."""
+    said = np.asarray(said, dtype=np.float64)
+    ends = np.asarray(ends, dtype=np.float64)
+    if said.shape != ends.shape or said.shape[0] != len(texts):
+        raise ValueError(f"texts, said and ends must be as long: {len(texts)}, {said.shape[0]}, {ends.shape[0]}")
+    told = said <= now
+    out = told & np.isfinite(ends) & (ends > now)
+    recent = told & (said >= now - CHANGE_DAYS * DAY)
+    for i in np.flatnonzero(told & ~out).tolist():
+        text = texts[i]
+        out[i] = (bool(recent[i]) and _CHANGED.search(text) is not None) or still_ahead(text, float(said[i]), now)
+    return out
+
