@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -36,6 +37,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -147,6 +149,21 @@ USER_FACTS: tuple[str, ...] = (
     "User plays tennis on Sundays.",
 )
 """One user's facts, for the tests that check a re-ranker against the engine's own ranking of them."""
+
+
+def benchmark_script(stem: str) -> ModuleType:
+    """``benchmarks/<stem>.py`` loaded as a module (benchmarks/ is no package), for the tests of a study script;
+    registered in ``sys.modules`` while it runs, so its dataclasses resolve their annotations."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{stem}.py"
+    spec = importlib.util.spec_from_file_location(stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    return module
 
 
 def edited(make: Callable[[], Any], change: Callable[[Any], Any]) -> Any:

@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
 
+from _helpers import benchmark_script
+
 
 @pytest.fixture(scope="module")
 def study() -> ModuleType:
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "affinity_gate_study.py"
-    spec = importlib.util.spec_from_file_location("affinity_gate_study", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
-    return module
+    return benchmark_script("affinity_gate_study")
 
 
 def test_auc_counts_pairs_ranked_right_and_ties_as_half(study):

@@ -124,37 +124,29 @@ def test_content_tokens_drop_a_time_written_out_as_they_drop_the_relative_time_w
     assert content_tokens("User moved to Porto in July.") == {"move", "porto", "juli"}
 
 
-def test_facts_match_reads_a_number_in_digits_as_the_number_in_words() -> None:
-    assert facts_match("User is back in the office 4 days.", "User works in the office four days a week.")
-    assert facts_match("User has 2 cats.", "User has two cats.")
-    assert not facts_match("User has 2 cats.", "User has three cats.")
-
-
-def test_facts_match_reads_called_before_a_name_as_named_and_not_in_called_it_quits() -> None:
-    assert facts_match("User has one cat called Fado.", "User has a cat named Fado.")
-    # "called it quits" / "called it a day" names no one: no match with the stale "girlfriend named Hannah"
-    assert not facts_match("User and Hannah called it a day.", "User has a girlfriend named Hannah.")
-
-
-def test_facts_match_reads_originally_from_as_from_as_it_reads_currently() -> None:
-    assert facts_match("User is originally from Alexandria.", "User is from Alexandria.")
-    assert not facts_match("User is originally from Alexandria.", "User is from Cairo.")
-
-
-def test_facts_match_reads_the_everyday_short_words_as_the_long_ones() -> None:
-    assert facts_match("User's mom has Alzheimer's.", "User's mother has Alzheimer's.")
-    assert facts_match("User works at the uni as a lab tech.", "User works as a lab tech at the university.")
-    assert facts_match("User is on the volunteer fire dept.", "User is on the volunteer fire department.")
-    assert facts_match("User's hubby works from home.", "User's husband works from home.")
-    assert not facts_match("User's mum has Alzheimer's.", "User's father has Alzheimer's.")
-
-
-def test_facts_match_folds_the_word_families_recall_folds() -> None:
-    # STEM_FOLDS: allergy / allergic, pregnancy / pregnant, as recall's analyzer reads them
-    assert facts_match("User has allergy to penicillin (important!!).", "User is allergic to penicillin.")
-    assert facts_match("User has a penicillin allergy.", "User is allergic to penicillin.")
-    assert facts_match("User's wife's pregnancy is high risk.", "User's wife is pregnant, high risk.")
-    assert not facts_match("User has allergy to penicillin.", "User is allergic to peanuts.")
+# What a careful reader reads as the same fact (and what not), as the scorer must (issue 21, capprec3): a number in
+# digits or words; "called" before a name as "named" ("called it quits" names no one); "originally from" as "from";
+# the everyday short words as the long ones; the word families recall's analyzer folds (STEM_FOLDS).
+@pytest.mark.parametrize(("stored", "gold", "same"), [
+    ("User is back in the office 4 days.", "User works in the office four days a week.", True),
+    ("User has 2 cats.", "User has two cats.", True),
+    ("User has 2 cats.", "User has three cats.", False),
+    ("User has one cat called Fado.", "User has a cat named Fado.", True),
+    ("User and Hannah called it a day.", "User has a girlfriend named Hannah.", False),
+    ("User is originally from Alexandria.", "User is from Alexandria.", True),
+    ("User is originally from Alexandria.", "User is from Cairo.", False),
+    ("User's mom has Alzheimer's.", "User's mother has Alzheimer's.", True),
+    ("User works at the uni as a lab tech.", "User works as a lab tech at the university.", True),
+    ("User is on the volunteer fire dept.", "User is on the volunteer fire department.", True),
+    ("User's hubby works from home.", "User's husband works from home.", True),
+    ("User's mum has Alzheimer's.", "User's father has Alzheimer's.", False),
+    ("User has allergy to penicillin (important!!).", "User is allergic to penicillin.", True),
+    ("User has a penicillin allergy.", "User is allergic to penicillin.", True),
+    ("User's wife's pregnancy is high risk.", "User's wife is pregnant, high risk.", True),
+    ("User has allergy to penicillin.", "User is allergic to peanuts.", False),
+])
+def test_facts_match_reads_the_same_fact_in_the_words_a_careful_reader_would(stored: str, gold: str, same: bool) -> None:
+    assert facts_match(stored, gold) is same
 
 
 def test_content_tokens_fold_kids_and_children_but_keep_other_wordings_apart() -> None:

@@ -3,16 +3,14 @@ reproduces ``memori eval app``, and its logistic fit and admissibility rules do 
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
 
-from _helpers import HashEmbedder
+from _helpers import benchmark_script, HashEmbedder
 from memori_core import RecallConfig
 from memori_core.evaluation.app_memory import evaluate_app_memory, load_app_memory
 
@@ -21,16 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def study() -> ModuleType:
-    path = ROOT / "benchmarks" / "gate_combiner_study.py"
-    spec = importlib.util.spec_from_file_location("gate_combiner_study", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses resolve their annotations through it
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
-    return module
+    return benchmark_script("gate_combiner_study")
 
 
 def test_the_dump_reproduces_memori_eval_app_with_and_without_the_gate(study: ModuleType) -> None:

@@ -3,26 +3,16 @@ the ranking."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from _helpers import benchmark_script
+
 
 @pytest.fixture(scope="module")
 def study() -> ModuleType:
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "need_cause_study.py"
-    spec = importlib.util.spec_from_file_location("need_cause_study", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
-    return module
+    return benchmark_script("need_cause_study")
 
 
 RANKED = [f"f{i}" for i in range(1, 31)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import re
 from datetime import datetime, timezone
+from types import SimpleNamespace
 
 import pytest
 from langchain.agents import create_agent
@@ -29,6 +30,11 @@ from memori_langchain import MemoriMiddleware, MemoriStore, memory_tools
 from memori_llamaindex import MemoriToolSpec
 
 USER = {"configurable": {"entity_id": "ann"}}
+
+
+def _stored(content: str) -> SimpleNamespace:
+    """A stored fact as the write rules read one: an id, metadata and its text (``f1``)."""
+    return SimpleNamespace(id="f1", metadata={}, content=content)
 
 
 def call(name: str, call_id: str, **args: object) -> AIMessage:
@@ -108,11 +114,7 @@ def test_restore_memory_undoes_a_replacement_the_model_finds_wrong_and_keeps_the
     ("User is flying to Tokyo on 2026-10-20 for a week.", "The Denver conference is called off."),
 ])
 def test_a_new_fact_that_can_hold_beside_the_stored_one_ends_nothing(old: str, new: str) -> None:
-    class Fact:
-        id, metadata = "f1", {}
-        content = old
-
-    assert ended_by(new, [Fact()]) == []
+    assert ended_by(new, [_stored(old)]) == []
 
 
 @pytest.mark.parametrize(("old", "new"), [
@@ -135,11 +137,7 @@ def test_a_new_fact_that_can_hold_beside_the_stored_one_ends_nothing(old: str, n
     ("User is going to a conference in Denver on 2026-11-05.", "The conference in Denver got cancelled."),
 ])
 def test_a_change_ends_the_stored_fact_as_capture_would(old: str, new: str) -> None:
-    class Fact:
-        id, metadata = "f1", {}
-        content = old
-
-    assert [f.id for f in ended_by(new, [Fact()])] == ["f1"]
+    assert [f.id for f in ended_by(new, [_stored(old)])] == ["f1"]
 
 
 def test_a_fact_said_again_in_other_words_is_not_stored_twice_and_the_answer_names_the_stored_one(engine):
@@ -322,11 +320,9 @@ def test_mcp_add_ends_a_changed_fact_finds_a_stored_one_and_marks_care_facts_cor
 
 
 def test_same_fact_reads_the_user_subject_as_capture_does() -> None:
-    class Fact:
-        id, metadata, content = "f1", {}, "User is allergic to peanuts."
-
-    assert same_fact("I'm allergic to peanuts.", [Fact()]) is not None
-    assert same_fact("User is allergic to cats.", [Fact()]) is None
+    stored = _stored("User is allergic to peanuts.")
+    assert same_fact("I'm allergic to peanuts.", [stored]) is not None
+    assert same_fact("User is allergic to cats.", [stored]) is None
 
 
 def test_an_engine_add_stays_as_it_is(engine):

@@ -125,6 +125,15 @@ class _Request:
     extra: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class _Turn:
+    """One ``apply``: when the turn was said (``None``: now), the provider's kwargs name, and the turn begun for its
+    capture (:meth:`MemoriRecall._begin_turn`)."""
+
+    when: datetime | None
+    name: str
+    begun: tuple[str, int, datetime]
+
 class MemoriRecall(WaitsForCaptures):
     """Recall a user's facts for a provider SDK call and write them into its system prompt; capture what the user
     said after it, in the background.
@@ -357,12 +366,22 @@ class MemoriRecall(WaitsForCaptures):
         now. One without a zone is UTC (with a :class:`~memori_core.NaiveTimeWarning`); an unreadable one raises
         ``ValueError`` (another type ``TypeError``) naming ``said_at``.
         """
-        when = check_said_at(said_at, "said_at")  # checked once: recall_for reads the aware time it gives
+        turn = self._open_turn(kwargs, provider, entity_id, said_at)
+        facts = self.recall_for(kwargs, entity_id=entity_id, query=query, context=context, said_at=turn.when)
+        return self._close_turn(turn, kwargs, facts)
+
+    def _open_turn(self, kwargs: Mapping[str, Any], provider: str | None, entity_id: str | None,
+                   said_at: datetime | str | None) -> _Turn:
+        """What :meth:`apply` and :meth:`aapply` check and note before the recall: ``said_at`` (once: the recall
+        reads the aware time it gives), the provider's injectable kwargs, and the turn begun for its capture."""
+        when = check_said_at(said_at, "said_at")
         name = check_injectable(kwargs, self._provider(provider), self.placement)
-        begun = self._begin_turn(entity_id, when)
-        facts = self.recall_for(kwargs, entity_id=entity_id, query=query, context=context, said_at=when)
-        sent = self._inject(kwargs, facts, name, None if when is None else when.tzinfo)
-        self._note_turn(begun, kwargs, sent)
+        return _Turn(when, name, self._begin_turn(entity_id, when))
+
+    def _close_turn(self, turn: _Turn, kwargs: Mapping[str, Any], facts: list[RecalledFact]) -> dict[str, Any]:
+        """The kwargs sent, with the block of ``facts``; the turn noted with them for its capture."""
+        sent = self._inject(kwargs, facts, turn.name, None if turn.when is None else turn.when.tzinfo)
+        self._note_turn(turn.begun, kwargs, sent)
         return sent
 
     # -- async --------------------------------------------------------------
@@ -396,13 +415,9 @@ class MemoriRecall(WaitsForCaptures):
         said_at: datetime | str | None = None,
     ) -> dict[str, Any]:
         """Async :meth:`apply` (the recall runs in a worker thread)."""
-        when = check_said_at(said_at, "said_at")
-        name = check_injectable(kwargs, self._provider(provider), self.placement)
-        begun = self._begin_turn(entity_id, when)
-        facts = await self.arecall_for(kwargs, entity_id=entity_id, query=query, context=context, said_at=when)
-        sent = self._inject(kwargs, facts, name, None if when is None else when.tzinfo)
-        self._note_turn(begun, kwargs, sent)
-        return sent
+        turn = self._open_turn(kwargs, provider, entity_id, said_at)
+        facts = await self.arecall_for(kwargs, entity_id=entity_id, query=query, context=context, said_at=turn.when)
+        return self._close_turn(turn, kwargs, facts)
 
     # -- capture ------------------------------------------------------------
 
