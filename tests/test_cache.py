@@ -349,6 +349,7 @@ def test_engine_compaction_keeps_recall_results() -> None:
         a = engine.recall(q, "u", 10)
         b = fresh.recall(q, "u", 10)
         assert len(a) == 10
+        assert [f.id for f in a] == [f.id for f in b]  # the same facts, ties included
         assert_same_ranking([(f.id, f.rank_score) for f in a], [(f.id, f.rank_score) for f in b])
 
 
