@@ -47,7 +47,11 @@ def top_k(scores: np.ndarray, k: int, tie: Callable[[np.ndarray], np.ndarray] | 
         kept.sort()
     else:
         kept = np.arange(n)
-    if tie is not None:
-        kept = kept[tie(kept)]
     order = np.argsort(-scores[kept], kind="stable")
-    return kept[order]
+    out = kept[order]
+    if tie is not None and out.shape[0] > 1:
+        ranked = scores[out]
+        if bool((ranked[1:] == ranked[:-1]).any()):  # equal scores among the kept: ordered by ``tie``
+            kept = kept[tie(kept)]
+            out = kept[np.argsort(-scores[kept], kind="stable")]
+    return out
