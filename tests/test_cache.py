@@ -267,9 +267,7 @@ def test_replacements_count_as_dead_rows_for_compaction() -> None:
 def random_embedder(texts: list[str]) -> np.ndarray:
     """A Gaussian vector per text, seeded by the text: no two facts tie on cosine.
 
-    (The hashing embedder gives many exactly tied cosines; ties at the pool cut are
-    broken by row order, which legitimately differs between a cache grown by writes
-    and one reloaded from the store.)
+    (The hashing embedder gives many exactly tied cosines: tests/test_ties.py.)
     """
     seeds = [int.from_bytes(hashlib.blake2b(t.encode(), digest_size=8).digest(), "little") for t in texts]
     return np.stack([np.random.default_rng(s).normal(size=32) for s in seeds]).astype(np.float32)
@@ -332,9 +330,9 @@ def test_engine_random_writes_equal_a_fresh_engine_on_the_same_store() -> None:
 def test_engine_compaction_keeps_recall_results() -> None:
     store = ChromaStore.in_memory()
     emb = random_embedder
-    # A pool of 100 of the 134 rows left: these 5-word texts over 16 words tie on BM25 at a cut of 50, and ties at
-    # the cut are broken by row order, which legitimately differs between the compacted cache and a fresh one.
-    engine = ungated_engine(emb, store=store, candidate_multiplier=10)
+    # These 5-word texts over 16 words tie on BM25 at the pool's cut of 50: ties are broken by seq and id, which
+    # the compacted cache and a fresh one agree on (docs/ranking.md item 51).
+    engine = ungated_engine(emb, store=store)
     rng = random.Random(12)
     texts = [" ".join(rng.choice(WORDS) for _ in range(5)) + f" item{i}" for i in range(400)]
     ids = [f"i{i}" for i in range(400)]
@@ -351,6 +349,7 @@ def test_engine_compaction_keeps_recall_results() -> None:
         a = engine.recall(q, "u", 10)
         b = fresh.recall(q, "u", 10)
         assert len(a) == 10
+        assert [f.id for f in a] == [f.id for f in b]  # the same facts, ties included
         assert_same_ranking([(f.id, f.rank_score) for f in a], [(f.id, f.rank_score) for f in b])
 
 

@@ -539,3 +539,22 @@ def test_a_snapshot_below_the_size_keeps_no_copy(tmp_path, monkeypatch: pytest.M
     snap, _, _ = _snapshotted_cache(tmp_path, monkeypatch, n=60)
     assert snap.copy is None
     assert "q.codes" not in snapshot_format.read_header(tmp_path / "e.snap")[0]["arrays"]
+
+
+def test_duplicate_rows_tie_in_the_given_order_as_the_scan_ties_them() -> None:
+    rng = np.random.default_rng(7)
+    base = clustered(rng, 1500, 32)
+    m = np.ascontiguousarray(np.vstack([base, base[::-1], base]))  # every row three times
+    seq = rng.permutation(m.shape[0])  # a written order unrelated to the rows' positions
+    tie = lambda rows: np.argsort(seq[rows], kind="stable")  # noqa: E731
+    qm = QuantizedMatrix.build(m)
+    subset = np.sort(rng.choice(m.shape[0], 3000, replace=False))
+    moved = 0
+    for q in queries(rng, m, 30):
+        got = qm.top(m, q, 25, tie=tie)
+        assert got is not None
+        assert np.array_equal(got, dense_top(m @ q, 25, tie=tie))  # ties go to the first in written order
+        moved += not np.array_equal(got, exact(m, q, 25))
+        in_subset = qm.top(m, q, 25, subset, tie)
+        assert in_subset is not None and np.array_equal(in_subset, dense_top(m[subset] @ q, 25, subset, tie))
+    assert moved  # the order decided some ties that position would have decided otherwise

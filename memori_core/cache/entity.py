@@ -177,6 +177,11 @@ class EntityCache(RowWrites):
     sessions = _rows("session", "Per row, the session code (``-1``: no session).")
     lengths = _rows("chars", "Per row, the length of the fact's text in characters.")
     created_ts = _rows("created_ts", "Per row, ``created_at`` in epoch seconds (0 when absent).")
+    seq = _rows("seq", "Per row, the fact's ``seq`` (its write's time in ns plus its place in it): ties' order.")
+
+    def row_ids(self, rows: np.ndarray) -> list[str]:
+        """The fact ids of ``rows``."""
+        return self.c.ids.values(rows)  # type: ignore[return-value]
 
     @property
     def has_sessions(self) -> bool:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..ranking.lexical import bm25_idf, bm25_term_weight, top_positive
+from ..ranking.ties import TieOrder
 from ..text import analyzer
 
 AnalyzerKey = tuple[str, "str | None"]
@@ -163,15 +164,17 @@ class CSRIndex:
         return np.bincount(np.concatenate(all_rows), weights=np.concatenate(all_w), minlength=n_rows)
 
     def top(
-        self, query_terms: Sequence[str], k: int, *, k1: float, b: float, within: np.ndarray | None = None
+        self, query_terms: Sequence[str], k: int, *, k1: float, b: float, within: np.ndarray | None = None,
+        tie: TieOrder | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Rows of the ``k`` best positive BM25 scores, best first (ties: lower row first), and the scores."""
+        """Rows of the ``k`` best positive BM25 scores, best first (ties: in ``tie`` order, else lower row first),
+        and the scores."""
         scores = self.scores(query_terms, k1=k1, b=b)
         if within is not None:
             kept = np.zeros_like(scores)
             kept[within] = scores[within]
             scores = kept
-        best = top_positive(scores, k)
+        best = top_positive(scores, k, tie)
         return best, scores[best]
 
     def pool_tf(self, query_terms: Sequence[str], rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

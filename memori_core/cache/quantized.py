@@ -56,6 +56,7 @@ import numpy as np
 
 from ..error_log import warn_briefly
 from ..ranking.pipeline import dense_top
+from ..ranking.ties import TieOrder
 
 __all__ = ["QuantizedMatrix", "worth_searching"]
 
@@ -252,8 +253,9 @@ class QuantizedMatrix:
 
     # -- the pool ------------------------------------------------------------
 
-    def top(self, matrix: np.ndarray, query: np.ndarray, k: int, rows: np.ndarray | None = None) -> np.ndarray | None:
-        """What ``dense_top(matrix[rows] @ query, k, rows)`` returns (``rows`` None: every live row), or ``None``.
+    def top(self, matrix: np.ndarray, query: np.ndarray, k: int, rows: np.ndarray | None = None,
+            tie: TieOrder | None = None) -> np.ndarray | None:
+        """What ``dense_top(matrix[rows] @ query, k, rows, tie)`` returns (``rows`` None: every live row), or ``None``.
 
         ``matrix`` is the float32 matrix this copy was synced with, ``query``
         the normalised float32 query. ``None`` when the candidates needed
@@ -312,12 +314,12 @@ class QuantizedMatrix:
             if self.n_dead:
                 cosine[self._dead[cand]] = -np.inf
             if got < want:  # every searchable row is a candidate
-                return dense_top(cosine, k, cand)
+                return dense_top(cosine, k, cand, tie)
             live = cosine[np.isfinite(cosine)]
             if live.shape[0] >= k:
                 tau = float(np.partition(live, live.shape[0] - k)[live.shape[0] - k])
                 if float(scores[got - 1]) / lam + bound < tau:
-                    return dense_top(cosine, k, cand)
+                    return dense_top(cosine, k, cand, tie)
             want *= _WIDEN
         return None
 

@@ -15,6 +15,7 @@ from ..facts import SEARCHABLE_KEY, StoredFact, is_searchable, validity_record
 from ..filters import Where, matches, metadata_keys, split_times, time_mask, where_key
 from ..ranking.core import CORE_KEY
 from ..ranking.dense import top_k
+from ..ranking.ties import later_first, written_order
 from ..validate import iso_to_ts
 from .columns import Columns
 
@@ -328,7 +329,8 @@ class RowSelection:
         return self._dead_rows
 
     def recent_rows(self, n: int) -> np.ndarray:
-        """The ``n`` most recently created/seen live rows (memoised until the next write)."""
+        """The ``n`` most recently created/seen live rows, of rows equally recent the later written (memoised until
+        the next write)."""
         if self._recent is None or self._recent[0] != n:
-            self._recent = (n, top_k(self.recency, n))
+            self._recent = (n, top_k(self.recency, n, later_first(written_order(self))))
         return self._recent[1]

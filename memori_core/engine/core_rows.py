@@ -18,6 +18,7 @@ from ..ranking.dense import cosine_scores
 from ..ranking.implications import not_about_them
 from ..ranking.judged import JUDGED_RELEVANT
 from ..ranking.pipeline import KEPT
+from ..ranking.ties import written_order
 from .scored import _CoreRows, _fact, _recalled, _Scored
 
 
@@ -29,6 +30,7 @@ def _core_rows(cache: EntityCache, rows: np.ndarray, allowed: np.ndarray | None,
         rows = rows[np.isin(rows, allowed)]
     if rows.size == 0:
         return None
+    rows = rows[written_order(cache)(rows)]  # core_picks' last key is position: the written order, in any copy
     cosine = cosine_scores(cache.matrix[rows], q)
     return _CoreRows(rows, cosine, cache.recency[rows].copy(), cache.pool_facts(rows))
 

@@ -32,7 +32,8 @@ def fuse(cosine: np.ndarray, lexical: np.ndarray, w_cos: float, w_lex: float) ->
 
 def rank_order(rank_score: np.ndarray, cosine: np.ndarray, k: int | None = None,
                include: np.ndarray | None = None) -> np.ndarray:
-    """Pool positions ordered by rank score, then cosine, then pool order; the first ``k`` only.
+    """Pool positions ordered by rank score, then cosine, then pool order (the engine's pool is in written order,
+    :func:`~.ties.written_order`, the same in every copy of a store); the first ``k`` only.
 
     With ``k`` smaller than the pool a partial sort keeps the work to the top rows. ``include`` (a bool
     mask over the pool) names rows that must be among the first ``k``: the best ``k`` of them are, in

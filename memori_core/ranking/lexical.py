@@ -8,7 +8,7 @@ an entity's whole memory).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -138,8 +138,8 @@ def bm25_pool(
     return bm25_from_tf(tf, dl, k1=k1, b=b)
 
 
-def top_positive(scores: np.ndarray, k: int) -> np.ndarray:
-    """Positions of the ``k`` best positive scores, best first (ties: lower position first)."""
+def top_positive(scores: np.ndarray, k: int, tie: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
+    """Positions of the ``k`` best positive scores, best first (ties: in ``tie`` order, else lower position first)."""
     hits = np.flatnonzero(scores > 0)
-    # top_k keeps the lowest positions among those tied at the cut (argpartition would not).
-    return hits[top_k(scores[hits], k)]
+    # top_k keeps the first in tie order among those tied at the cut (argpartition would not).
+    return hits[top_k(scores[hits], k, None if tie is None else lambda at: tie(hits[at]))]

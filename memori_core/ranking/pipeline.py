@@ -30,6 +30,7 @@ from .fusion import fuse, fusion_weights, rank_order, with_included
 from .gate import BELOW_GATE, BELOW_THRESHOLD, GATE_CLOSED, KEPT, GateDecision, decide, rule_names
 from .lexical import bm25_from_tf, unique_terms
 from .spread import BELOW_SPREAD, beyond_spread
+from .ties import TieOrder
 
 __all__ = [
     "BELOW_THRESHOLD",
@@ -83,7 +84,8 @@ def source_label(flags: int) -> str:
 
 @dataclass(frozen=True)
 class Pool:
-    """The rows to score, in pool order: dense top, then lexical-only rows, then neighbour entrants."""
+    """The rows to score, in pool order: as :func:`assemble_pool` gives them, dense top, then lexical-only rows, then
+    neighbour entrants; the engine's pool then in written order (:func:`~.candidates.in_tie_order`)."""
 
     rows: np.ndarray
     """Row numbers (int64)."""
@@ -180,13 +182,16 @@ class PoolScores:
 # -- 1. the pool --------------------------------------------------------------
 
 
-def dense_top(cosine: np.ndarray, k: int, rows: np.ndarray | None = None) -> np.ndarray:
-    """Rows of the ``k`` best cosines, best first (ties: lower position first).
+def dense_top(cosine: np.ndarray, k: int, rows: np.ndarray | None = None, tie: TieOrder | None = None) -> np.ndarray:
+    """Rows of the ``k`` best cosines, best first (ties: in ``tie`` order of the rows, else lower position first).
 
     ``cosine[i]`` belongs to row ``rows[i]`` (default: row ``i``); ``-inf``
     marks a row that cannot be recalled (deleted) and is never taken.
     """
-    top = top_k(cosine, k)
+    if tie is not None and rows is not None:
+        top = top_k(cosine, k, lambda at: tie(rows[at]))
+    else:
+        top = top_k(cosine, k, tie)
     top = top[~np.isneginf(cosine[top])]
     return top if rows is None else rows[top]
 
