@@ -357,7 +357,7 @@ class MemoryTools:
         # by the plan or sees this write (memori_core.capture.statements).
         with STATEMENTS.held(entity_id):
             plan = plan_write(self.engine, entity_id, text, core, said_at)
-            if plan.same is not None:
+            if plan.same is not None and plan.to_come is None:
                 if _recore(plan, core):
                     self.engine.update(entity_id, plan.same.id, core=plan.core)
                 return plan, plan.same.id
@@ -372,7 +372,7 @@ class MemoryTools:
                       said_at: datetime | None = None) -> tuple[ToolWrite, str]:
         async with STATEMENTS.aheld(entity_id):
             plan = await aplan_write(self.engine, entity_id, text, core, said_at)
-            if plan.same is not None:
+            if plan.same is not None and plan.to_come is None:
                 if _recore(plan, core):
                     await self.engine.aupdate(entity_id, plan.same.id, core=plan.core)
                 return plan, plan.same.id
@@ -658,8 +658,11 @@ def format_listed(page: Sequence[StoredFact], offset: int, limit: int, tz: tzinf
 def _remembered(done: tuple[ToolWrite, str]) -> str:
     plan, fid = done
     if plan.same is not None:
-        return f"Already remembered as fact {fid}: {clip_fact(sanitize_fact(plan.same.content))} (not stored again)"
-    said = f"Remembered as fact {fid}: {plan.text}"
+        said = f"Already remembered as fact {fid}: {clip_fact(sanitize_fact(plan.same.content))} (not stored again)"
+        if plan.to_come_id is None:
+            return said
+    else:
+        said = f"Remembered as fact {fid}: {plan.text}"
     if told_late(plan.ends, plan.instead):  # stated before the fact it was to end: it landed in that one's past
         assert plan.instead is not None
         when = format_timestamp(plan.instead.stated_at)
