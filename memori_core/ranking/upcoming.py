@@ -161,17 +161,18 @@ def still_ahead(text: str, said: float, now: float) -> bool:
     for m in _MONTH_DAY.finditer(text):
         month = _MONTHS[(m.group(1) or m.group(4)).lower().rstrip(".")]
         day = int(m.group(2) or m.group(3))
+        yearly = not m.group(5) and _YEARLY.search(text) is not None
         if m.group(5):
             years = [int(m.group(5))]
-        elif _YEARLY.search(text):
+        elif yearly:
             first = datetime.fromtimestamp(now, tz=timezone.utc).year
             years = [first, first + 1]
         else:  # the next such day after it was said
             years = [told.year, told.year + 1]
         for year in years:
             end = _day_end(year, month, day)
-            if end is None or end < said:
-                continue
+            if end is None or end < said or (yearly and end + lasting < now):
+                continue  # a yearly day: its next time on or after now (on December 28, January 5 next year)
             if now <= end + lasting and end - 1.5 * DAY <= horizon:
                 return True
             break
