@@ -78,6 +78,7 @@ from .store.deadline import NotReached
 from .time_limit import check_timeout
 from .tool_queries import as_the_user_asks
 from .tool_writes import awrite_facts, said_before_now, told_late
+from .unexpired import anewest_unexpired
 from .validate import check_entity_id, check_time
 
 if TYPE_CHECKING:
@@ -264,18 +265,16 @@ def _listed(fact: StoredFact) -> dict[str, Any]:
 async def _everything(engine: RecallEngine, who: str, limit: int | None) -> dict[str, Any]:
     """``recall``'s answer to a question about what memory holds ("What do you remember about me?"), as the agent
     tools' ``recall_memory`` gives it: the newest page of the user's unexpired facts (``limit``, at least
-    :data:`DEFAULT_PAGE`), newest first, with ``more`` and a ``message`` pointing to ``list`` when there are more."""
-    page = min(MAX_PAGE, max(DEFAULT_PAGE, limit or 0))
-    listed = await engine.alist(who, limit=page + 1)
-    now = time.time()
-    shown = [f for f in listed[:page] if not f.is_expired(now)]
-    out: dict[str, Any] = {"facts": [_listed(f) for f in shown]}
-    if not shown:
+    :data:`DEFAULT_PAGE`; :func:`~memori_core.unexpired.anewest_unexpired`), newest first, with ``more`` and a
+    ``message`` pointing to ``list`` when more unexpired facts are stored."""
+    held = await anewest_unexpired(engine, who, min(MAX_PAGE, max(DEFAULT_PAGE, limit or 0)))
+    out: dict[str, Any] = {"facts": [_listed(f) for f in held.facts]}
+    if not held.facts:
         out["message"] = NOTHING_RELEVANT
-    if len(listed) > page:
+    if held.next_offset is not None:
         out["more"] = True
-        out["message"] = (f"the user's {page} newest facts; more are stored: call list with offset={page} for the "
-                          f"rest")
+        out["message"] = (f"the user's {len(held.facts)} newest unexpired facts; more are stored: call list with "
+                          f"offset={held.next_offset} for the rest")
     return out
 
 

@@ -50,6 +50,7 @@ from .store.deadline import NotReached
 from .text import normalize_fact_text, user_subject
 from .meta_questions import asks_what_memory_holds
 from .tool_queries import as_the_user_asks
+from .unexpired import HeldPage, anewest_unexpired, newest_unexpired
 from .tool_writes import (ToolWrite, acopies_of, aheld_instead, aplan_write, astore_plan, copies_of, held_instead,
                           is_core, plan_write, said_before_now, store_plan, told_late)
 
@@ -357,7 +358,7 @@ class MemoryTools:
         # by the plan or sees this write (memori_core.capture.statements).
         with STATEMENTS.held(entity_id):
             plan = plan_write(self.engine, entity_id, text, core, said_at)
-            if plan.same is not None:
+            if plan.same is not None and plan.to_come is None:
                 if _recore(plan, core):
                     self.engine.update(entity_id, plan.same.id, core=plan.core)
                 return plan, plan.same.id
@@ -372,7 +373,7 @@ class MemoryTools:
                       said_at: datetime | None = None) -> tuple[ToolWrite, str]:
         async with STATEMENTS.aheld(entity_id):
             plan = await aplan_write(self.engine, entity_id, text, core, said_at)
-            if plan.same is not None:
+            if plan.same is not None and plan.to_come is None:
                 if _recore(plan, core):
                     await self.engine.aupdate(entity_id, plan.same.id, core=plan.core)
                 return plan, plan.same.id
@@ -445,7 +446,9 @@ class MemoryTools:
         :func:`~memori_core.tool_queries.as_the_user_asks`)."""
         query = as_the_user_asks(check_tool_text(query, "query"))
         if asks_what_memory_holds(query):
-            return self.list(entity_id, 0, self._meta_page(), tz=tz)
+            return self._guard(entity_id, "recall", "recalled",
+                               lambda _: newest_unexpired(self.engine, entity_id, self._meta_page()),
+                               lambda held: format_held(held, tz))
         return self._guard(entity_id, "recall", "recalled",
                            lambda attempt: list(within(lambda: self.engine.recall(query, entity_id, self.k),
                                                        self.timeout, attempt.outlived)),
@@ -455,7 +458,9 @@ class MemoryTools:
         """Async :meth:`recall`."""
         query = as_the_user_asks(check_tool_text(query, "query"))
         if asks_what_memory_holds(query):
-            return await self.alist(entity_id, 0, self._meta_page(), tz=tz)
+            return await self._aguard(entity_id, "recall", "recalled",
+                                      lambda _: anewest_unexpired(self.engine, entity_id, self._meta_page()),
+                                      lambda held: format_held(held, tz))
         return await self._aguard(entity_id, "recall", "recalled",
                                   lambda attempt: arecall_within(self.engine, query, entity_id, self.k, {},
                                                                  self.timeout, attempt.outlived),
@@ -642,24 +647,43 @@ def format_listed(page: Sequence[StoredFact], offset: int, limit: int, tz: tzinf
         return NOTHING_STORED if offset == 0 else f"No more facts about this user (offset {offset})."
     lines = [f"Facts stored about the user, newest first ({offset + 1} to {offset + len(shown)}):"]
     now = time.time()
-    for fact in shown:
-        # an expired fact is still stored (and listed, so it can be forgotten), but no longer holds: a trip that
-        # ended reads as history, not as a plan
-        notes = _when_notes(fact, tz)
-        if fact.is_expired(now):
-            notes.append(f"expired {format_timestamp(fact.expires_at, tz=tz)}, no longer current")
-        said = f" ({'; '.join(notes)})" if notes else ""
-        lines.append(f"- [{fact.id}] {clip_fact(sanitize_fact(fact.content))}{said}")
+    lines += [_listed_line(fact, tz, now) for fact in shown]
     if len(page) > limit:
         lines.append(f"More are stored: call list_memories with offset={offset + len(shown)}.")
+    return "\n".join(lines)
+
+
+def _listed_line(fact: StoredFact, tz: tzinfo | None, now: float | None = None) -> str:
+    """One listed fact: its id, text and times."""
+    # an expired fact is still stored (and listed, so it can be forgotten), but no longer holds: a trip that
+    # ended reads as history, not as a plan
+    notes = _when_notes(fact, tz)
+    if fact.is_expired(time.time() if now is None else now):
+        notes.append(f"expired {format_timestamp(fact.expires_at, tz=tz)}, no longer current")
+    said = f" ({'; '.join(notes)})" if notes else ""
+    return f"- [{fact.id}] {clip_fact(sanitize_fact(fact.content))}{said}"
+
+
+def format_held(held: HeldPage, tz: tzinfo | None = None) -> str:
+    """The answer to a question about what memory holds: the user's newest unexpired facts, one line each as
+    :func:`format_listed` gives them, and where the list goes on when more unexpired facts are stored."""
+    if not held.facts:
+        return NOTHING_STORED
+    lines = [f"Facts stored about the user, newest first (1 to {len(held.facts)}):"]
+    lines += [_listed_line(f, tz) for f in held.facts]
+    if held.next_offset is not None:
+        lines.append(f"More are stored: call list_memories with offset={held.next_offset}.")
     return "\n".join(lines)
 
 
 def _remembered(done: tuple[ToolWrite, str]) -> str:
     plan, fid = done
     if plan.same is not None:
-        return f"Already remembered as fact {fid}: {clip_fact(sanitize_fact(plan.same.content))} (not stored again)"
-    said = f"Remembered as fact {fid}: {plan.text}"
+        said = f"Already remembered as fact {fid}: {clip_fact(sanitize_fact(plan.same.content))} (not stored again)"
+        if plan.to_come_id is None:
+            return said
+    else:
+        said = f"Remembered as fact {fid}: {plan.text}"
     if told_late(plan.ends, plan.instead):  # stated before the fact it was to end: it landed in that one's past
         assert plan.instead is not None
         when = format_timestamp(plan.instead.stated_at)

@@ -217,22 +217,31 @@ def change_to_come(text: str, said_at: datetime | None = None) -> ChangeToCome |
     return None if anchored is None else state_to_come(anchored.text, now)
 
 
+def _ended_at_start(change: ChangeToCome, held: Sequence[_Fact]) -> tuple[_Fact, ...]:
+    """The facts of ``held`` that ``change`` ends at its start."""
+    ends = ended_by(change.fact, held)
+    gone = {f.id for f in ends}
+    ends += [f for f in held if f.id not in gone and ends_at_start(change, f.content)]
+    return tuple(dict((f.id, f) for f in ends).values())
+
+
 def _decide(text: str, core: bool | None, facts: Sequence[_Fact], said_at: datetime | None = None) -> ToolWrite:
     """The plan over ``facts``, judged as capture judges a turn said at ``said_at``: a replay (said over a minute
     ago: :func:`~memori_core.validate.turn_as_of`) is a repeat only of a fact stated by then and not expired then,
     and ends only facts not expired then (:func:`~memori_core.capture.shown_facts.held_then`)."""
     replayed = turn_as_of(said_at)
     same = same_fact(text, held_then(facts, replayed))
-    if same is not None:
-        return ToolWrite(text, is_core_write(text, core), same=same)
     held = held_then(facts, replayed, stated=False)
     change = change_to_come(text, said_at)
+    if same is not None:
+        if change is None or same_fact(change.fact, facts) is not None:
+            return ToolWrite(text, is_core_write(text, core), same=same)
+        # the plan's text is stored but the state it tells ahead is not (a failure between the two adds):
+        # a retry stores that state now
+        return ToolWrite(text, is_core_write(text, core), same=same, to_come=change,
+                         to_come_ends=_ended_at_start(change, [f for f in held if f.id != same.id]))
     if change is not None:  # ends what it replaces from its start, as capture stores a change told ahead
-        ends = ended_by(change.fact, held)
-        gone = {f.id for f in ends}
-        ends += [f for f in held if f.id not in gone and ends_at_start(change, f.content)]
-        return ToolWrite(text, is_core_write(text, core), to_come=change, to_come_ends=tuple(dict(
-            (f.id, f) for f in ends).values()))
+        return ToolWrite(text, is_core_write(text, core), to_come=change, to_come_ends=_ended_at_start(change, held))
     ends = tuple(ended_by(text, held))
     held = [f for f in facts if f.id not in {e.id for e in ends}]
     keeps = dict.fromkeys(t for f in ends for t in still_holds(text, f.content) if same_fact(t, held) is None)
@@ -263,36 +272,58 @@ def _coming(plan: ToolWrite) -> dict[str, Any]:
             "valid_from": plan.to_come.start, **ending}
 
 
-def store_plan(engine: Any, entity_id: str, plan: ToolWrite,
-               said_at: datetime | None = None) -> tuple[ToolWrite, list[str]]:
+def store_plan(engine: Any, entity_id: str, plan: ToolWrite, said_at: datetime | None = None,
+               landed: list[str] | None = None) -> tuple[ToolWrite, list[str]]:
     """Store ``plan`` (:func:`stored_by`, ending its ``ends``) for ``entity_id``, created at ``said_at``: the plan
     as stored and the ids ``engine.add`` returned. When a fact it ends was deleted meanwhile by another writer
-    (the store refuses the supersede), it ends those left (:meth:`ToolWrite.still`) and stores again."""
+    (the store refuses the supersede), it ends those left (:meth:`ToolWrite.still`) and stores again.
+
+    A change told ahead takes two adds (the text, then the state valid from its start): ``landed`` (when given)
+    gets the ids of each as it lands, so a failure between them reports the text stored; written again, the
+    stored text's plan stores only the state to come (:func:`plan_write`)."""
+    sink = [] if landed is None else landed
     if plan.to_come is not None:
-        ids = engine.add(entity_id, **stored_by(plan), created_at=said_at)
-        return plan, ids + engine.add(entity_id, **_coming(plan), created_at=said_at)
+        if plan.same is not None:
+            ids = [plan.same.id]
+        else:
+            ids = engine.add(entity_id, **stored_by(plan), created_at=said_at)
+            sink.extend(ids)
+        coming = engine.add(entity_id, **_coming(plan), created_at=said_at)
+        sink.extend(coming)
+        return plan, ids + coming
     try:
-        return plan, engine.add(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
+        ids = engine.add(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
     except KeyError:
         if not plan.ends:
             raise
         plan = plan.still(f.id for f in engine.get(entity_id, [f.id for f in plan.ends]))
-        return plan, engine.add(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
+        ids = engine.add(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
+    sink.extend(ids)
+    return plan, ids
 
 
-async def astore_plan(engine: Any, entity_id: str, plan: ToolWrite,
-                      said_at: datetime | None = None) -> tuple[ToolWrite, list[str]]:
+async def astore_plan(engine: Any, entity_id: str, plan: ToolWrite, said_at: datetime | None = None,
+                      landed: list[str] | None = None) -> tuple[ToolWrite, list[str]]:
     """Async :func:`store_plan`."""
+    sink = [] if landed is None else landed
     if plan.to_come is not None:
-        ids = await engine.aadd(entity_id, **stored_by(plan), created_at=said_at)
-        return plan, ids + await engine.aadd(entity_id, **_coming(plan), created_at=said_at)
+        if plan.same is not None:
+            ids = [plan.same.id]
+        else:
+            ids = await engine.aadd(entity_id, **stored_by(plan), created_at=said_at)
+            sink.extend(ids)
+        coming = await engine.aadd(entity_id, **_coming(plan), created_at=said_at)
+        sink.extend(coming)
+        return plan, ids + coming
     try:
-        return plan, await engine.aadd(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
+        ids = await engine.aadd(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
     except KeyError:
         if not plan.ends:
             raise
         plan = plan.still(f.id for f in await engine.aget(entity_id, [f.id for f in plan.ends]))
-        return plan, await engine.aadd(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
+        ids = await engine.aadd(entity_id, **stored_by(plan), created_at=said_at, **_ending(plan))
+    sink.extend(ids)
+    return plan, ids
 
 
 def plan_write(engine: Any, entity_id: str, text: str, core: bool | None = None,
@@ -355,7 +386,7 @@ async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core:
                                  said_at)
     out: dict[str, Written] = {}
     for key, plan in plans.items():
-        if plan.same is not None:
+        if plan.same is not None and plan.to_come is None:
             now = is_core(plan.same)
             if (core is not None and now != core) or (core is None and plan.core and not now):
                 await engine.aupdate(entity_id, plan.same.id, core=plan.core)
@@ -369,12 +400,12 @@ async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core:
         out.update({key: Written(fid, False) for (key, _), fid in zip(plain, ids)})
     for key, plan in plans.items():
         if key not in out:
-            plan, ids = await astore_plan(engine, entity_id, plan, said_at)
+            plan, ids = await astore_plan(engine, entity_id, plan, said_at, landed)
             fid = ids[0]
-            landed.extend(ids)
             plan = plan.stored_as(ids)
             if plan.to_come is not None and plan.to_come_id is not None:
-                out[key] = Written(fid, False, to_come=(plan.to_come_id, plan.to_come, plan.to_come_ends))
+                out[key] = Written(fid, plan.same is not None,
+                                   to_come=(plan.to_come_id, plan.to_come, plan.to_come_ends))
                 continue
             out[key] = Written(fid, False, plan.ends, await aheld_instead(engine, entity_id, fid),
                                tuple(zip(ids[1:], plan.keeps)))

@@ -23,7 +23,7 @@ from langgraph.store.base import (
 
 from memori_core.capture.markup import prompt_markup_in
 from memori_core.capture.refusal import MARKUP, Refusal, refused_because
-from memori_core.capture.said_at import turn_said_at
+from memori_core.capture.said_at import said_during_turn
 from memori_core.engine import is_version_id
 from memori_core.extraction.core_facts import is_core_fact
 from memori_core.facts import SEARCHABLE_KEY
@@ -279,7 +279,7 @@ class StorePlanning:
         expires = (now + timedelta(minutes=ttl)).isoformat() if ttl is not None else None
         # The value's own time, else the time of the turn the agent run is at (MemoriMiddleware around a tool
         # call): the clock the run's remember is dated by, so the two never disagree on which was said first.
-        said = self._said_at(value, key) or said_before_now(turn_said_at())
+        said = self._said_at(value, key) or said_before_now(said_during_turn())
         if said is not None:
             now = said
         # Without text at its indexed fields (missing, None, blank), an item is stored whole and unsearched, as

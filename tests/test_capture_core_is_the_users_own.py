@@ -19,6 +19,8 @@ from memori_core.extraction.core_facts import is_core_fact
     "User's husband takes warfarin.",
     "User's twins are lactose intolerant.",
     "My son has a nut allergy.",
+    "User's doctor switched their mum from metformin to Ozempic.",
+    "The GP put my dad on statins.",
 ])
 def test_someone_elses_care_fact_even_of_the_household_is_not_core(fact: str) -> None:
     assert not is_core_fact(fact)

@@ -23,8 +23,9 @@ from _extractors import Gate
 from _langchain_fakes import recall_model_capture_graph, replies
 from _llamaindex_fakes import FixedLLM
 from memori_core import NaiveTimeWarning, RecallEngine, RuleBasedFactExtractor, capture_facts
-from memori_core.capture import BackgroundCapture
-from memori_core.extraction import ExtractedFact, Message, build_extraction_prompt, parse_extraction_reply
+from memori_core.capture import BackgroundCapture, said_during, said_during_turn
+from memori_core.extraction import (ExtractedFact, Message, build_extraction_prompt, parse_extraction_reply,
+                                    turn_said_at)
 from memori_core.validate import iso_to_ts
 from memori_langchain import LLMFactExtractor, MemoriMiddleware, memori_capture_node
 from memori_llamaindex import LLMFactExtractor as LlamaLLMFactExtractor
@@ -391,3 +392,12 @@ async def test_the_llamaindex_extractor_reads_the_time_of_a_chat_message_and_the
         [ChatMessage(role="user", content="I'm in Rome until Friday", additional_kwargs={"created_at": MONDAY})])
     assert "was said on Monday 2026-01-12 at 09:30 (UTC)" in llm.prompts[0]
     assert fact.expires_at == datetime(2026, 1, 17, 12, tzinfo=timezone.utc)
+
+
+def test_the_time_said_during_sets_is_read_by_said_during_turn_not_by_the_extractions_turn_said_at() -> None:
+    # Reviewer (name clash): capture.turn_said_at() and extraction.turn_said_at(messages) shared one name.
+    when = datetime(2026, 10, 12, 19, tzinfo=timezone.utc)
+    with said_during(when):
+        assert said_during_turn() == when
+    assert said_during_turn() is None
+    assert turn_said_at([Message("user", "hi", when)]) == when

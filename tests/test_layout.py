@@ -31,7 +31,7 @@ LAYERS: dict[str, int] = {
     # the engine
     "engine": 3,
     # what is built on the engine: capture, extraction, provider SDKs, evaluation
-    "extraction": 4, "capture": 4, "capture_failures": 4, "unanswered": 4, "sdk": 4, "adapter_args": 4, "metadata_keys": 4, "evaluation": 4, "memory_tools": 4, "tool_arguments": 4, "tool_writes": 4,
+    "extraction": 4, "capture": 4, "capture_failures": 4, "unanswered": 4, "sdk": 4, "adapter_args": 4, "metadata_keys": 4, "evaluation": 4, "memory_tools": 4, "tool_arguments": 4, "tool_writes": 4, "unexpired": 4,
     "mcp_server": 4,
     # the command line and the package's public names
     "cli": 5, "<top>": 5,

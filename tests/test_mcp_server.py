@@ -47,7 +47,7 @@ from memori_core.mcp_server import (  # noqa: E402
     describe_tools,
     is_loopback,
 )
-from memori_core.memory_tools import NOTHING_RELEVANT  # noqa: E402
+from memori_core.memory_tools import NOTHING_RELEVANT, MemoryTools  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CALL_LIMIT = 20.0
@@ -973,6 +973,40 @@ async def test_recall_of_what_memory_holds_lists_every_fact_newest_first_as_reca
         out = await call(s, "recall", query="What do you remember about me?")
     assert [f["text"] for f in out["facts"]] == texts[::-1]
     assert "more" not in out and "message" not in out
+
+
+async def test_recall_of_what_memory_holds_pages_past_expired_facts_to_those_that_hold(hash_embedder):
+    # Reviewer (mcp_meta): 20 newer notes that had expired filled the page, so the answer held no fact and said
+    # "more are stored"; recall_memory showed the 20 expired notes.
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig())
+    now = datetime.now(timezone.utc)
+    held = ["User is vegetarian.", "User lives in Porto.", "User works at Siemens."]
+    engine.add("ann", held, created_at=now - timedelta(days=30))
+    engine.add("ann", [f"User is at stop number {i} of the city tour." for i in range(20)],
+               created_at=now - timedelta(days=2), expires_at=now - timedelta(hours=1))
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        out = await call(s, "recall", query="What do you remember about me?")
+    assert sorted(f["text"] for f in out["facts"]) == sorted(held)
+    assert "more" not in out and "message" not in out
+    answer = MemoryTools(engine).recall("ann", "What do you remember about me?")
+    assert answer.startswith("Facts stored about the user, newest first (1 to 3):") and "city tour" not in answer
+    assert all(text in answer for text in held)
+
+
+async def test_recall_of_what_memory_holds_says_where_list_goes_on_past_expired_facts(hash_embedder):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig())
+    now = datetime.now(timezone.utc)
+    engine.add("ann", [f"User fact number {i} is here." for i in range(25)], created_at=now - timedelta(days=30))
+    engine.add("ann", [f"User note {i} is done." for i in range(5)], created_at=now - timedelta(days=2),
+               expires_at=now - timedelta(hours=1))
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        out = await call(s, "recall", query="What do you know about me?")
+        rest = await call(s, "list", offset=25)
+    assert len(out["facts"]) == 20 and all("fact number" in f["text"] for f in out["facts"])
+    assert out["more"] is True and "20 newest unexpired facts" in out["message"]
+    assert "call list with offset=25" in out["message"]
+    assert {f["id"] for f in rest["facts"]}.isdisjoint(f["id"] for f in out["facts"])
+    assert len(rest["facts"]) == 5
 
 
 async def test_recall_of_what_memory_holds_says_more_are_stored_and_points_to_list(hash_embedder):

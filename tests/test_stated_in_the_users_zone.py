@@ -170,7 +170,10 @@ def test_the_listings_write_an_expiry_in_the_turns_zone_with_the_block_s_formatt
     stated, expired = (format_timestamp(t, tz=COLUMBUS) for t in ("2026-10-13T10:00:00Z", "2026-11-03T11:00:00Z"))
     assert listed.endswith(f"(stated {stated}; expired {expired}, no longer current)")
     assert (stated, expired) == ("2026-10-13 05:00 -05:00", "2026-11-03 06:00 -05:00")
-    assert MemoryTools(engine).recall("dana", "What do you know about me?", tz=COLUMBUS) == listed
+    # what memory holds leaves the expired trip out, and writes the times of what holds in the turn's zone too
+    engine.add("dana", ["User lives in Columbus."], created_at="2026-10-13T10:00:00Z")
+    held = MemoryTools(engine).recall("dana", "What do you know about me?", tz=COLUMBUS)
+    assert held.endswith(f"User lives in Columbus. (stated {stated})") and "Toronto" not in held
 
 
 # -- LlamaIndex ------------------------------------------------------------------------------------------------------

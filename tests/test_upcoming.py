@@ -51,6 +51,22 @@ def test_a_question_about_the_past_the_world_or_a_named_trip_does_not(query: str
     assert not asks_what_is_coming(query)
 
 
+@pytest.mark.parametrize("query", [
+    "Anything good coming up on Netflix?", "What's coming up in the Premier League this weekend?",
+    "Any plans for the new stadium?", "What upcoming movies should I watch?", "Any upcoming elections?",
+    "How do I get a six-pack?", "Do I own my holiday home outright?", "What are my plans for retirement savings?",
+])
+def test_a_question_of_the_worlds_schedule_or_of_plans_for_a_thing_does_not(query: str) -> None:
+    # Reviewer (upc): each of these let the user's dated plans through the gate as "upcoming".
+    assert not asks_what_is_coming(query)
+
+
+def test_a_question_with_no_world_subject_still_asks_what_is_coming() -> None:
+    assert all(asks_what_is_coming(q) for q in ["Any plans for Saturday?", "Any upcoming trips?",
+                                                "Any tips on packing my bag for the trip?",
+                                                "What are my plans for my birthday?"])
+
+
 def test_asks_what_is_coming_names_a_query_that_is_not_text() -> None:
     with pytest.raises(TypeError, match="query must be a str"):
         asks_what_is_coming(None)  # type: ignore[arg-type]
@@ -69,6 +85,15 @@ def test_a_day_told_ahead_is_a_plan_until_it_passes_and_a_told_time_counts_from_
     assert not still_ahead("User moved to Berlin last week.", said, ts("2026-10-06T09:00:00Z"))  # no plan
     # a month and its year is no day: "February 2027" is not "February 20"
     assert not still_ahead("User is planning a trip to Japan in February 2027.", said, ts("2027-02-10T09:00:00Z"))
+
+
+def test_a_yearly_day_is_ahead_at_its_next_time_across_the_new_year() -> None:
+    # Reviewer (upc): a birthday on January 5 was not ahead on December 28 (this year's had passed).
+    birthday = "User's mum's birthday is on January 5."
+    said = ts("2024-06-01T00:00:00Z")
+    assert still_ahead(birthday, said, ts("2025-12-28T00:00:00Z"))
+    assert still_ahead(birthday, said, ts("2025-01-02T00:00:00Z"))
+    assert not still_ahead(birthday, said, ts("2025-03-01T00:00:00Z"))  # next January is past the horizon
 
 
 def test_plans_in_force_reads_ends_days_ahead_and_plans_called_off_lately() -> None:
@@ -127,3 +152,13 @@ def test_explain_names_the_upcoming_rule_as_recall_does(gated: RecallEngine) -> 
     report = gated.explain("Any plans coming up?", "frank", 5, as_of=at("2026-10-06T09:00:00+02:00"))
     [fact] = report.facts
     assert fact.passed_by == "upcoming" and "coming up" in report.gate_note
+
+
+@pytest.mark.parametrize("query", ["How do I get a six-pack?", "Anything good coming up on Netflix?",
+                                   "What upcoming movies should I watch?"])
+def test_a_question_of_no_plan_of_the_askers_is_given_no_plan_as_upcoming(gated: RecallEngine, query: str) -> None:
+    # Reviewer (upc_e2e): the dentist appointment and the hike were injected into these as "upcoming".
+    told = at("2026-10-05T09:00:00+02:00")
+    gated.add("gina", ["User is hiking in the Alps next weekend.", "User has a dentist appointment tomorrow."],
+              created_at=told)
+    assert "upcoming" not in recalled(gated, query, "gina", as_of=at("2026-10-06T09:00:00+02:00")).values()

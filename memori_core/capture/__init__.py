@@ -24,7 +24,7 @@ from .held import OUTAGE_TURNS_KEPT
 from .markup import prompt_markup_in
 from .outcomes import CaptureDropped, CaptureStats, FlushResult, HeldTurn, WaitsForCaptures
 from .refusal import Refusal, refused_because
-from .said_at import SAID_AT_KEY, said_as_of, said_at_in, said_during, said_zone, turn_said_at
+from .said_at import SAID_AT_KEY, said_as_of, said_at_in, said_during, said_during_turn, said_zone
 from .secrets import secret_in
 from .shown_facts import EXISTING_FACTS_LIMIT, SLOT_FACTS_LIMIT, SLOT_SCAN_LIMIT, same_slot_facts
 from .turn import capture_facts
@@ -35,5 +35,6 @@ __all__ = [
     "SLOT_SCAN_LIMIT",
     "BackgroundCapture", "CaptureDropped", "CaptureStats", "FlushResult", "HeldTurn", "Refusal", "WaitsForCaptures",
     "capture_facts", "check_extractor", "check_max_pending", "newest_turn", "prompt_markup_in", "refused_because",
-    "said_as_of", "said_at_in", "said_during", "said_zone", "same_slot_facts", "secret_in", "turn_said_at", "turn_spans",
+    "said_as_of", "said_at_in", "said_during", "said_during_turn", "said_zone", "same_slot_facts", "secret_in",
+    "turn_spans",
 ]

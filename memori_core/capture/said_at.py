@@ -1,7 +1,7 @@
 """When a framework message says it was said: :data:`SAID_AT_KEY` in its metadata, read by :func:`said_at_in`; the
 zone it was said in, which the ``<memori_context>`` block writes its times in (:func:`said_zone`); the time a
 recall for it reads memory at (:func:`said_as_of`); the time of the turn an agent run is at, for the writes made
-in it that take no time of their own (:func:`said_during`, :func:`turn_said_at`)."""
+in it that take no time of their own (:func:`said_during`, :func:`said_during_turn`)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ _TURN_SAID_AT: ContextVar[datetime | None] = ContextVar("memori_turn_said_at", d
 
 @contextmanager
 def said_during(when: datetime | None) -> Iterator[None]:
-    """Within the block, :func:`turn_said_at` is ``when``: the time the turn an agent run answers was said (its
+    """Within the block, :func:`said_during_turn` is ``when``: the time the turn an agent run answers was said (its
     last human message's :data:`SAID_AT_KEY`). A LangGraph ``store.put`` takes no time, so a ``MemoriStore`` put
     made in the block (a tool's ``runtime.store.put``) is dated then, by the clock the memory tools' ``remember``
     of the same run is dated by; ``MemoriMiddleware`` opens it around each tool call. ``None``: now."""
@@ -73,6 +73,7 @@ def said_during(when: datetime | None) -> Iterator[None]:
         _TURN_SAID_AT.reset(token)
 
 
-def turn_said_at() -> datetime | None:
-    """The time :func:`said_during` set for the code running now, else ``None``."""
+def said_during_turn() -> datetime | None:
+    """The time :func:`said_during` set for the code running now, else ``None`` (not
+    :func:`memori_core.extraction.turn_said_at`, which reads a turn's messages)."""
     return _TURN_SAID_AT.get()

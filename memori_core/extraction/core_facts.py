@@ -52,6 +52,12 @@ _SOMEONE_ELSES = rx(
     rf"^\W*(?:i\s+(?:think|guess|believe|reckon)\s+)?(?:user's|my|our)\s+(?:[\w-]+\s+){{0,2}}?"
     rf"(?:{PERSON}|sons|daughters|twins|toddlers?|grandchildren|grandkids?|grandsons?|granddaughters?)\b"
 )
+# A medicine or diet changed for a person of the user's: "User's doctor switched their mum from metformin to
+# Ozempic.", "The GP put my dad on statins." (the mum's medicine, not the user's)
+_CHANGED_FOR_SOMEONE = rx(
+    rf"\b(?:switched|moved|changed|put|started|took|taken)\s+(?:the\s+user's|user's|their|my|our)\s+"
+    rf"(?:[\w-]+\s+)?{PERSON}\b"
+)
 # Taken back: "User lied about being vegan.", "User was joking about the peanut allergy."
 _TAKEN_BACK = rx(r"\b(?:lied|lying|kidding|joking)\s+about\b")
 # Said to rule the matter out: "User is allergic to nothing.", "User has no known allergies."
@@ -104,7 +110,8 @@ def is_core_fact(text: str) -> bool:
     fact of someone else only when the question names them (:func:`memori_core.ranking.care.named_by`).
     """
     if outside_holder(text) is not None or _SOMEONE_ELSES.match(text) or _PAST.search(text) or _WAS.search(text) \
-            or _NONE.search(text) or _TAKEN_BACK.search(text) or _ends_diet_or_medicine(text):
+            or _NONE.search(text) or _TAKEN_BACK.search(text) or _ends_diet_or_medicine(text) \
+            or _CHANGED_FOR_SOMEONE.search(text):
         return False  # "User's friend...", "User's sister...", "User's dog..."
     if _MANAGED_CONDITION.match(text):
         return True

@@ -11,6 +11,7 @@ known, a day ends when it has ended everywhere on Earth (24:00 at UTC-12, :data:
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -211,6 +212,17 @@ def spell_months(text: str) -> str:
     return _SHORT_MONTH.sub(lambda m: _SHORT_NAMES[m.group(1)[:3].lower()].capitalize(), text)
 
 
+# "on 2027-01-16" with no weekday before it: read as "on 16 January 2027" (a weekday before it: anchored already)
+_ON_ISO_DAY = re.compile(r"\bon\s+(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def _spell_iso_day(m: re.Match[str]) -> str:
+    month = int(m.group(2))
+    if not 1 <= month <= 12:
+        return m.group(0)
+    return f"on {int(m.group(3))} {calendar.month_name[month]} {m.group(1)}"
+
+
 def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False, past: bool = False) -> AnchoredPlan | None:
     """``fact`` (a plan: "User's dentist appointment is on Monday at 10am.") with the first day it names
     resolved against ``now`` (an aware datetime in the user's zone) and written out ("... is on Monday 2026-12-07
@@ -246,7 +258,7 @@ def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False, past: boo
     >>> anchor_plan("User had their cousin's wedding November 20-22.", said, past=True).expires_at.isoformat()
     '2026-11-23T12:00:00+00:00'
     """
-    fact = spell_months(fact)
+    fact = spell_months(_ON_ISO_DAY.sub(_spell_iso_day, fact))
     m = _PHRASE.search(fact)
     if m is None or re.search(r"\b(?:every|each)\s*$", fact[: m.start()], re.IGNORECASE):
         return None  # none, or a day that recurs ("every Monday")

@@ -68,9 +68,12 @@ _STOPPED = re.compile(
 # insulin pump to injections.", "My doctor switched me from metformin to Ozempic.", "User's doctor switched the user
 # from metformin to Ozempic.", "I changed my diet from vegan to pescatarian.": what was left is the words between
 # "from" and "to" (never the new thing, which the same fact says holds now).
+# The switched object is the user ("me", "the user") or a thing of theirs ("my diet", "gyms"), never a person or
+# pet of theirs ("switched my mum from metformin" is the mum's medicine).
+_NOT_THE_USER = rf"(?!(?:{PERSON}|{PETS}|him|her|patients?|clients?|students?|team|staff)\b)"
 _SWITCHED_FROM = re.compile(
-    r"\b(?:switched|changed|moved|swapped|transitioned|went)\s+(?:(?:me|us|them|him|her|the\s+user|"
-    r"(?:my|our|their|his|her|the\s+user's)\s+[\w-]+)\s+|[\w-]+\s+)?from\s+"
+    r"\b(?:switched|changed|moved|swapped|transitioned|went)\s+(?:(?:me|us|them|the\s+user|"
+    rf"(?:my|our|their|the\s+user's)\s+{_NOT_THE_USER}[\w-]+)\s+|{_NOT_THE_USER}[\w-]+\s+)?from\s+"
     r"(?:(?:my|our|the|that|this|their|his|her|an?)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:to|and|for|in|on|at|last|"
     r"this|after|because|since|when|so|but|yesterday|today|finally|ago|years?|months?|weeks?)\b)[\w-]+){0,2})"
 )

@@ -29,24 +29,44 @@ UPCOMING_MOST = 3
 crowd out the facts the question's words are near."""
 
 _PERSONAL = re.compile(r"\b(?:i|i'm|i've|i'll|me|my|mine|we|we're|us|our)\b", re.IGNORECASE)
+# What fills someone's schedule: asked of with no asker named ("Any outdoor plans coming up?", "Anything planned
+# for the holidays?"), it is the asker's; a question of nothing of the kind is of the world ("Anything good coming up
+# on Netflix?", "What's coming up in the Premier League?").
+_SCHEDULE = (r"plans?|planned|trips?|travel|travell?ing|events?|appointments?|holidays?|vacations?|getaways?|"
+             r"outings?|scheduled|booked|commitments?|deadlines?|meetings?|flights?|visits?|bookings?")
+_OWN_SCHEDULE = re.compile(rf"\b(?:{_SCHEDULE})\b|\banything\s+on\s*(?:this|next|tonight|tomorrow|today|[?.!]|$)",
+                           re.IGNORECASE)
 # Asking what is ahead: "Any outdoor plans coming up?", "What's coming up for me?", "any upcoming trips", "my plans
-# for the weekend", "anything planned", "what's on my calendar"; not news told ("My mum's birthday is coming up").
-_AHEAD = re.compile(r"\b(?:any|anything|something|what(?:'s|\s+is|\s+are)?)\b[^.?!]{0,40}\bcoming\s+up\b"
-                    r"|\b(?:my|our|any|what)\s+upcoming\b|\bon\s+(?:my|our)\s+(?:calendar|schedule|agenda)\b"
+# for the weekend", "anything planned", "what's on my calendar"; not news told ("My mum's birthday is coming up"),
+# nor the world's ("What upcoming movies should I watch?", "Any upcoming elections?").
+_AHEAD = re.compile(rf"\b(?:any|anything|something|what(?:'s|\s+is|\s+are)?)\b[^.?!]{{0,40}}\bcoming\s+up\b"
+                    rf"|\b(?:my|our)\s+upcoming\b|\b(?:any|what)\s+upcoming\s+(?:\w+\s+)?(?:{_SCHEDULE})\b"
+                    r"|\bon\s+(?:my|our)\s+(?:calendar|schedule|agenda)\b"
                     r"|\banything\s+(?:planned|on|scheduled|booked)\b|\bgot\s+(?:anything|something)\s+on\b",
                     re.IGNORECASE)
 _PLANS = re.compile(r"\b(?:any|my|our)\s+(?:\w+\s+)?plans\b|\bplans\s+for\s+(?:this|next|the)\s+"
                     r"(?:weekend|week|month|holidays?|summer)\b|\bwhat\s+am\s+i\s+(?:doing|up\s+to)\b(?!\s+wrong)", re.IGNORECASE)
+# Plans for a thing, not a time: "Any plans for the new stadium?", "my plans for retirement savings" (a time, or
+# an occasion of the asker's, is a plan ahead: "plans for the weekend", "plans for Saturday", "plans for my birthday")
+_PLANS_FOR_A_THING = re.compile(
+    r"\bplans?\s+for\s+(?!(?:my|our)\b|(?:(?:this|next|the|that)\s+)?(?:weekend|week|month|year|summer|winter|"
+    r"spring|autumn|fall|holidays?|evening|morning|afternoon|night|day|break|half[\s-]term|rest\s+of)\b|"
+    r"(?:tonight|tomorrow|today|christmas|easter|new\s+year|monday|tuesday|wednesday|thursday|friday|saturday|"
+    r"sunday)\b)", re.IGNORECASE)
 # "Am I busy next week?", "Am I free this weekend?", "Do I have anything tomorrow?"
 _WHEN_AHEAD = re.compile(r"\b(?:am\s+i|are\s+we)\s+(?:busy|free|away|travell?ing|going\s+anywhere)\b"
                          r"|\b(?:do|have)\s+(?:i|we)\s+(?:got\s+)?(?:anything|something)\b", re.IGNORECASE)
-# Packing with no meal: "What should I pack?", "What do I need to pack for my trip?", not "pack for lunch".
-_PACK = re.compile(r"\bpack(?:ing)?\b(?:\s+for\s+(?:my|our|the)\s+(?:\w+\s+)?(?:trip|holiday|vacation|journey|flight|"
-                   r"travels?))?\s*[?.!]*\s*$|\bpack(?:ing)?\s+for\s+(?:my|our)\s+(?:\w+\s+)?(?:trip|holiday|vacation|"
-                   r"journey|flight|travels?)\b", re.IGNORECASE)
-# "my trip" with no place after it: "before my trip", "my upcoming trip!"; "my trip to Tokyo" names its own.
+# Packing as the asker's verb, with no meal: "What should I pack?", "What do I need to pack for my trip?", not
+# "pack for lunch", nor a thing called a pack ("How do I get a six-pack?").
+_PACK = re.compile(r"\b(?:i|we|to)\s+(?:\w+\s+)?pack(?:ing)?\b(?:\s+for\s+(?:my|our|the)\s+(?:\w+\s+)?"
+                   r"(?:trip|holiday|vacation|journey|flight|travels?))?\s*[?.!]*\s*$"
+                   r"|(?<![\w-])pack(?:ing)?\s+(?:(?:my|our|a|the)\s+(?:\w+\s+)?(?:bags?|suitcases?|luggage)|for\s+"
+                   r"(?:my|our)\s+(?:\w+\s+)?(?:trip|holiday|vacation|journey|flight|travels?))\b", re.IGNORECASE)
+# "my trip" with no place after it: "before my trip", "my upcoming trip!"; "my trip to Tokyo" names its own, and
+# "my holiday home" is a house.
 _MY_TRIP = re.compile(r"\b(?:my|our)\s+(?:\w+\s+)?(?:trip|travels?|vacation|holiday|journey|flight)\b"
-                      r"(?!\s+(?:to|in|at|around|through)\b)", re.IGNORECASE)
+                      r"(?!\s+(?:to|in|at|around|through|homes?|house|cottage|flat|let|pay|allowance|entitlement|"
+                      r"insurance)\b)", re.IGNORECASE)
 _TRAVEL = re.compile(r"\b(?:any|my)\s+(?:\w+\s+)?travel\b", re.IGNORECASE)
 _PAST = re.compile(r"\b(?:did|was|were|had|last|ago|yesterday|used\s+to)\b", re.IGNORECASE)
 _LEADS_WITH_ANY = re.compile(r"^\W*(?:any|anything|what's|whats|what\s+is|what\s+are)\b", re.IGNORECASE)
@@ -56,18 +76,19 @@ def asks_what_is_coming(query: str) -> bool:
     """Whether ``query`` asks about the asker's plans ahead: "Any outdoor plans coming up?", "Do I have any travel
     coming up?", "What are my plans for this weekend?", "Am I busy next week?", "What should I pack?", "Any tips for
     my trip?" (a trip with no place). Not a question about the past ("What did I do last weekend?"), nor one with no
-    asker ("What films are coming up?", "Are there plans for a new stadium?")."""
+    asker ("What films are coming up?", "Are there plans for a new stadium?", "Anything good coming up on
+    Netflix?"), nor one of plans for a thing ("What are my plans for retirement savings?")."""
     if not isinstance(query, str):
         raise TypeError(f"query must be a str, got {type(query).__name__}")
     text = query.replace("\u2019", "'")
-    if _PAST.search(text):
+    if _PAST.search(text) or _PLANS_FOR_A_THING.search(text):
         return False
     personal = _PERSONAL.search(text) is not None
     if not text.rstrip().endswith("?") and not _LEADS_WITH_ANY.match(text):
         return False  # a question asks what is coming up; a turn telling a plan is news (item 50)
     if _AHEAD.search(text) or _PLANS.search(text):
-        return personal or (_LEADS_WITH_ANY.match(text) is not None and not re.search(r"\b(?:there|they|he|she)\b",
-                                                                                      text, re.IGNORECASE))
+        return personal or (_LEADS_WITH_ANY.match(text) is not None and _OWN_SCHEDULE.search(text) is not None
+                            and not re.search(r"\b(?:there|they|he|she)\b", text, re.IGNORECASE))
     if not personal:
         return False
     return bool(_WHEN_AHEAD.search(text) or _PACK.search(text) or _MY_TRIP.search(text) or _TRAVEL.search(text))
@@ -140,17 +161,18 @@ def still_ahead(text: str, said: float, now: float) -> bool:
     for m in _MONTH_DAY.finditer(text):
         month = _MONTHS[(m.group(1) or m.group(4)).lower().rstrip(".")]
         day = int(m.group(2) or m.group(3))
+        yearly = not m.group(5) and _YEARLY.search(text) is not None
         if m.group(5):
             years = [int(m.group(5))]
-        elif _YEARLY.search(text):
+        elif yearly:
             first = datetime.fromtimestamp(now, tz=timezone.utc).year
             years = [first, first + 1]
         else:  # the next such day after it was said
             years = [told.year, told.year + 1]
         for year in years:
             end = _day_end(year, month, day)
-            if end is None or end < said:
-                continue
+            if end is None or end < said or (yearly and end + lasting < now):
+                continue  # a yearly day: its next time on or after now (on December 28, January 5 next year)
             if now <= end + lasting and end - 1.5 * DAY <= horizon:
                 return True
             break
