@@ -51,7 +51,8 @@ CONCERNS: dict[str, tuple[str, ...]] = {
     "capture, extraction": ("memori_core.capture.*", "memori_core.extraction.*", "memori_core.capture_failures",
                             "memori_core.unanswered"),
     "agent tools, sdk, evaluation": ("memori_core.memory_tools", "memori_core.tool_arguments",
-                                     "memori_core.tool_writes", "memori_core.mcp_server", "memori_core.sdk.*",
+                                     "memori_core.tool_writes", "memori_core.unexpired", "memori_core.mcp_server",
+                                     "memori_core.sdk.*",
                                      "memori_core.evaluation.*"),
     # layer 3
     "engine": ("memori_core.engine.*",),
