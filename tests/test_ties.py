@@ -45,12 +45,17 @@ def assert_as_fresh(engine: RecallEngine, store: object) -> None:
         assert ranked_ids(engine, limit) == ranked_ids(fresh, limit), limit
 
 
-def test_compacted_copy_ranks_tied_facts_as_a_fresh_engine() -> None:
+def tied_engine(seed: int) -> tuple[ChromaStore, RecallEngine, list[str], list[str], list[int]]:
+    """An ungated engine over a new in-memory store (pool floor 20), the tied texts, their ids and a shuffled order
+    of them (``seed``)."""
     store = ChromaStore.in_memory()
     engine = ungated_engine(HashEmbedder(), store=store, candidate_floor=20)
     texts = tied_texts()
-    ids = [f"t{i}" for i in range(len(texts))]
-    order = shuffled(len(texts), 1)
+    return store, engine, texts, [f"t{i}" for i in range(len(texts))], shuffled(len(texts), seed)
+
+
+def test_compacted_copy_ranks_tied_facts_as_a_fresh_engine() -> None:
+    store, engine, texts, ids, order = tied_engine(1)
     first, rest = order[:240], order[240:]
     engine.add("u", [texts[i] for i in first], ids=[ids[i] for i in first])
     engine.recall("apple", "u")  # the copy is loaded: the session facts below are appended after these
@@ -65,11 +70,7 @@ def test_compacted_copy_ranks_tied_facts_as_a_fresh_engine() -> None:
 
 
 def test_deleted_then_added_again_ranks_tied_facts_as_a_fresh_engine() -> None:
-    store = ChromaStore.in_memory()
-    engine = ungated_engine(HashEmbedder(), store=store, candidate_floor=20)
-    texts = tied_texts()
-    ids = [f"t{i}" for i in range(len(texts))]
-    order = shuffled(len(texts), 2)
+    store, engine, texts, ids, order = tied_engine(2)
     engine.add("u", [texts[i] for i in order[:240]], ids=[ids[i] for i in order[:240]])
     engine.recall("apple", "u")
     engine.add("u", [texts[i] for i in order[240:]], ids=[ids[i] for i in order[240:]], session_id="s")
