@@ -245,21 +245,24 @@ def _header_values(headers: Any, name: str) -> list[str]:
     return [] if value is None else [str(value)]
 
 
-def _fact(fact: RecalledFact) -> dict[str, Any]:
-    """A recalled fact as ``recall`` answers it, for the client's model: its metadata without a LangGraph store
-    item (:data:`~memori_core.metadata_keys.STORE_ITEM_KEY`: the whole item again, its text and an internal
-    digest) nor the item's namespace; ``get`` and ``list`` still show the stored record whole."""
+def _shown(fact: RecalledFact | StoredFact, **scores: Any) -> dict[str, Any]:
+    """A fact as ``recall`` answers it, for the client's model (``scores``: its ``valid_to`` and score parts): its
+    metadata without a LangGraph store item (:data:`~memori_core.metadata_keys.STORE_ITEM_KEY`: the whole item
+    again, its text and an internal digest) nor the item's namespace; ``get`` and ``list`` still show the stored
+    record whole."""
     metadata = {k: v for k, v in fact.metadata.items() if k not in (STORE_ITEM_KEY, STORE_NAMESPACE_KEY)}
     return {"id": fact.id, "text": fact.content, "created_at": fact.created_at, "valid_from": fact.valid_from,
-            "restored_at": fact.restored_at, "valid_to": fact.valid_to, "score": fact.rank_score, "cosine": fact.cosine, "lexical": fact.lexical, "metadata": metadata}
+            "restored_at": fact.restored_at, **scores, "metadata": metadata}
+
+
+def _fact(fact: RecalledFact) -> dict[str, Any]:
+    """A recalled fact as ``recall`` answers it (:func:`_shown`), with its scores."""
+    return _shown(fact, valid_to=fact.valid_to, score=fact.rank_score, cosine=fact.cosine, lexical=fact.lexical)
 
 
 def _listed(fact: StoredFact) -> dict[str, Any]:
-    """A listed fact in ``recall``'s shape (:func:`_fact`), for a question about what memory holds: no scores."""
-    metadata = {k: v for k, v in fact.metadata.items() if k not in (STORE_ITEM_KEY, STORE_NAMESPACE_KEY)}
-    return {"id": fact.id, "text": fact.content, "created_at": fact.created_at, "valid_from": fact.valid_from,
-            "restored_at": fact.restored_at, "valid_to": None, "score": None, "cosine": None, "lexical": None,
-            "metadata": metadata}
+    """A listed fact in ``recall``'s shape (:func:`_shown`), for a question about what memory holds: no scores."""
+    return _shown(fact, valid_to=None, score=None, cosine=None, lexical=None)
 
 
 async def _everything(engine: RecallEngine, who: str, limit: int | None) -> dict[str, Any]:

@@ -259,17 +259,21 @@ def stored_by(plan: ToolWrite) -> dict[str, Any]:
     return {"facts": [plan.text, *plan.keeps], "core": [plan.core, *(is_core_write(t) for t in plan.keeps)]}
 
 
+def _superseding(ends: Sequence[_Fact]) -> dict[str, Any]:
+    """``engine.add``'s ``supersedes`` for the facts a write ends (none: no argument)."""
+    return {"supersedes": [f.id for f in ends]} if ends else {}
+
+
 def _ending(plan: ToolWrite) -> dict[str, Any]:
-    return {"supersedes": [f.id for f in plan.ends]} if plan.ends else {}
+    return _superseding(plan.ends)
 
 
 def _coming(plan: ToolWrite) -> dict[str, Any]:
     """``engine.add``'s arguments for the state ``plan`` tells ahead: valid from its start, ending then what it
     replaces (a second write: the text itself is valid now)."""
     assert plan.to_come is not None
-    ending = {"supersedes": [f.id for f in plan.to_come_ends]} if plan.to_come_ends else {}
     return {"facts": [plan.to_come.fact], "core": [is_core_write(plan.to_come.fact)],
-            "valid_from": plan.to_come.start, **ending}
+            "valid_from": plan.to_come.start, **_superseding(plan.to_come_ends)}
 
 
 def store_plan(engine: Any, entity_id: str, plan: ToolWrite, said_at: datetime | None = None,

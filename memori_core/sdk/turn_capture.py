@@ -85,12 +85,9 @@ def turn_with_reply(messages: Any, reply: Any) -> tuple[list[Any], str]:
     digest of the conversation up to that turn's last user message (the same in every call of a tool loop, and
     different for the same words said again later). ``([], "")`` when no message is the user's. A bad message
     raises ``TypeError`` naming it as ``messages[i]``."""
-    if isinstance(messages, (bytes, bytearray)) or (not isinstance(messages, (str, Sequence))):
-        raise TypeError(f"messages must be the call's messages (a list, or a Responses API input string), got "
-                        f"{type(messages).__name__}")
-    listed: list[Any] = [messages] if isinstance(messages, str) else list(messages)
+    listed = _listed(messages)
     read = as_messages(listed)  # checks every message, naming a bad one
-    last_user = max((i for i, m in enumerate(read) if m.role in USER_ROLES), default=None)
+    last_user = _last_user(read)
     if last_user is None:
         return [], ""
     answer = reply_message(reply)
@@ -100,6 +97,20 @@ def turn_with_reply(messages: Any, reply: Any) -> tuple[list[Any], str]:
         as_messages([answer], "reply")  # a malformed reply is named as the reply
         turn = newest_turn(listed[:last_user + 1] + [answer])
     return turn, _digest(read[:last_user + 1])
+
+
+def _listed(messages: Any) -> list[Any]:
+    """The call's messages as a list (a Responses API input string is one message); another type raises
+    ``TypeError`` naming ``messages``."""
+    if isinstance(messages, (bytes, bytearray)) or not isinstance(messages, (str, Sequence)):
+        raise TypeError(f"messages must be the call's messages (a list, or a Responses API input string), got "
+                        f"{type(messages).__name__}")
+    return [messages] if isinstance(messages, str) else list(messages)
+
+
+def _last_user(read: Sequence[Any]) -> int | None:
+    """The index of the last message of ``read`` that is the user's, ``None`` when none is."""
+    return max((i for i, m in enumerate(read) if m.role in USER_ROLES), default=None)
 
 
 def _digest(read: Sequence[Any]) -> str:
@@ -113,13 +124,11 @@ def conversation_digest(messages: Any) -> str:
     """The digest :func:`turn_with_reply` gives for ``messages`` (the conversation up to its last user message), so
     a model call's ``apply`` and its ``capture`` are paired; ``""`` when no message is the user's or the messages
     cannot be read (their ``capture`` names the bad one)."""
-    if isinstance(messages, (bytes, bytearray)) or not isinstance(messages, (str, Sequence)):
-        return ""
     try:
-        read = as_messages([messages] if isinstance(messages, str) else list(messages))
+        read = as_messages(_listed(messages))
     except (TypeError, ValueError):
         return ""
-    last_user = max((i for i, m in enumerate(read) if m.role in USER_ROLES), default=None)
+    last_user = _last_user(read)
     return "" if last_user is None else _digest(read[:last_user + 1])
 
 
