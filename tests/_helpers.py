@@ -406,6 +406,28 @@ def seeded_fixtures(seed: Any, config: Any = None) -> tuple[Any, Any]:
     return shared_fixture(seed, config), fresh
 
 
+@contextlib.contextmanager
+def unwritable_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder this process cannot write to: ``/proc/1`` when it runs as root (root writes anywhere but in /proc),
+    else a folder under ``tmp_path`` made read-only, writable again afterwards; the test is skipped where there is
+    neither."""
+    if os.name == "posix" and os.geteuid() == 0:
+        proc = Path("/proc/1")
+        if not proc.is_dir() or os.access(proc, os.W_OK):
+            pytest.skip("running as root without a read-only folder to test with")
+        yield proc
+        return
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o500)
+    if os.access(folder, os.W_OK):
+        pytest.skip("this platform ignores folder permissions")
+    try:
+        yield folder
+    finally:
+        folder.chmod(0o700)
+
+
 def wait_until(predicate: Callable[[], bool], at_most: float = 10.0) -> bool:
     """Whether ``predicate()`` became true within ``at_most`` seconds (polled): for work left running in the
     background, whose end a test cannot join. Only the outcome is asserted, never the time it took."""
