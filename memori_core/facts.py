@@ -248,6 +248,20 @@ def validity_fields(text: str | None) -> dict[str, Any]:
             for name in VALIDITY_FIELDS if (value := rec.get(name))}
 
 
+def stored_fact(entity_id: str, id: str, content: str, created_at: str | None, metadata_json: str | None,
+                last_seen: str | None, times_seen: int, session_id: str | None, seq: int, updated_at: str | None,
+                expires_at: str | None, validity: str | None) -> StoredFact:
+    """A :class:`StoredFact` from the fields a store keeps, in the dataclass's order: the user metadata as JSON text
+    (``""``, ``"{}"`` or ``None`` for none) and the validity and history links as :func:`validity_json` text
+    (``None`` or ``""``: valid, no links). Whatever holds stored rows (a store's row, its columns, the recall
+    cache's columns) builds its facts with this one reading of the two texts."""
+    return StoredFact(
+        id, entity_id, content, created_at,
+        json.loads(metadata_json) if metadata_json and metadata_json != "{}" else {},
+        last_seen, times_seen, session_id, seq, updated_at, expires_at, **validity_fields(validity),
+    )
+
+
 def valid_to_of(text: str | None) -> str | None:
     """The ``valid_to`` of a :func:`validity_json` text (``None`` when valid)."""
     return validity_fields(text).get("valid_to") if text else None

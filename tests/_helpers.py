@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import hashlib
+import http.server
 import importlib.util
 import json
 import os
@@ -33,6 +34,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -404,6 +406,53 @@ def seeded_fixtures(seed: Any, config: Any = None) -> tuple[Any, Any]:
                                  config=config if config is not None else RecallConfig()))
 
     return shared_fixture(seed, config), fresh
+
+
+class QuietHandler(http.server.BaseHTTPRequestHandler):
+    """An HTTP request handler that writes no access log (the test's output stays its own)."""
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+class LoopbackServer:
+    """A real HTTP server on a free loopback port (:attr:`port`) serving ``handler`` from a daemon thread until
+    :meth:`close` (polling often: ``shutdown`` waits for the serving loop to look up, 0.5 s by default)."""
+
+    def __init__(self, handler: type[http.server.BaseHTTPRequestHandler]) -> None:
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.port = int(self._server.server_address[1])
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                                        daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop serving, close the socket and wait for the serving thread."""
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+
+@contextlib.contextmanager
+def unwritable_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder this process cannot write to: ``/proc/1`` when it runs as root (root writes anywhere but in /proc),
+    else a folder under ``tmp_path`` made read-only, writable again afterwards; the test is skipped where there is
+    neither."""
+    if os.name == "posix" and os.geteuid() == 0:
+        proc = Path("/proc/1")
+        if not proc.is_dir() or os.access(proc, os.W_OK):
+            pytest.skip("running as root without a read-only folder to test with")
+        yield proc
+        return
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o500)
+    if os.access(folder, os.W_OK):
+        pytest.skip("this platform ignores folder permissions")
+    try:
+        yield folder
+    finally:
+        folder.chmod(0o700)
 
 
 def wait_until(predicate: Callable[[], bool], at_most: float = 10.0) -> bool:

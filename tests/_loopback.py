@@ -11,10 +11,11 @@ import itertools
 import json
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+
+from _helpers import LoopbackServer, QuietHandler
 
 _RESPONSE_IDS = itertools.count(1)
 
@@ -101,7 +102,7 @@ class Recorder:
 def endpoint() -> Iterator[Recorder]:
     recorder: Recorder
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         def do_POST(self) -> None:  # noqa: N802 - http.server's naming
             body = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)) or b"{}")
             path = self.path.split("?", 1)[0]
@@ -117,20 +118,12 @@ def endpoint() -> Iterator[Recorder]:
             self.end_headers()
             self.wfile.write(payload)
 
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    recorder = Recorder(server.server_address[1])
-    # A short poll interval: shutdown() waits for the serving loop to look up (0.5 s by default).
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
+    server = LoopbackServer(Handler)
+    recorder = Recorder(server.port)
     try:
         yield recorder
     finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+        server.close()
 
 
 # The SDK clients hold no state a test could change (each builds its HTTP client and TLS context,

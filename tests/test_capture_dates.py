@@ -13,14 +13,13 @@ from typing import Any
 
 import pytest
 from langchain.agents import create_agent
-from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.memory import Memory
 
 from _extractors import Gate
-from _langchain_fakes import recall_model_capture_graph, replies
+from _langchain_fakes import RecordingFake, recall_model_capture_graph, replies
 from _llamaindex_fakes import FixedLLM
 from memori_core import NaiveTimeWarning, RecallEngine, RuleBasedFactExtractor, capture_facts
 from memori_core.capture import BackgroundCapture, said_during, said_during_turn
@@ -46,16 +45,6 @@ def _only(engine: RecallEngine, entity: str) -> Any:
 
 def _lived_in(engine: RecallEngine, entity: str) -> dict[str, Any]:
     return {f.content: f for f in engine.list(entity, limit=100, include_invalid=True)}
-
-
-class RecordingFake(FakeListChatModel):
-    """FakeListChatModel that keeps the prompts it was sent."""
-
-    prompts: list[str] = []
-
-    def _call(self, messages: list[Any], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> str:
-        self.prompts = [*self.prompts, messages[-1].content]
-        return super()._call(messages, stop=stop, run_manager=run_manager, **kwargs)
 
 
 # -- capture_facts(created_at=...) -------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from _extractors import Exploding, Gate
 from _faults import Faults, break_store
 from _helpers import stored
-from _langchain_fakes import HeldChatModel, recall_model_capture_graph, replies
+from _langchain_fakes import HeldChatModel, RecordingFake, recall_model_capture_graph, replies
 from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor, capture_facts, unnormalized_entity_ids
 from memori_core.context import CLOSE_TAG, OPEN_TAG
 from memori_core.extraction import KnownFact, MessageLike, as_messages
@@ -262,16 +262,6 @@ def test_an_agent_inside_unnormalized_entity_ids_captures_under_the_id_it_allows
     assert done and done.completed == 1 and done.failed == 0
     with unnormalized_entity_ids():
         assert stored(ungated, nfd) == ["User lives in Porto."]
-
-
-class RecordingFake(FakeListChatModel):
-    """FakeListChatModel that keeps the prompts it was sent."""
-
-    prompts: list[str] = []
-
-    def _call(self, messages: list[Any], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> str:
-        self.prompts = [*self.prompts, messages[-1].content]
-        return super()._call(messages, stop=stop, run_manager=run_manager, **kwargs)
 
 
 def test_llm_extractor_parses_the_fake_models_fenced_reply() -> None:

@@ -11,11 +11,13 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 
+from _helpers import unwritable_folder
 import memori_core
 from memori_core import ChromaStore
 from memori_core.cli import main
@@ -225,23 +227,10 @@ def test_a_file_is_not_a_store_folder(command: list[str], tmp_path: Path, capsys
 
 
 @pytest.fixture
-def unwritable_dir(tmp_path: Path):
-    """A folder this process cannot write to (root writes anywhere but in /proc)."""
-    if os.name == "posix" and os.geteuid() == 0:
-        proc = Path("/proc/1")
-        if not proc.is_dir() or os.access(proc, os.W_OK):
-            pytest.skip("running as root without a read-only folder to test with")
-        yield proc
-        return
-    folder = tmp_path / "read-only"
-    folder.mkdir()
-    folder.chmod(0o500)
-    if os.access(folder, os.W_OK):
-        pytest.skip("this platform ignores folder permissions")
-    try:
+def unwritable_dir(tmp_path: Path) -> Iterator[Path]:
+    """A folder this process cannot write to (:func:`_helpers.unwritable_folder`)."""
+    with unwritable_folder(tmp_path) as folder:
         yield folder
-    finally:
-        folder.chmod(0o700)
 
 
 def test_an_unwritable_folder_is_a_clear_error(unwritable_dir: Path, capsys) -> None:

@@ -5,13 +5,12 @@ Chroma (a web page, a 404, a proxy's 503) is a ``ConnectionError`` saying what a
 
 from __future__ import annotations
 
-import http.server
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from _helpers import LoopbackServer, QuietHandler
 from memori_core import ChromaStore
 from memori_core.store.chroma_client import ServerUnavailable, check_server_address
 
@@ -49,7 +48,7 @@ class _Site:
     """A real HTTP server on loopback answering every request with ``status`` and an HTML ``body``."""
 
     def __init__(self, status: int, body: bytes) -> None:
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             server_version, sys_version = "nginx", ""
 
             def do_GET(self) -> None:
@@ -61,12 +60,8 @@ class _Site:
 
             do_POST = do_GET
 
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = int(self.server.server_address[1])
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = LoopbackServer(Handler)
+        self.port = self.server.port
 
 
 @pytest.fixture
@@ -74,8 +69,7 @@ def site(request: pytest.FixtureRequest) -> Iterator[_Site]:
     status, body = request.param
     site = _Site(status, body)
     yield site
-    site.server.shutdown()
-    site.server.server_close()
+    site.server.close()
 
 
 @pytest.mark.parametrize(("site", "answered"), [

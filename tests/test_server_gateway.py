@@ -5,17 +5,14 @@ proxy forwards again and the cool-down is over. The proxy is a real HTTP server 
 
 from __future__ import annotations
 
-import http.server
 import logging
-import threading
 import uuid
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
 
-from _helpers import Clock, HashEmbedder, ungated_engine
+from _helpers import Clock, HashEmbedder, LoopbackServer, QuietHandler, ungated_engine
 from memori_core import ChromaStore, MemoriRecall
 from memori_core.failopen import OutageBreaker
 from memori_core.store.chroma_client import ServerUnavailable
@@ -35,7 +32,7 @@ class Proxy:
         client = httpx.Client(timeout=10)
         owner = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             protocol_version = "HTTP/1.1"
             server_version, sys_version = "nginx", ""  # the Server header send_response writes
 
@@ -63,17 +60,12 @@ class Proxy:
 
             do_GET = do_POST = do_PUT = do_DELETE = _forward
 
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = int(self.server.server_address[1])
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = LoopbackServer(Handler)
+        self.port = self.server.port
         self._client = client
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.close()
         self._client.close()
 
 

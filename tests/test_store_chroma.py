@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from _helpers import HashEmbedder
+from _helpers import HashEmbedder, unwritable_folder
 from memori_core import ChromaStore, RecallConfig, RecallEngine, StoredFact
 from memori_core.engine import derived_fact_id
 from memori_core.store.chroma_client import release_unused_ephemeral
@@ -335,21 +335,12 @@ def test_the_path_variable_follows_the_same_rule(tmp_path: Path, monkeypatch) ->
 
 
 def test_an_unwritable_path_is_a_permission_error_naming_path(tmp_path: Path) -> None:
-    if os.name == "posix" and os.geteuid() == 0:
-        folder = Path("/proc/1")  # root writes anywhere but in /proc
-        if not folder.is_dir() or os.access(folder, os.W_OK):
-            pytest.skip("running as root without a read-only folder to test with")
-    else:
-        folder = tmp_path / "read-only"
-        folder.mkdir()
-        folder.chmod(0o500)
-        if os.access(folder, os.W_OK):
-            pytest.skip("this platform ignores folder permissions")
-    with pytest.raises(PermissionError, match=rf"path '{folder}' is not writable"):
-        ChromaStore(path=folder)
-    with pytest.raises(PermissionError, match=rf"path '{folder / 'new'}' cannot be created: its parent folder "
-                       rf"'{folder}' is not writable"):
-        ChromaStore(path=folder / "new")
+    with unwritable_folder(tmp_path) as folder:
+        with pytest.raises(PermissionError, match=rf"path '{folder}' is not writable"):
+            ChromaStore(path=folder)
+        with pytest.raises(PermissionError, match=rf"path '{folder / 'new'}' cannot be created: its parent folder "
+                           rf"'{folder}' is not writable"):
+            ChromaStore(path=folder / "new")
 
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..facts import StoredFact, valid_to_of, validity_fields, validity_json
+from ..facts import StoredFact, stored_fact, valid_to_of, validity_json
 from ..store.base import EntityColumns
 from ..validate import iso_to_ts
 from .strings import StrColumn, text_starts_with_word
@@ -296,21 +296,9 @@ def _gather_normalised(blocks: list[np.ndarray], keep: np.ndarray, n: int, dim: 
 
 def build_fact(entity_id: str, c: Columns, row: int, times_seen: int, seq: int, session: int) -> StoredFact:
     """Row ``row`` of ``c`` as a StoredFact (numeric fields passed in: they may be captured earlier)."""
-    raw = c.meta_json[row]
-    return StoredFact(
-        id=c.ids[row],  # type: ignore[arg-type]
-        entity_id=entity_id,
-        content=c.texts[row],  # type: ignore[arg-type]
-        created_at=c.created[row],
-        metadata=json.loads(raw) if raw and raw != "{}" else {},
-        last_seen=c.last_seen[row],
-        times_seen=times_seen,
-        session_id=c.session_names[session] if session >= 0 else None,
-        seq=seq,
-        updated_at=c.updated[row],
-        expires_at=c.expiry[row],
-        **validity_fields(c.validity[row]),
-    )
+    return stored_fact(entity_id, c.ids[row], c.texts[row], c.created[row], c.meta_json[row],  # type: ignore[arg-type]
+                       c.last_seen[row], times_seen, c.session_names[session] if session >= 0 else None, seq,
+                       c.updated[row], c.expiry[row], c.validity[row])
 
 
 class PoolFacts:

@@ -61,6 +61,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from ..calendar_words import MONTH_NAMES, WEEKDAYS
 from ..capture import capture_facts
 from ..embedders import default_embedder
 from ..engine import RecallEngine
@@ -253,9 +254,8 @@ _WORD = re.compile(r"\w+")
 # A time written out from the day it was said ("on Thursday 2026-08-06", "in the week of Monday 2026-07-20", "in
 # July 2026", "in 2025"), as capture writes "yesterday", "last week", "last month" or "last year": a time word too.
 _WRITTEN_TIME = re.compile(
-    r"\b(?:(?:the\s+week(?:end)?\s+of\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+"
-    r"\d{4}-\d{2}-\d{2}|(?:(?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december)\s+)?(?:19|20)\d{2})\b"
+    rf"\b(?:(?:the\s+week(?:end)?\s+of\s+)?(?:{'|'.join(WEEKDAYS)})\s+"
+    rf"\d{{4}}-\d{{2}}-\d{{2}}|(?:(?:{'|'.join(MONTH_NAMES)})\s+)?(?:19|20)\d{{2}})\b"
 )
 
 

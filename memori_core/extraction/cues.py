@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..calendar_words import MONTH_NAMES
 from ..slots import fold as _fold
 from ..text import get_stemmer
 
@@ -59,9 +60,6 @@ _CHANGE = re.compile(
     r"(?:got|bought|have|'ve\s+got)\s+(?:a|an|my|our|the)\s+new|"
     r"(?:am|'m|is|are|'re|been)\s+(?:now\s+)?(?:retired|divorced|separated|widowed|sober|unemployed))\b"
 )
-MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-               "november", "december")
-"""The months, in order (lower case), as the rules read them in dates and plans."""
 _MONTH = "|".join(MONTH_NAMES)
 # A change only thought of or planned: "I'm thinking of switching", "I might move", "planning to quit".
 _INTENT = re.compile(

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
+from ..calendar_words import MONTH_NAMES, WEEKDAYS
 from .patterns import rx
-from .cues import MONTH_NAMES
 
 __all__ = [
     "DATED",
@@ -41,7 +41,6 @@ UNKNOWN_ZONE_MARGIN = timedelta(hours=12)
 """How long after 24:00 of a plan's day (in UTC) it expires when the user's zone is not known: the day has then
 ended everywhere (UTC-12 is the last zone to end a day)."""
 
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WEEKDAY = "|".join(WEEKDAYS)
 _MONTH = "|".join(MONTH_NAMES)
 _PART = r"morning|afternoon|evening|night"

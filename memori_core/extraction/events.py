@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ..calendar_words import MONTH_NAMES
 from ..slots import PERSON, holder, names_no_home
 from .leads import CLINICIAN, strip_lead
 from .named import OWN_PREGNANCY, partner_of
@@ -35,7 +36,7 @@ __all__ = ["as_life_events", "restate_event"]
 _IM = I_OR_WE_ARE
 _NUMBER = (r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|a\s+couple\s+of|"
            r"several)")
-_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_MONTH = "(?:" + "|".join(MONTH_NAMES) + ")"
 _SPAN = rf"{_NUMBER}\s+(?:full\s+)?(?:days?|weeks?|months?|years?)"
 
 # What a habit's word is a habit of: "a cigarette" -> smoking.

@@ -38,8 +38,8 @@ _STAY_IN = rx(rf"^(?:i|we)\s+(?:currently\s+|still\s+|now\s+)?stay\s+(?:in|at)\s
 # "since Monday", "since this morning": a stay of the moment).
 _BEEN_IN_SINCE = rx(
     rf"^(?:i've|i\s+have|we've|we\s+have)\s+been\s+(?:living\s+)?in\s+(?P<where>{_PLACE}{_IN_CITY})\s+since\s+"
-    r"(?P<since>(?:the\s+)?\d{1,2}(?:st|nd|rd|th)|(?:19|20)\d\d|(?:last\s+)?(?:january|february|march|april|may|june|"
-    r"july|august|september|october|november|december|year|spring|summer|autumn|fall|winter))\b[^,;]*?[.!]*$"
+    rf"(?P<since>(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)|(?:19|20)\d\d|(?:last\s+)?(?:{'|'.join(MONTH_NAMES)}|year|"
+    r"spring|summer|autumn|fall|winter))\b[^,;]*?[.!]*$"
 )
 # What follows "in" and is no place (checked in lower case, the first word).
 _NOT_PLACES = frozenset(

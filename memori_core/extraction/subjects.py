@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from ..calendar_words import MONTH_NAMES, WEEKDAYS
+
 __all__ = [
     "named_subject",
     "names_in",
@@ -20,8 +22,8 @@ _NAMED_SUBJECT = re.compile(
 )
 # A name in a fact: a capitalised word after the first ("User has a cat called Mochi."), not a day or month.
 _NAME = re.compile(
-    r"(?<!^)(?<![.!?]\s)\b(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|"
-    r"April|May|June|July|August|September|October|November|December)s?\b)[A-Z][a-z\u00e0-\u00ff]+\b"
+    r"(?<!^)(?<![.!?]\s)\b(?!(?:" + "|".join(name.capitalize() for name in WEEKDAYS + MONTH_NAMES) + r")s?\b)"
+    r"[A-Z][a-z\u00e0-\u00ff]+\b"
 )
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import re
 
+from ..calendar_words import MONTH_NAMES
 from .care import CARRIED_MEDICINE, NOT_FOOD, SULFONYLUREAS, is_care_fact, negated_at
 
 __all__ = ["ADDED_CONCERNS", "FACT_CONCERNS", "LIMIT_CONCERNS", "QUESTION_CONCERNS", "SITUATION_CONCERNS",
@@ -287,9 +288,7 @@ _BREEDS = (r"(?:labradors?|labs|poodles?|spaniels?|terriers?|retrievers?|collies
 _CHILD = (r"(?:sons?|daughters?|kids?|children|child|toddlers?|bab(?:y|ies)|twins|eldest|youngest|"
           r"grand(?:children|child|kids?|sons?|daughters?)|step(?:sons?|daughters?|kids?))")
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december")
-_MONTH = "(?:" + "|".join(_MONTHS) + ")"
+_MONTH = "(?:" + "|".join(MONTH_NAMES) + ")"
 SITUATION_CONCERNS: dict[str, str] = {
     "children": rf"\b{_CHILD}\b(?!')|\b(?:user's|my|our|his|her|their|two|three|four)\s+(?:little\s+|young\s+|teenage\s+)?"
                 r"(?:girls|boys)\b|\b(?:looks?\s+after|helps?\s+(?:out\s+)?with|minds?|babysits?)\s+(?-i:[A-Z])\w+|"
@@ -1043,7 +1042,7 @@ _QUESTION_PATTERNS = {
                         r"(?!\s+(?:time|attention|thought|details?|info\w*|examples?|photos?|pictures?))", re.IGNORECASE),
     "space": re.compile(r"\bwhere\s+(?:will|would|are|can|do|should|is)\s+(?:\w+\s+){1,3}?(?:sleep|stay)\b", re.IGNORECASE),
     # a month's name past a sentence's first word, capitalised ("in May", not "may I")
-    "calendar": re.compile(r"(?<=\s)(?:" + "|".join(m.capitalize() for m in _MONTHS) + r")\b"),
+    "calendar": re.compile(r"(?<=\s)(?:" + "|".join(m.capitalize() for m in MONTH_NAMES) + r")\b"),
     # a trip of some days: "plan us 5 days", "four nights in Porto"
     "travel": re.compile(r"\bplan\s+(?:us|me)\s+(?:a\s+)?(?:\d+|two|three|four|five|six|seven|ten)[\s-](?:days?|nights?)\b|"
                          r"\b(?:\d+|two|three|four|five|six|seven|ten)\s+(?:days|nights)\s+(?:in|on|at|around)\s+(?-i:[A-Z])",

@@ -19,6 +19,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..calendar_words import MONTH_NAMES, WEEKDAYS as _WEEKDAYS
 from ..slots import PERSON, placed, slot_keys
 from .allergens import allergen_rows
 from .care import FROM_HOME, asks_the_sky_here, for_the_asker, named_by
@@ -147,9 +148,7 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
 
 
 _NAMED = re.compile(r"(?<=\s)(?<![.!?:;]\s)([A-Z][a-z][\w-]*)")
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December")
+_MONTHS = tuple(month.capitalize() for month in MONTH_NAMES)
 _WORD = re.compile(r"[\w-]+")
 # a question whose subject is a name: "Can Bruno come along on the hike?", "Does Kasia need a visa?" (someone or a
 # pet of the asker's, when the user's facts hold the name)

@@ -7,6 +7,8 @@ said). Pure: a table, English only.
 
 from __future__ import annotations
 
+from ..calendar_words import MONTH_NAMES, WEEKDAYS
+
 __all__ = ["NOT_A_NAME", "OPENERS", "is_not_a_name"]
 
 OPENERS: frozenset[str] = frozenset("""
@@ -21,10 +23,8 @@ NOT_A_NAME: frozenset[str] = OPENERS | frozenset("""
     this that that's these those there there's here everyone nobody somebody someone
     the a an user any anything ok okay so and but then just also hi hey thanks if in on at for to with about
     mum mom dad mr mrs ms dr
-    monday tuesday wednesday thursday friday saturday sunday
-    january february march april may june july august september october november december
     christmas easter
-""".split())
+""".split()) | frozenset(WEEKDAYS) | frozenset(MONTH_NAMES)
 """Every such word, casefolded ("may" is both the month and a question's opening word)."""
 
 

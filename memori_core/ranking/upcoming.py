@@ -17,6 +17,8 @@ from datetime import datetime, timezone
 
 import numpy as np
 
+from ..calendar_words import WEEKDAYS
+
 __all__ = ["CHANGE_DAYS", "HORIZON_DAYS", "UPCOMING_MOST", "asks_what_is_coming", "plans_in_force", "still_ahead"]
 
 DAY = 86400.0
@@ -51,8 +53,7 @@ _PLANS = re.compile(r"\b(?:any|my|our)\s+(?:\w+\s+)?plans\b|\bplans\s+for\s+(?:t
 _PLANS_FOR_A_THING = re.compile(
     r"\bplans?\s+for\s+(?!(?:my|our)\b|(?:(?:this|next|the|that)\s+)?(?:weekend|week|month|year|summer|winter|"
     r"spring|autumn|fall|holidays?|evening|morning|afternoon|night|day|break|half[\s-]term|rest\s+of)\b|"
-    r"(?:tonight|tomorrow|today|christmas|easter|new\s+year|monday|tuesday|wednesday|thursday|friday|saturday|"
-    r"sunday)\b)", re.IGNORECASE)
+    rf"(?:tonight|tomorrow|today|christmas|easter|new\s+year|{'|'.join(WEEKDAYS)})\b)", re.IGNORECASE)
 # "Am I busy next week?", "Am I free this weekend?", "Do I have anything tomorrow?"
 _WHEN_AHEAD = re.compile(r"\b(?:am\s+i|are\s+we)\s+(?:busy|free|away|travell?ing|going\s+anywhere)\b"
                          r"|\b(?:do|have)\s+(?:i|we)\s+(?:got\s+)?(?:anything|something)\b", re.IGNORECASE)
@@ -108,7 +109,7 @@ _RELATIVE: tuple[tuple[re.Pattern[str], float], ...] = tuple(
         (r"\b(?:tonight|today|this\s+(?:evening|afternoon|morning))\b", 1),
         (r"\btomorrow\b", 2),
         (r"\bthis\s+(?:weekend|week|saturday|sunday)\b", 7),
-        (r"\b(?:next\s+(?:weekend|week|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in\s+(?:a|one|two|"
+        (rf"\b(?:next\s+(?:weekend|week|{'|'.join(WEEKDAYS)})|in\s+(?:a|one|two|"
          r"a\s+couple\s+of|\d)\s+(?:days?|weeks?))\b", 14),
         (r"\b(?:this|later\s+this)\s+month\b|\bin\s+(?:three|four|\d)\s+weeks\b", 31),
         (r"\b(?:next\s+month|in\s+(?:a|one|two|\d)\s+months?)\b", 62),

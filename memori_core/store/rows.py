@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..facts import StoredFact, validity_fields, validity_json
+from ..facts import StoredFact, stored_fact, validity_json
 
 
 @dataclass
@@ -88,21 +88,9 @@ class EntityColumns:
 
     def fact(self, i: int, entity_id: str) -> StoredFact:
         """Row ``i`` as a :class:`StoredFact` of ``entity_id`` (metadata JSON parsed)."""
-        raw = self.metadata_json[i]
-        return StoredFact(
-            id=self.ids[i],
-            entity_id=entity_id,
-            content=self.texts[i],
-            created_at=self.created_at[i],
-            metadata=json.loads(raw) if raw else {},
-            last_seen=self.last_seen[i],
-            times_seen=int(self.times_seen[i]),
-            session_id=self.session_id[i],
-            seq=int(self.seq[i]),
-            updated_at=self.updated_at[i],
-            expires_at=self.expires_at[i],
-            **validity_fields(self.validity()[i]),
-        )
+        return stored_fact(entity_id, self.ids[i], self.texts[i], self.created_at[i], self.metadata_json[i],
+                           self.last_seen[i], int(self.times_seen[i]), self.session_id[i], int(self.seq[i]),
+                           self.updated_at[i], self.expires_at[i], self.validity()[i])
 
     def vectors(self) -> list[np.ndarray]:
         """One float32 vector per row (views into the blocks)."""
@@ -169,17 +157,5 @@ def fact_of_row(entity_id: str, content: str, row: Any) -> StoredFact:
     """A :class:`StoredFact` of ``entity_id`` from a stored row's fields (``id``, ``created_at``, ``last_seen``,
     ``times_seen``, ``session_id``, ``seq``, ``updated_at``, ``expires_at``, ``metadata_json``: the user
     metadata as JSON text, ``""`` for none, and optionally ``validity_json``: the validity and history links)."""
-    return StoredFact(
-        id=row.id,
-        entity_id=entity_id,
-        content=content,
-        created_at=row.created_at,
-        metadata=json.loads(row.metadata_json) if row.metadata_json else {},
-        last_seen=row.last_seen,
-        times_seen=row.times_seen,
-        session_id=row.session_id,
-        seq=row.seq,
-        updated_at=row.updated_at,
-        expires_at=row.expires_at,
-        **validity_fields(getattr(row, "validity_json", None)),
-    )
+    return stored_fact(entity_id, row.id, content, row.created_at, row.metadata_json, row.last_seen, row.times_seen,
+                       row.session_id, row.seq, row.updated_at, row.expires_at, getattr(row, "validity_json", None))
