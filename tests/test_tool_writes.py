@@ -242,7 +242,7 @@ def test_list_memories_pages_newest_first_and_says_how_to_go_on(engine):
 def test_the_llamaindex_spec_has_the_same_tools_and_writes(engine):
     tools = {t.metadata.name: t for t in MemoriToolSpec(engine, "ann").to_tool_list()}
     assert list(tools) == ["remember", "recall_memory", "list_memories", "update_memory", "forget_memory",
-                           "restore_memory"]
+                           "restore_memory", "cancel_plan"]
     tools["remember"].call(text="User lives in Lisbon.")
     moved = str(tools["remember"].call(text="User lives in Porto."))
     assert "It replaces fact" in moved and valid(engine) == ["User lives in Porto."]
