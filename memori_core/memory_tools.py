@@ -46,6 +46,7 @@ from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import NothingToCancelError, RecallEngine, ReplacedFactError, derived_fact_id, version_of
 from .engine.plans import is_to_come, not_to_come
 from .extraction.rewrite import rewrite
+from .extraction.rules import date_stated
 from .facts import RecalledFact, StoredFact
 from .failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, awithin, check_timeout, is_outage, within
 from .store.base import WriteOutcomeUnknown
@@ -393,7 +394,9 @@ class MemoryTools:
             return _settled(plan, fid, await asettle_repeats(self.engine, entity_id, [fid], began))
 
     def _remembered_after(self, entity_id: str, text: str, exc: Exception) -> str:
-        """After a failed remember: whether the store holds ``text`` now, read under its derived id."""
+        """After a failed remember: whether the store holds ``text`` now (as a plan is stored, its day written
+        out: :func:`~memori_core.extraction.rules.date_stated`), read under its derived id."""
+        text = date_stated(text, datetime.now(timezone.utc))[0]
         fid = derived_fact_id(text)
         found = self.engine.store.get(entity_id, [fid])
         if found and normalize_fact_text(found[0].content) == normalize_fact_text(text):

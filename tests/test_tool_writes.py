@@ -561,7 +561,7 @@ def test_a_change_told_ahead_whose_second_add_fails_reports_the_text_and_a_retry
     with pytest.raises(InjectedFault):
         asyncio.run(awrite_facts(engine, "ann", [plan], landed=landed, said_at=told))
     faults.disarm()
-    assert landed == [derived_fact_id(plan)]
+    assert landed == [derived_fact_id("User is starting a new job at Deloitte on Sunday 2026-11-01.")]  # dated
     (again,) = asyncio.run(awrite_facts(engine, "ann", [plan], said_at=told))
     assert again.already and again.to_come is not None and again.to_come[1].fact == "User works at Deloitte."
     assert [f.content for f in again.to_come[2]] == ["User works at KPMG."]

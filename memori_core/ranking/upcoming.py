@@ -17,7 +17,8 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-__all__ = ["CHANGE_DAYS", "HORIZON_DAYS", "UPCOMING_MOST", "asks_what_is_coming", "plans_in_force", "still_ahead"]
+__all__ = ["CHANGE_DAYS", "HORIZON_DAYS", "UPCOMING_MOST", "asks_what_is_coming", "plans_in_force", "still_ahead",
+           "tells_a_plan"]
 
 DAY = 86400.0
 HORIZON_DAYS = 120
@@ -125,6 +126,13 @@ _CHANGED = re.compile(r"\b(?:cancell?ed|called\s+off|postponed|rescheduled|pushe
                       r"no\s+longer\s+(?:going|flying|travell?ing|attending))\b", re.IGNORECASE)
 _DURATION = re.compile(r"\bfor\s+(?:a|one|two|three|\d+)\s+(days?|weeks?|nights?)\b", re.IGNORECASE)
 _COUNT = {"a": 1, "one": 1, "two": 2, "three": 3}
+
+
+def tells_a_plan(text: str) -> bool:
+    """Whether the stated fact ``text`` tells a plan of its own ("User is flying to Tokyo on ...", "User has a
+    dentist appointment on ...", "User will start ..."), not a yearly day ("User's birthday is November 3.") nor a
+    plan called off or moved."""
+    return bool(_PLAN_WORDS.search(text)) and not _YEARLY.search(text) and not _CHANGED.search(text)
 
 
 def _day_end(year: int, month: int, day: int) -> float | None:
