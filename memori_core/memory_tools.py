@@ -52,6 +52,7 @@ from .failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, awithin, che
 from .store.base import WriteOutcomeUnknown
 from .store.deadline import NotReached
 from .text import normalize_fact_text, user_subject
+from .validate import iso_to_ts
 from .meta_questions import asks_what_memory_holds
 from .tool_queries import as_the_user_asks
 from .unexpired import HeldPage, anewest_unexpired, newest_unexpired
@@ -663,8 +664,11 @@ def with_earlier_versions(history: Sequence[StoredFact], fact_id: str) -> list[s
     """``fact_id`` and the ids of the versions of its ``history`` (``engine.history``) no longer valid: what the
     agent tools and the MCP server delete for it. A user who asks to forget where they live means the address they
     had before too (``User lives in Lisbon.``, superseded by ``User lives in Madrid.``), which recall never shows a
-    model, so a model could not delete it itself."""
-    return [fact_id, *(f.id for f in history if f.id != fact_id and f.valid_to is not None)]
+    model, so a model could not delete it itself. A fact that holds still, to be ended by a change told ahead at
+    its start ("User works at Bosch." until the job at Siemens begins), is no earlier version and stays."""
+    now = time.time()
+    return [fact_id, *(f.id for f in history
+                       if f.id != fact_id and f.valid_to is not None and iso_to_ts(f.valid_to) <= now)]
 
 
 def _name(exc: BaseException) -> str:
