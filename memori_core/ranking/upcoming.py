@@ -17,8 +17,8 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-__all__ = ["CHANGE_DAYS", "HORIZON_DAYS", "UPCOMING_MOST", "asks_what_is_coming", "plans_in_force", "still_ahead",
-           "tells_a_plan"]
+__all__ = ["CHANGE_DAYS", "HORIZON_DAYS", "UPCOMING_MOST", "asks_about_travel", "asks_what_is_coming",
+           "plans_in_force", "still_ahead", "tells_a_plan"]
 
 DAY = 86400.0
 HORIZON_DAYS = 120
@@ -93,6 +93,25 @@ def asks_what_is_coming(query: str) -> bool:
     if not personal:
         return False
     return bool(_WHEN_AHEAD.search(text) or _PACK.search(text) or _MY_TRIP.search(text) or _TRAVEL.search(text))
+
+
+# A question about the asker's travel: "Do I have any travel coming up?", "Any trips planned?", "What should I pack?",
+# "Am I going anywhere next month?".
+_ASKS_TRAVEL = re.compile(r"\b(?:travel\w*|trips?|flights?|fly(?:ing)?|vacations?|holidays?|getaways?|journeys?|pack(?:ing)?|"
+                          r"going\s+anywhere|away)\b", re.IGNORECASE)
+# A fact that tells travel: going somewhere ("flying to Tokyo", "going to Denver", "hiking in the Alps", "a trip to
+# Lisbon", "visiting their mum"), not a day at home ("User's mum's birthday is on November 3.", "User has a dentist
+# appointment on Monday.").
+_TELLS_TRAVEL = re.compile(r"\b(?:fl(?:y|ying|ight|ights|ew)|trips?|travel\w*|vacation\w*|holidays?|getaways?|journeys?|"
+                           r"visit\w*|cruise|abroad|camping|hik\w+|backpacking|road\s+trip)\b"
+                           r"|\b(?:going|heading|driving|moving|returning|off)\s+(?:back\s+)?(?:to|home)\b", re.IGNORECASE)
+
+
+def asks_about_travel(query: str) -> bool:
+    """Whether ``query``, a question about what is coming up (:func:`asks_what_is_coming`), asks about travel ("Do
+    I have any travel coming up?", "What should I pack?"): only a plan that goes somewhere answers it, not a birthday
+    or an appointment at home."""
+    return _ASKS_TRAVEL.search(query) is not None
 
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
@@ -190,11 +209,14 @@ def still_ahead(text: str, said: float, now: float) -> bool:
     return False
 
 
-def plans_in_force(texts: Sequence[str], said: np.ndarray, ends: np.ndarray, now: float) -> np.ndarray:
+def plans_in_force(texts: Sequence[str], said: np.ndarray, ends: np.ndarray, now: float, *,
+                   travel: bool = False) -> np.ndarray:
     """Per fact, whether it is a plan in force at ``now`` (epoch seconds): said by then (``said``, epoch seconds;
     0: unknown), and ending or expiring later (``ends``: the earlier of its expiry and its ``valid_to``, ``inf`` for
     none: a plan stored with its end, a change told ahead), or telling an event still ahead (:func:`still_ahead`),
-    or telling lately (within :data:`CHANGE_DAYS`) that a plan was called off, postponed or moved."""
+    or telling lately (within :data:`CHANGE_DAYS`) that a plan was called off, postponed or moved. ``travel``: the
+    question asks about travel (:func:`asks_about_travel`), and only a fact telling travel is one (a birthday
+    coming up is no trip), or a plan called off lately."""
     said = np.asarray(said, dtype=np.float64)
     ends = np.asarray(ends, dtype=np.float64)
     if said.shape != ends.shape or said.shape[0] != len(texts):
@@ -202,8 +224,13 @@ def plans_in_force(texts: Sequence[str], said: np.ndarray, ends: np.ndarray, now
     told = said <= now
     out = told & np.isfinite(ends) & (ends > now)
     recent = told & (said >= now - CHANGE_DAYS * DAY)
+    changed = np.zeros_like(out)
     for i in np.flatnonzero(told & ~out).tolist():
         text = texts[i]
-        out[i] = (bool(recent[i]) and _CHANGED.search(text) is not None) or still_ahead(text, float(said[i]), now)
+        changed[i] = bool(recent[i]) and _CHANGED.search(text) is not None
+        out[i] = changed[i] or still_ahead(text, float(said[i]), now)
+    if travel:  # a plan called off lately is news of the plan, whatever it names ("The Denver conference is off.")
+        out &= changed | np.fromiter((_TELLS_TRAVEL.search(t) is not None for t in texts), dtype=bool,
+                                     count=len(texts))
     return out
 
