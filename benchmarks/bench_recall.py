@@ -184,6 +184,11 @@ def cold_child(args: argparse.Namespace) -> int:
     return 0
 
 
+def _median_ms(stats: dict[str, Any] | None) -> str:
+    """A timing's median in ms, or "-" when nothing was timed (``--cold-recalls 0``: the first recall alone)."""
+    return "-" if stats is None else f"{stats['median_ms']:.3f}"
+
+
 def cold_processes(folder: Path, corpus: Corpus, args: argparse.Namespace, root: Path) -> dict[str, dict[str, Any]]:
     """Run the cold modes, each in a fresh process, over the (closed) store at ``folder``."""
     m = min(len(corpus.queries), args.cold_recalls + 1)
@@ -201,8 +206,8 @@ def cold_processes(folder: Path, corpus: Corpus, args: argparse.Namespace, root:
         results[mode] = json.loads(done.stdout.strip().splitlines()[-1])
         r = results[mode]
         _progress(f"  [cold {mode:>8}] first recall {r['first_recall_s']:.3f} s (open {r['open_s']:.2f} s), "
-                  f"RSS +{r['rss_after_warm_mb']:.0f} MB, warm median {r['warm']['median_ms']:.3f} ms "
-                  f"(floor {r['floor']['median_ms']:.3f} ms), from snapshot: {r['from_snapshot']}")
+                  f"RSS +{r['rss_after_warm_mb']:.0f} MB, warm median {_median_ms(r['warm'])} ms "
+                  f"(floor {_median_ms(r['floor'])} ms), from snapshot: {r['from_snapshot']}")
     return results
 
 
@@ -423,9 +428,10 @@ def render(results: list[SizeResult], info: dict[str, Any], args: argparse.Names
                 c = r.cold.get(mode)
                 if not c:
                     continue
-                w, f = c["warm"]["median_ms"], c["floor"]["median_ms"]
+                ratio = (f"{c['warm']['median_ms'] / c['floor']['median_ms']:.2f}x" if c["warm"] and c["floor"]
+                         else "-")
                 add(f"| {r.facts:,} | {labels[mode]} | {c['open_s']:.2f} | {c['first_recall_s']:.3f} | "
-                    f"{c['rss_after_warm_mb']:.0f} | {w:.3f} / {f:.3f} | {w / f:.2f}x |")
+                    f"{c['rss_after_warm_mb']:.0f} | {_median_ms(c['warm'])} / {_median_ms(c['floor'])} | {ratio} |")
         add("")
         for r in cold:
             snap = r.cold.get("snapshot")

@@ -24,6 +24,7 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORI_RECALL_RELEVANCE_THRESHOLD": "relevance_threshold",
     "MEMORI_RECALL_LIMIT": "limit",
     "MEMORI_RECALL_DENSE_LIMIT": "dense_limit",
+    "MEMORI_RECALL_CANDIDATE_MULTIPLIER": "candidate_multiplier",
     "MEMORI_RECALL_TOKENIZER": "tokenizer",
     "MEMORI_RECALL_STEMMER": "stemmer",
     "MEMORI_RECALL_POOL": "pool",
@@ -471,7 +472,7 @@ def _parse_env_value(name: str, raw: str) -> Any:
         if flag is None:
             raise ValueError(raw)
         return flag
-    if name in ("limit", "dense_limit", "context_turns", "core_limit", "restatement_terms"):
+    if name in ("limit", "dense_limit", "candidate_multiplier", "context_turns", "core_limit", "restatement_terms"):
         if name in ("dense_limit", "restatement_terms") and raw.lower() in ("none", "all", "off"):
             return None
         return int(raw)

@@ -298,6 +298,12 @@ def _texts(facts: Any) -> list[str]:
     return [check_fact_text(f, f"facts[{i}]") for i, f in enumerate(facts)]
 
 
+def _named_said_at(exc: ValueError) -> str:
+    """The engine's error naming its ``at`` argument, as these tools name it: ``said_at``."""
+    said = str(exc)
+    return f"said_at {said[3:]}" if said.startswith("at ") else said
+
+
 def _said_at(value: Any, name: str = "said_at") -> datetime | None:
     """An ``add``'s ``said_at`` or a ``recall``'s ``as_of`` (the tool argument ``name``): ``None``, or an ISO 8601
     time with its offset, read as every time memori is given (:func:`~memori_core.validate.check_time`); one without
@@ -614,31 +620,43 @@ def build_server(
         have = {f.id for f in found}
         return {"facts": _records(found), "unknown": [i for i in wanted if i not in have]}
 
-    async def update(fact_id: str, text: str, ctx: Context = None) -> dict[str, Any]:
+    async def update(fact_id: str, text: str, said_at: str | None = None, ctx: Context = None) -> dict[str, Any]:
         """Replace the text of one of the user's facts (its id stays; its old text is kept as history under
         `<id>@v<n>`, which cannot be updated itself); returns the fact. A fact a newer one replaced is history too:
         nothing is changed, and the error names the fact that holds now (update that one, or `restore` the old
-        one first)."""
-        who, fid, new = whose(ctx), check_editable_id(fact_id), check_fact_text(text)
+        one first). `said_at` (ISO 8601 with its offset, as `add` takes it): when the user told the change, when
+        you know it (an imported chat); the new text holds from then, default now."""
+        who, fid, new, when = whose(ctx), check_editable_id(fact_id), check_fact_text(text), _said_at(said_at)
         try:
-            return {"fact": _records([await live().aupdate(who, fid, text=new)])[0]}
+            return {"fact": _records([await live().aupdate(who, fid, text=new, at=when)])[0]}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
         except ReplacedFactError as exc:
             raise replaced_error(exc, MCP_NAMES) from None
+        except ValueError as exc:  # said_at before the fact was stated
+            raise MemoryToolError(_named_said_at(exc)) from None
 
-    async def delete(ids: list[str], ctx: Context = None) -> dict[str, Any]:
+    async def delete(ids: list[str], told_by: list[str] | None = None, said_at: str | None = None,
+                     ctx: Context = None) -> dict[str, Any]:
         """Delete some of the user's facts by id, with their history (the earlier versions each replaced: the
         address the user had before); returns the ids deleted and those this user has no fact with. (An id of one
-        earlier version, `<id>@v<n>`, is refused.)"""
+        earlier version, `<id>@v<n>`, is refused.) A change told ahead deleted before its start never starts:
+        what it was to replace holds on, and `told_by`, ids of the facts that told it (as `cancel` takes them),
+        are ended, kept as history; `told_by` for a delete of no change to come is refused. `said_at` (ISO 8601
+        with its offset): when the user asked, default now."""
         who, wanted = whose(ctx), _ids(ids, editable=True)
+        plans = _ids(told_by, editable=True, name="told_by") if told_by else []
+        when = _said_at(said_at)
         every: list[str] = []
         for fid in wanted:
             try:
                 every += with_earlier_versions(await live().ahistory(who, fid), fid)
             except KeyError:
                 every.append(fid)  # reported as unknown below
-        deleted = await live().adelete(who, list(dict.fromkeys(every)))
+        try:
+            deleted = await live().adelete(who, list(dict.fromkeys(every)), told_by=plans, at=when)
+        except NothingToCancelError as exc:
+            raise MemoryToolError(str(exc).replace(f" of entity {who!r}", "")) from None
         return {"deleted": deleted, "unknown": [i for i in wanted if i not in set(deleted)]}
 
     async def history(fact_id: str, ctx: Context = None) -> dict[str, Any]:
@@ -650,14 +668,14 @@ def build_server(
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
 
-    async def restore(fact_id: str, ctx: Context = None) -> dict[str, Any]:
+    async def restore(fact_id: str, said_at: str | None = None, ctx: Context = None) -> dict[str, Any]:
         """Undo a wrong supersede or update of one of the user's facts; returns the restored fact. `fact_id` is a
         superseded fact (valid again as it was; the fact that replaced it stays), or an earlier version
         `<id>@v<n>` from `history` (fact `<id>` takes that text again from now on; its current text is kept as
-        history)."""
-        who, fid = whose(ctx), check_tool_id(fact_id)
+        history). `said_at` (ISO 8601 with its offset): when the user said so, default now."""
+        who, fid, when = whose(ctx), check_tool_id(fact_id), _said_at(said_at)
         try:
-            return {"fact": _records([await live().arestore(who, fid)])[0]}
+            return {"fact": _records([await live().arestore(who, fid, at=when)])[0]}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
         except ValueError as exc:  # valid already, or a version whose text the fact has: said without the entity

@@ -28,26 +28,31 @@ could not send its first request in time) is answered :data:`UNAVAILABLE` withou
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, tzinfo
+from datetime import datetime, timezone, tzinfo
 from typing import Any, TypeVar
 
+from .capture.called_off import plans_of, told_it
 from .capture.refusal import SECRET, refused_because
 from .capture.repeats import asettle_repeats, settle_repeats
 from .capture.statements import STATEMENTS
 from .context import clip_fact, format_timestamp, sanitize_fact
-from .engine import RecallEngine, ReplacedFactError, derived_fact_id, version_of
+from .engine import NothingToCancelError, RecallEngine, ReplacedFactError, derived_fact_id, version_of
+from .engine.plans import is_to_come, not_to_come
 from .extraction.rewrite import rewrite
+from .extraction.rules import date_stated
 from .facts import RecalledFact, StoredFact
 from .failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, awithin, check_timeout, is_outage, within
 from .store.base import WriteOutcomeUnknown
 from .store.deadline import NotReached
 from .text import normalize_fact_text, user_subject
+from .validate import iso_to_ts
 from .meta_questions import asks_what_memory_holds
 from .tool_queries import as_the_user_asks
 from .unexpired import HeldPage, anewest_unexpired, newest_unexpired
@@ -85,6 +90,7 @@ TOOL_NAMES: dict[str, str] = {
     "update": "update_memory",
     "forget": "forget_memory",
     "restore": "restore_memory",
+    "cancel": "cancel_plan",
 }
 """Each operation's tool name as the model sees it (the LangChain tools and the LlamaIndex tool spec)."""
 
@@ -111,6 +117,10 @@ DESCRIPTIONS: dict[str, str] = {
     "it replaced (e.g. the address the user had before) and any other copy saying the same.",
     "restore": "Make a fact that a newer one replaced valid again (its id, as remember named it when it "
     "replaced it), when both hold; the newer fact stays.",
+    "cancel": "Call off a change the user told ahead that has not started yet (a new job from Nov 1, a move next "
+    "month) when the user says it is off: by the id remember named for it ('From <day> on, it is fact <id>') or "
+    "the id of the fact that told it. What it was to replace holds on. Answers what was called off, or that "
+    "nothing matched (a plan the user simply dropped is remembered instead: 'User cancelled the trip.').",
 }
 """What each tool does, as the model reads it (the tool's description; its arguments:
 :data:`~memori_core.tool_arguments.TOOL_ARGUMENTS`)."""
@@ -385,7 +395,9 @@ class MemoryTools:
             return _settled(plan, fid, await asettle_repeats(self.engine, entity_id, [fid], began))
 
     def _remembered_after(self, entity_id: str, text: str, exc: Exception) -> str:
-        """After a failed remember: whether the store holds ``text`` now, read under its derived id."""
+        """After a failed remember: whether the store holds ``text`` now (as a plan is stored, its day written
+        out: :func:`~memori_core.extraction.rules.date_stated`), read under its derived id."""
+        text = date_stated(text, datetime.now(timezone.utc))[0]
         fid = derived_fact_id(text)
         found = self.engine.store.get(entity_id, [fid])
         if found and normalize_fact_text(found[0].content) == normalize_fact_text(text):
@@ -436,6 +448,78 @@ class MemoryTools:
             return await self._aguard(entity_id, "restore", "restored", run, _restored)
         except KeyError:
             raise _unknown(fact_id) from None
+
+    # -- cancel -----------------------------------------------------------------------------------
+    def cancel(self, entity_id: str, fact_id: Any, *, said_at: datetime | None = None) -> str:
+        """Call off ``entity_id``'s change told ahead ``fact_id`` before its start (``engine.cancel``: the facts it
+        was to replace hold on), or the changes still to come the fact ``fact_id`` told
+        (:func:`~memori_core.capture.called_off.told_it`: "User got a job at Deloitte, starting Nov 1."), with the
+        facts that told them (:func:`~memori_core.capture.called_off.plans_of`), as capture calls one off. A fact
+        that is no change to come and told none: :class:`MemoryToolError`, nothing written. ``said_at``: when the
+        turn was said (as :meth:`remember`'s), the time it is called off; ``None``: now."""
+        fact_id, at = check_editable_id(fact_id), said_before_now(said_at)
+        planned: list[str] = []
+        try:
+            return self._guard(entity_id, "cancel", "called off", lambda _: self._call_off(entity_id, fact_id, at,
+                                                                                           planned),
+                               _called_off, lambda exc: self._called_off_after(entity_id, fact_id, planned, exc))
+        except KeyError:
+            raise _unknown(fact_id) from None
+
+    async def acancel(self, entity_id: str, fact_id: Any, *, said_at: datetime | None = None) -> str:
+        """Async :meth:`cancel` (its reads and writes on a thread of their own, which runs to its end even when the
+        caller is cancelled, as the engine's writes do)."""
+        fact_id, at = check_editable_id(fact_id), said_before_now(said_at)
+        planned: list[str] = []
+
+        async def run(_: FailOpenCall) -> list[_CalledOff]:
+            return await asyncio.to_thread(self._call_off, entity_id, fact_id, at, planned)
+
+        try:
+            return await self._aguard(entity_id, "cancel", "called off", run, _called_off,
+                                      lambda exc: self._called_off_after(entity_id, fact_id, planned, exc))
+        except KeyError:
+            raise _unknown(fact_id) from None
+
+    def _call_off(self, entity_id: str, fact_id: str, at: datetime | None, planned: list[str]) -> list[_CalledOff]:
+        now = (at or datetime.now(timezone.utc)).timestamp()
+        got = self.engine.get(entity_id, [fact_id])
+        if not got:
+            raise KeyError(fact_id)
+        named = got[0]
+        changes = [named] if is_to_come(named, now) else [
+            c for c in self.engine.list(entity_id, include_invalid=True, limit=10_000,
+                                        where={"valid_from": {"$gt": datetime.fromtimestamp(now, timezone.utc)
+                                                              .isoformat()}})
+            if is_to_come(c, now) and told_it(named, c)]
+        if not changes:
+            raise _nothing_to_cancel(named)
+        planned[:] = [c.id for c in changes]
+        out = []
+        for change in changes:
+            plans = plans_of(self.engine, entity_id, change)
+            olds = self.engine.get(entity_id, list(change.supersedes)) if change.supersedes else []
+            told = self.engine.get(entity_id, plans) if plans else []
+            try:
+                ended = self.engine.cancel(entity_id, change.id, told_by=plans, at=at)
+            except ValueError as exc:  # started meanwhile, or the turn's time is before the change was told
+                raise MemoryToolError(f"{str(exc).replace(f' of entity {entity_id!r}', '')}; nothing was called "
+                                      "off") from None
+            out.append(_CalledOff(ended, tuple(o for o in olds if o.superseded_by == change.id),
+                                  tuple(t for t in told if t.valid_to is None)))
+        return out
+
+    def _called_off_after(self, entity_id: str, fact_id: str, planned: Sequence[str], exc: Exception) -> str:
+        """After a failed cancel: whether the changes it was to call off (``planned``) are ended now (none found
+        yet: it failed before any write)."""
+        if not planned:
+            return UNAVAILABLE.format(error=_name(exc), done="called off")
+        found = self.engine.store.get(entity_id, list(planned)) if planned else []
+        if found and all(f.valid_to is not None for f in found):
+            ids = ", ".join(f.id for f in found)
+            return f"Called off fact {ids} (confirmed by reading it back after an error: {_name(exc)})."
+        return (f"Nothing was called off for fact {fact_id} ({_name(exc)}): read back just now, the change still "
+                f"holds from its start.{_hint(exc)}")
 
     # -- recall -----------------------------------------------------------------------------------
     def recall(self, entity_id: str, query: Any, *, tz: tzinfo | None = None) -> str:
@@ -580,8 +664,11 @@ def with_earlier_versions(history: Sequence[StoredFact], fact_id: str) -> list[s
     """``fact_id`` and the ids of the versions of its ``history`` (``engine.history``) no longer valid: what the
     agent tools and the MCP server delete for it. A user who asks to forget where they live means the address they
     had before too (``User lives in Lisbon.``, superseded by ``User lives in Madrid.``), which recall never shows a
-    model, so a model could not delete it itself."""
-    return [fact_id, *(f.id for f in history if f.id != fact_id and f.valid_to is not None)]
+    model, so a model could not delete it itself. A fact that holds still, to be ended by a change told ahead at
+    its start ("User works at Bosch." until the job at Siemens begins), is no earlier version and stays."""
+    now = time.time()
+    return [fact_id, *(f.id for f in history
+                       if f.id != fact_id and f.valid_to is not None and iso_to_ts(f.valid_to) <= now)]
 
 
 def _name(exc: BaseException) -> str:
@@ -736,6 +823,36 @@ def _restoring(run: Callable[[], StoredFact], entity_id: str) -> StoredFact:
         return run()
     except ValueError as exc:
         raise _not_restorable(exc, entity_id) from None
+
+
+@dataclass(frozen=True)
+class _CalledOff:
+    """One change called off: the change, ended; the facts it was to replace, which hold on; the facts that told it,
+    ended with it."""
+
+    change: StoredFact
+    holds_on: tuple[StoredFact, ...]
+    told_by: tuple[StoredFact, ...]
+
+
+def _called_off(done: Sequence[_CalledOff]) -> str:
+    lines = []
+    for off in done:
+        start = (off.change.valid_from or "")[:10]
+        lines.append(f"Called off fact {off.change.id}: {clip_fact(sanitize_fact(off.change.content))} (it was to "
+                     f"hold from {start}; it never takes effect, kept as history)")
+        lines += [f"Fact {o.id} holds on: {clip_fact(sanitize_fact(o.content))}" for o in off.holds_on]
+        lines += [f"Fact {t.id}, which told it, is ended too: {clip_fact(sanitize_fact(t.content))}"
+                  for t in off.told_by]
+    return "\n".join(lines)
+
+
+def _nothing_to_cancel(fact: StoredFact) -> MemoryToolError:
+    why = not_to_come(fact) if fact.valid_from or fact.valid_to else "it tells no change still to come"
+    return MemoryToolError(
+        f"nothing matched, so nothing was called off: fact {fact.id} is no change told ahead still to come ({why}). "
+        "A plan the user dropped is recorded with remember ('User cancelled the trip to Tokyo.'), which ends it; "
+        "a fact a newer one replaced is made valid again with restore_memory.")
 
 
 def _restored(fact: StoredFact) -> str:

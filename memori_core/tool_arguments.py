@@ -29,6 +29,8 @@ ARGUMENT_DESCRIPTIONS: dict[str, str] = {
             "allergies, medication and diets are core, other facts are not.",
     "updated_id": "The id of the fact to change, as recall_memory or remember returned it.",
     "forgotten_id": "The id of the fact to delete, as recall_memory or remember returned it.",
+    "cancelled_id": "The id of the change told ahead (remember's 'From <day> on, it is fact <id>'), or of the fact "
+                    "that told it.",
 }
 """What the model reads about each argument (``*_id`` are the ``fact_id`` of ``restore_memory``,
 ``update_memory`` and ``forget_memory``)."""
@@ -58,6 +60,7 @@ TOOL_ARGUMENTS: dict[str, tuple[ToolArgument, ...]] = {
     "update": (ToolArgument("fact_id", str, _D["updated_id"]), ToolArgument("text", str, _D["text"])),
     "forget": (ToolArgument("fact_id", str, _D["forgotten_id"]),),
     "restore": (ToolArgument("fact_id", str, _D["restored_id"]),),
+    "cancel": (ToolArgument("fact_id", str, _D["cancelled_id"]),),
 }
 """Each operation's arguments, in the order a tool takes them."""
 

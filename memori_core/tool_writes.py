@@ -22,6 +22,11 @@ model's write, unlike ``engine.add`` (the app's own API, which stores what it is
 - stores a change told ahead with its day ("User is starting at Deloitte on Nov 1.") as told, and beside it the
   state it brings, valid from that day (:func:`change_to_come`, as capture does:
   :mod:`memori_core.extraction.changes_to_come`), which ends the facts it replaces then, not now;
+- is dated as capture dates the fact it keeps from a turn said then (:func:`~memori_core.extraction.rules.date_stated`,
+  the rules :func:`~memori_core.extraction.rules.judge_sentence` dates by): a plan ("User is flying to Tokyo on
+  2026-10-20 for a week.") is stored with its day written out ("on Tuesday 2026-10-20") and expires when that day,
+  and the stay after it, is over, so a trip taken is no current plan; a fact naming an end ("User is in Rome this
+  week.") expires then; a plain fact ("User lives in Berlin.") gets no expiry;
 - keeps what of an ended fact still holds, as capture does (:func:`~memori_core.extraction.still_holds.still_holds`:
   "User switched from an insulin pump to injections." ends "User has type 1 diabetes and uses an insulin pump." and
   keeps "User has type 1 diabetes.").
@@ -46,6 +51,7 @@ from .extraction.changes_to_come import ChangeToCome, ends_at_start, state_to_co
 from .extraction.core_facts import is_core_fact, keeps_core
 from .extraction.dates import anchor_plan
 from .extraction.grammar import is_past_statement
+from .extraction.rules import date_stated
 from .extraction.cues import content_words, is_change, is_negated, is_planned
 from .extraction.same_statement import same_fact, statement_frame
 from .extraction.still_holds import still_holds
@@ -99,6 +105,8 @@ class ToolWrite:
     beside the text valid from its start, which ends ``to_come_ends`` then, not now (the text ends nothing)."""
     to_come_ends: tuple[_Fact, ...] = ()
     to_come_id: str | None = None
+    expires_at: datetime | None = None
+    """When ``text`` stops holding: a plan's day over (:func:`~memori_core.extraction.rules.date_stated`)."""
 
     def stored_as(self, ids: Sequence[str]) -> ToolWrite:
         """This plan once ``engine.add`` stored it (``ids``: what it returned for :func:`stored_by`'s facts, then
@@ -113,7 +121,7 @@ class ToolWrite:
         here = set(present)
         ends = tuple(f for f in self.ends if f.id in here)
         keeps = tuple(t for t in self.keeps if any(t in still_holds(self.text, f.content) for f in ends))
-        return ToolWrite(self.text, self.core, ends=ends, keeps=keeps)
+        return ToolWrite(self.text, self.core, ends=ends, keeps=keeps, expires_at=self.expires_at)
 
 
 def _holder(found: Sequence[Any]) -> str | None:
@@ -229,10 +237,17 @@ def _decide(text: str, core: bool | None, facts: Sequence[_Fact], said_at: datet
     """The plan over ``facts``, judged as capture judges a turn said at ``said_at``: a replay (said over a minute
     ago: :func:`~memori_core.validate.turn_as_of`) is a repeat only of a fact stated by then and not expired then,
     and ends only facts not expired then (:func:`~memori_core.capture.shown_facts.held_then`)."""
+    dated, expires = date_stated(text, said_at if said_at is not None else datetime.now(timezone.utc))
+    # the change told ahead is read from the words as told: a day written out ("on Sunday 2026-11-01") would be
+    # read again from its weekday
+    return replace(_decided(dated, core, facts, said_at, change_to_come(text, said_at)), expires_at=expires)
+
+
+def _decided(text: str, core: bool | None, facts: Sequence[_Fact], said_at: datetime | None,
+             change: ChangeToCome | None) -> ToolWrite:
     replayed = turn_as_of(said_at)
     same = same_fact(text, held_then(facts, replayed))
     held = held_then(facts, replayed, stated=False)
-    change = change_to_come(text, said_at)
     if same is not None:
         if change is None or same_fact(change.fact, facts) is not None:
             return ToolWrite(text, is_core_write(text, core), same=same)
@@ -256,7 +271,10 @@ def stored_by(plan: ToolWrite) -> dict[str, Any]:
     """``engine.add``'s ``facts`` and ``core`` for ``plan``: its text first (the id the answer names; the first new
     fact is the one the ended facts are superseded by), then what of those facts still holds ("User has type 1
     diabetes."), in one write, so a failure never leaves one stored without the other."""
-    return {"facts": [plan.text, *plan.keeps], "core": [plan.core, *(is_core_write(t) for t in plan.keeps)]}
+    stored = {"facts": [plan.text, *plan.keeps], "core": [plan.core, *(is_core_write(t) for t in plan.keeps)]}
+    if plan.expires_at is not None:  # a plan ends when its day is over; what of an ended fact still holds does not
+        stored["expires_at"] = [plan.expires_at, *(None for _ in plan.keeps)]
+    return stored
 
 
 def _superseding(ends: Sequence[_Fact]) -> dict[str, Any]:
@@ -398,8 +416,9 @@ async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core:
             out[key] = Written(plan.same.id, True)
     plain = [(key, p) for key, p in plans.items() if key not in out and not p.ends and p.to_come is None]
     if plain:
+        expiring = {"expires_at": [p.expires_at for _, p in plain]} if any(p.expires_at for _, p in plain) else {}
         ids = await engine.aadd(entity_id, [p.text for _, p in plain], core=[p.core for _, p in plain],
-                                created_at=said_at)
+                                created_at=said_at, **expiring)
         landed.extend(ids)
         out.update({key: Written(fid, False) for (key, _), fid in zip(plain, ids)})
     for key, plan in plans.items():

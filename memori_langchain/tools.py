@@ -38,6 +38,9 @@ input, so a ``config`` argument always comes from the model and is refused."""
 _LISTINGS = frozenset({"recall", "list"})
 """The operations whose answers list facts with when each was stated."""
 
+_DATED = frozenset({"remember", "cancel"})
+"""The operations dated by the turn they run in: a fact remembered then, a change called off then."""
+
 _ENTITY_WORDS = frozenset({"entity_id", "entity", "user_id", "user", "namespace", "thread_id", "config"})
 
 
@@ -86,9 +89,10 @@ class _Bound:
     def zoned(op: str, runtime: ToolRuntime | None, kwargs: dict[str, Any]) -> dict[str, Any]:
         """``kwargs``, and for a listing (recall, list) the zone of the turn the agent answers (its state's last
         human message), which the ``<memori_context>`` block writes its times in too; UTC without one. A
-        ``remember`` is dated when that message says it was said, as capture dates the turn's facts."""
+        ``remember`` (and a ``cancel_plan``) is dated when that message says it was said, as capture dates the
+        turn's facts."""
         state = getattr(runtime, "state", None)
-        if op == "remember":
+        if op in _DATED:
             return {**kwargs, "said_at": state_said_at(state)}
         return {**kwargs, "tz": state_zone(state)} if op in _LISTINGS else kwargs
 
@@ -150,7 +154,7 @@ def memory_tools(
     *,
     k: int | None = None,
     strict: bool = STRICT_DEFAULT,
-    include: Sequence[str] = ("remember", "recall", "list", "update", "forget", "restore"),
+    include: Sequence[str] = ("remember", "recall", "list", "update", "forget", "restore", "cancel"),
     timeout: float | None = None,
 ) -> list[BaseTool]:
     """LangChain tools over ``engine`` to remember, recall, update and forget one user's facts.
@@ -166,7 +170,9 @@ def memory_tools(
     me?": :func:`~memori_core.meta_questions.asks_what_memory_holds`); ``list_memories(offset=0, limit=20)``
     pages through the user's facts, newest first; ``update_memory(fact_id, text)`` replaces a fact's text;
     ``forget_memory(fact_id)`` deletes one fact (never every fact of the user), its earlier versions and the
-    other facts saying the same; ``restore_memory(fact_id)`` makes a fact a newer one replaced valid again.
+    other facts saying the same; ``restore_memory(fact_id)`` makes a fact a newer one replaced valid again;
+    ``cancel_plan(fact_id)`` calls off a change told ahead before its start (by its id, or that of the fact that told
+    it; what it was to replace holds on), answering what was called off, or that nothing matched (an error).
 
     The entity is the run's, in order: ``config["configurable"]["entity_id"]`` (else ``["user_id"]``),
     the agent's runtime context (``entity_id``, else ``user_id``), ``entity_id``

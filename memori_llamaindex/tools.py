@@ -54,9 +54,10 @@ def _required_entity(value: Any, owner: str) -> str:
 class MemoriToolSpec(BaseToolSpec):
     """LlamaIndex tools over a :class:`~memori_core.RecallEngine` for one entity: ``remember(text, core=None)``,
     ``recall_memory(query)``, ``list_memories(offset, limit)``, ``update_memory(fact_id, text)``,
-    ``forget_memory(fact_id)`` (one fact, never all of them) and ``restore_memory(fact_id)``, as the LangChain
+    ``forget_memory(fact_id)`` (one fact, never all of them), ``restore_memory(fact_id)`` and
+    ``cancel_plan(fact_id)`` (a change told ahead called off before its start), as the LangChain
     ``memory_tools`` (:class:`~memori_core.memory_tools.MemoryTools`); the spec's methods are ``remember``,
-    ``recall``, ``list``, ``update``, ``forget`` and ``restore``.
+    ``recall``, ``list``, ``update``, ``forget``, ``restore`` and ``cancel``.
 
     ``recall_memory`` answers with the relevant facts and their ids, best first, at most ``k``
     (``None``: the engine's ``config.limit``), or says plainly that nothing relevant
@@ -71,13 +72,13 @@ class MemoriToolSpec(BaseToolSpec):
     the tool answers that memory is unavailable for now (``strict=True``: raises ``RecallTimedOut``) while the
     recall finishes in the background and serves the next call.
 
-    The tools see no turn, so ``remember`` dates a fact now, unless the app sets ``said_at`` (a ``datetime`` or
+    The tools see no turn, so ``remember`` dates a fact now (and ``cancel_plan`` calls a change off now), unless the app sets ``said_at`` (a ``datetime`` or
     ISO 8601 string: when the turn the agent is answering was said; ``None``: now) before it runs the agent on
     that turn, as capture dates the same turn's facts; the model cannot set it.
     """
 
     spec_functions = [("remember", "aremember"), ("recall", "arecall"), ("list", "alist"), ("update", "aupdate"),
-                      ("forget", "aforget"), ("restore", "arestore")]
+                      ("forget", "aforget"), ("restore", "arestore"), ("cancel", "acancel")]
 
     entity_id = CheckedAttribute(_required_entity)  # checked whenever set, as by the constructor
     said_at = CheckedAttribute(_turn_time)  # the turn being answered, set by the app (class docstring)
@@ -129,6 +130,16 @@ class MemoriToolSpec(BaseToolSpec):
         """Async :meth:`restore`."""
         _refuse(foreign)
         return await self._ops.arestore(self.entity_id, fact_id)
+
+    def cancel(self, fact_id: str, **foreign: Any) -> str:
+        """Call off the user's change told ahead ``fact_id`` (or the one the fact ``fact_id`` told) before its start."""
+        _refuse(foreign)
+        return self._ops.cancel(self.entity_id, fact_id, said_at=self.said_at)
+
+    async def acancel(self, fact_id: str, **foreign: Any) -> str:
+        """Async :meth:`cancel`."""
+        _refuse(foreign)
+        return await self._ops.acancel(self.entity_id, fact_id, said_at=self.said_at)
 
     def recall(self, query: str, **foreign: Any) -> str:
         """The user's facts relevant to ``query``, with their ids, or a plain "nothing relevant"."""

@@ -448,3 +448,13 @@ def test_env_threshold_none_selects_gate_off_without_a_deprecation_warning(monke
 def test_the_configuration_doc_names_every_environment_variable():
     doc = (Path(__file__).resolve().parent.parent / "docs" / "configuration.md").read_text(encoding="utf-8")
     assert [var for var in ENV_FIELDS if f"`{var}`" not in doc] == []
+
+
+def test_from_env_reads_the_candidate_multiplier_and_ignores_one_below_one(monkeypatch, caplog):
+    # Reviewer leftover: every formula knob tuned in docs/ranking.md had its variable but the pool's multiplier.
+    monkeypatch.setenv("MEMORI_RECALL_CANDIDATE_MULTIPLIER", " 7 ")
+    assert RecallConfig.from_env().candidate_multiplier == 7
+    monkeypatch.setenv("MEMORI_RECALL_CANDIDATE_MULTIPLIER", "0")
+    assert RecallConfig.from_env().candidate_multiplier == RecallConfig().candidate_multiplier
+    assert "ignoring MEMORI_RECALL_CANDIDATE_MULTIPLIER='0'" in caplog.text
+    assert "MEMORI_RECALL_CANDIDATE_MULTIPLIER" not in caplog.text.split("'0'")[-1]  # not "no such variable"

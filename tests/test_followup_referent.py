@@ -14,7 +14,7 @@ from llama_index.core.memory import Memory
 
 from memori_core import ChromaStore, RecallEngine
 from memori_core.ranking.implications import one_of_theirs
-from memori_core.ranking.referents import points_to_something, told_by
+from memori_core.ranking.referents import points_to_something, told_by, with_referent
 from memori_llamaindex import MemoriMemoryBlock
 
 pytestmark = [pytest.mark.usefixtures("close_chat_stores")]
@@ -162,3 +162,13 @@ async def test_llamaindex_block_shows_the_pottery_class_and_the_sons_allergy_onl
     shown = " ".join(str(m.content) for m in await memory.aget())
     assert "Adam is allergic to eggs" in shown
     assert not any(fact.rstrip(".") in shown for fact in OMAR_CORE)
+
+
+@pytest.mark.parametrize("question", ["Where is she going to sleep?", "What should I cook for her?",
+                                      "How long is she staying?"])
+def test_a_questions_opening_word_is_no_name_so_her_is_the_one_named_before(question):
+    # docs/ranking.md item 54: "Where" was read as a name the question gave itself, so "she" stayed unread
+    said = with_referent(question, ["My sister Anna is visiting next week."])
+    assert "Anna" in said and not any(w in said.split() for w in ("she", "her"))
+    assert with_referent("When is Carol coming to stay?", ["My sister Anna is visiting next week."]) == \
+        "When is Carol coming to stay?"  # a question that names someone itself is asked of them

@@ -242,7 +242,7 @@ def test_list_memories_pages_newest_first_and_says_how_to_go_on(engine):
 def test_the_llamaindex_spec_has_the_same_tools_and_writes(engine):
     tools = {t.metadata.name: t for t in MemoriToolSpec(engine, "ann").to_tool_list()}
     assert list(tools) == ["remember", "recall_memory", "list_memories", "update_memory", "forget_memory",
-                           "restore_memory"]
+                           "restore_memory", "cancel_plan"]
     tools["remember"].call(text="User lives in Lisbon.")
     moved = str(tools["remember"].call(text="User lives in Porto."))
     assert "It replaces fact" in moved and valid(engine) == ["User lives in Porto."]
@@ -561,7 +561,7 @@ def test_a_change_told_ahead_whose_second_add_fails_reports_the_text_and_a_retry
     with pytest.raises(InjectedFault):
         asyncio.run(awrite_facts(engine, "ann", [plan], landed=landed, said_at=told))
     faults.disarm()
-    assert landed == [derived_fact_id(plan)]
+    assert landed == [derived_fact_id("User is starting a new job at Deloitte on Sunday 2026-11-01.")]  # dated
     (again,) = asyncio.run(awrite_facts(engine, "ann", [plan], said_at=told))
     assert again.already and again.to_come is not None and again.to_come[1].fact == "User works at Deloitte."
     assert [f.content for f in again.to_come[2]] == ["User works at KPMG."]

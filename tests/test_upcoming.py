@@ -162,3 +162,16 @@ def test_a_question_of_no_plan_of_the_askers_is_given_no_plan_as_upcoming(gated:
     gated.add("gina", ["User is hiking in the Alps next weekend.", "User has a dentist appointment tomorrow."],
               created_at=told)
     assert "upcoming" not in recalled(gated, query, "gina", as_of=at("2026-10-06T09:00:00+02:00")).values()
+
+
+def test_a_birthday_ahead_is_no_travel_coming_up_but_still_a_plan_ahead(gated: RecallEngine) -> None:
+    # docs/ranking.md item 54: "Do I have any travel coming up?" kept "User's mum's birthday is on November 3." as
+    # upcoming (a yearly day is ahead): a birthday is no trip
+    told = at("2026-10-05T09:00:00+02:00")
+    birthday, flight = "User's mum's birthday is on November 3.", "User is flying to Tokyo on 2026-10-20 for a week."
+    gated.add("alice", [birthday, flight, "User lives in Berlin."], created_at=told)
+    when = at("2026-10-12T09:00:00+02:00")
+    travel = recalled(gated, "Do I have any travel coming up?", "alice", as_of=when)
+    assert travel.get(flight) == "upcoming" and travel.get(birthday) != "upcoming"
+    assert recalled(gated, "Any plans coming up?", "alice", as_of=when).get(birthday) == "upcoming"
+    assert recalled(gated, "What should I pack?", "alice", as_of=when).get(birthday) != "upcoming"

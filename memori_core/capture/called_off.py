@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..extraction.changes_to_come import state_to_come
+from ..extraction.dates import anchor_plan
 from ..extraction.patterns import rx
 from ..slots import slot_keys
 from ..validate import iso_to_ts
@@ -103,7 +104,7 @@ def cancel_called_off(engine: Any, entity_id: str, texts: Sequence[str], *, skip
         replaced = [ended[i] for i in fact.supersedes if i in ended]
         if any(c.matches(fact.content, replaced) for c in offs):
             try:
-                cancel(entity_id, fact.id, told_by=_plans_of(engine, entity_id, fact),
+                cancel(entity_id, fact.id, told_by=plans_of(engine, entity_id, fact),
                        **({"at": now} if said_at is not None else {}))
                 done.append(fact.id)
             except (KeyError, ValueError) as exc:  # deleted or started meanwhile
@@ -111,20 +112,28 @@ def cancel_called_off(engine: Any, entity_id: str, texts: Sequence[str], *, skip
     return done
 
 
-def _plans_of(engine: Any, entity_id: str, change: Any) -> list[str]:
-    """The ids of the user's valid facts that told ``change`` (a change to come): the plan facts whose state and
-    start (:func:`~memori_core.extraction.changes_to_come.state_to_come`, read as of when each was stated) are its
-    text and ``valid_from``, "User got a new job at Siemens, starting in January 2027." for "User works at
-    Siemens." from 2027-01-01."""
-    start = iso_to_ts(change.valid_from)
+def plans_of(engine: Any, entity_id: str, change: Any) -> list[str]:
+    """The ids of the user's valid facts that told ``change`` (a change to come, :func:`told_it`), "User got a new
+    job at Siemens, starting in January 2027." for "User works at Siemens." from 2027-01-01."""
     try:
         stated = engine.list(entity_id, limit=10_000, where={"created_at": {"$lte": change.created_at}})
     except Exception as exc:  # noqa: BLE001 - the change is still called off; its plan fact stays
         logger.warning("capture: the plan facts of entity %r could not be read: %s", entity_id, exc)
         return []
-    out = []
-    for fact in stated:
-        told = state_to_come(fact.content, datetime.fromisoformat(fact.created_at))
-        if told is not None and told.fact == change.content and abs(told.start.timestamp() - start) < 1.0:
-            out.append(fact.id)
-    return out
+    return [fact.id for fact in stated if told_it(fact, change)]
+
+
+def told_it(plan: Any, change: Any) -> bool:
+    """Whether the fact ``plan`` told ``change`` (a change to come): the state and start it tells
+    (:func:`~memori_core.extraction.changes_to_come.state_to_come`, read as of when it was stated) are the change's
+    text and ``valid_from``."""
+    if not change.valid_from:
+        return False
+    stated = datetime.fromisoformat(plan.created_at)
+    anchored = anchor_plan(plan.content, stated)  # a model's plan is stored as said: its day read as it was then
+    for text in dict.fromkeys((plan.content, anchored.text if anchored is not None else plan.content)):
+        told = state_to_come(text, stated)
+        if (told is not None and told.fact == change.content
+                and abs(told.start.timestamp() - iso_to_ts(change.valid_from)) < 1.0):
+            return True
+    return False

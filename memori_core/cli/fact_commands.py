@@ -249,9 +249,14 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 def cmd_delete(args: argparse.Namespace) -> int:
     """``memori delete``: delete an entity's facts by id (exit 1 when an id is unknown)."""
+    at = check_said_at(args.at, "--at")  # before the store opens, named as the command line names it
     engine = open_engine(args, embeds=False)
     ids = list(dict.fromkeys(args.ids))
-    deleted = engine.delete(args.entity, ids)  # the ids that were stored
+    try:
+        deleted = engine.delete(args.entity, ids, told_by=args.told_by or (), at=at)  # the ids that were stored
+    except NothingToCancelError as exc:
+        print(f"memori: {exc}".replace("told_by", "--told-by", 1), file=sys.stderr)
+        return 1
     unknown = report_unknown_ids(engine, args.entity, ids, set(deleted))
     print(f"deleted {len(deleted)} fact(s) of {args.entity!r}")
     return 1 if unknown else 0
@@ -331,6 +336,10 @@ def cmd_update(args: argparse.Namespace) -> int:
     if not edits and args.expires is None and not args.no_expiry and not args.expire_now:
         raise CliError("nothing to update: give --text, --metadata, --drop-metadata, --expires, --no-expiry, "
                        "--expire-now, --core or --not-core")
+    if args.told_by and not args.expire_now:
+        raise CliError("--told-by names the facts that told a change to come, ended with it: give it with "
+                       "--expire-now")
+    at = check_said_at(args.at, "--at")
     new_metadata = _metadata(args.metadata) or {}
     engine = open_engine(args, embeds=args.text is not None)
     changes: dict[str, Any] = {}
@@ -355,11 +364,18 @@ def cmd_update(args: argparse.Namespace) -> int:
         changes["expires_at"] = None if args.no_expiry else args.expires
 
     def edit() -> list[StoredFact]:
-        edited = engine.update(args.entity, args.id, text=args.text, core=args.core, **changes) \
+        edited = engine.update(args.entity, args.id, text=args.text, core=args.core, at=at, **changes) \
             if edits or changes else None
-        return [engine.expire(args.entity, args.id) if args.expire_now else edited]
+        return [engine.expire(args.entity, args.id, told_by=args.told_by or (), at=at) if args.expire_now
+                else edited]
 
-    return _print_for_id(args, engine, edit)
+    try:
+        return _print_for_id(args, engine, edit)
+    except NothingToCancelError as exc:
+        print(f"memori: {exc}".replace("told_by", "--told-by", 1), file=sys.stderr)
+        return 1
+    except ValueError as exc:
+        raise _named_at(exc, at) from exc
 
 
 def cmd_history(args: argparse.Namespace) -> int:
@@ -371,9 +387,10 @@ def cmd_history(args: argparse.Namespace) -> int:
 def cmd_restore(args: argparse.Namespace) -> int:
     """``memori restore -e ENTITY ID``: undo a supersede or an update (exit 1 when the id is unknown, or when there is
     nothing to restore: the fact is valid already, or the version's text is the fact's)."""
+    at = check_said_at(args.at, "--at")
     engine = open_engine(args, embeds=True)
     try:
-        return _print_for_id(args, engine, lambda: [engine.restore(args.entity, args.id)])
+        return _print_for_id(args, engine, lambda: [engine.restore(args.entity, args.id, at=at)])
     except NothingToRestoreError as exc:
         print(f"memori: {exc}", file=sys.stderr)
         return 1
@@ -391,9 +408,14 @@ def cmd_cancel(args: argparse.Namespace) -> int:
         print(f"memori: {exc}", file=sys.stderr)
         return 1
     except ValueError as exc:
-        if at is not None and str(exc).startswith("at "):  # the engine names its argument; here it is --at
-            raise ValueError(f"--at {str(exc)[3:]}") from exc
-        raise
+        raise _named_at(exc, at) from exc
+
+
+def _named_at(exc: ValueError, at: datetime | None) -> ValueError:
+    """The engine's error naming its ``at`` argument, as the command line names it: ``--at``."""
+    if at is not None and str(exc).startswith("at "):
+        return ValueError(f"--at {str(exc)[3:]}")
+    return exc
 
 
 def _print_for_id(args: argparse.Namespace, engine: RecallEngine, read: Callable[[], list[StoredFact]]) -> int:

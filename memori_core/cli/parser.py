@@ -123,6 +123,21 @@ _QUIET = flag("--quiet", "-q", help="no progress bar (shown on standard error on
 _IDS = arg("ids", nargs="+", metavar="ID", help="fact ids (from `memori add` or `memori list`)")
 """The fact ids of ``get`` and ``delete``."""
 
+def _told_at(what: str) -> Argument:
+    """``--at WHEN`` of a write told at a time of its own (``update``, ``delete``, ``restore``), parsed as
+    ``cancel``'s."""
+    return arg("--at", type=timestamp, default=None, metavar="WHEN",
+               help=f"when the {what} was told (ISO 8601; no zone: UTC; default: now), for a conversation replayed "
+               "later")
+
+
+def _told_by(what: str) -> Argument:
+    """``--told-by ID`` of a write that ends a change to come (``delete``, ``update --expire-now``), as
+    ``cancel``'s."""
+    return arg("--told-by", action="append", default=None, metavar="ID",
+               help=f"a fact that told the change to come {what} (the plan), ended in the same write (repeatable)")
+
+
 _MEMORI_COMPAT = flag("--memori-compat", help="upstream Memori's exact ranking")
 
 _EXPIRES = arg("--expires", type=expiry, default=None, metavar="WHEN",
@@ -221,7 +236,7 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
     ),
     _entity_command(
         "delete", cmd_delete, "delete an entity's facts by id",
-        arguments=(_IDS,),
+        arguments=(_IDS, _told_by("it deletes"), _told_at("delete")),
         description="Delete the facts of an entity with these ids (never another entity's, even with the same "
         "id) and print how many were deleted. Like rm: each unknown id is reported on standard error and "
         "makes the exit code 1, and the known ones are deleted anyway. There is no confirmation and no undo "
@@ -256,6 +271,8 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
                     help="mark the fact core (recalled on every query)"),
                 arg("--not-core", dest="core", action="store_const", const=False, help="unmark it"),
             )),
+            _told_by("it expires (with --expire-now)"),
+            _told_at("edit"),
             flag("--json", help="the updated fact as a JSON array of one record"),
         ),
         description="Edit one fact of an entity in place and print it in the format of `memori list`: --text "
@@ -275,8 +292,8 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
     ),
     _entity_command(
         "restore", cmd_restore, "undo a supersede or an update of a fact",
-        arguments=_one_id("the superseded fact's id, or an earlier version's ID@vN",
-                          json="the restored fact as a JSON array of one record"),
+        arguments=(*_one_id("the superseded fact's id, or an earlier version's ID@vN",
+                            json="the restored fact as a JSON array of one record"), _told_at("restore")),
         description="Make a superseded fact valid again (the fact that superseded it stays valid too, so both are "
         "current: `memori delete` it if it is wrong), or give a fact the "
         "text of an earlier version ID@vN (its current text is kept as a version); prints the restored fact in "

@@ -43,7 +43,7 @@ from ..ranking.intent import prototype_texts as intent_texts
 from ..ranking.pipeline import PoolScores, gate_rows
 from ..ranking.fusion import rank_order
 from ..ranking.referents import points_to_something, told_by
-from ..ranking.upcoming import UPCOMING_MOST, asks_what_is_coming, plans_in_force
+from ..ranking.upcoming import UPCOMING_MOST, asks_about_travel, asks_what_is_coming, plans_in_force
 from ..text import analyzer, main_script
 from .scored import _Gathered
 
@@ -204,12 +204,13 @@ class GateSignals:
         """``scores`` with the plans in force (:func:`~.ranking.upcoming.plans_in_force`, at ``at`` or now) when the
         question asks what is coming up for the asker, or leans on a turn that did ("What should I bring?" after
         "I'm so excited about my upcoming trip!"): the :data:`~.ranking.upcoming.UPCOMING_MOST` best ranked."""
-        asks = asks_what_is_coming(query) or (
-            turn.leans and not turn.news and bool(turn.read) and asks_what_is_coming(turn.read[-1]))
-        if not asks or gathered.ends is None:
+        leaned = turn.leans and not turn.news and bool(turn.read) and asks_what_is_coming(turn.read[-1])
+        asks = asks_what_is_coming(query)
+        if not (asks or leaned) or gathered.ends is None:
             return scores
         now = time.time() if at is None else at
-        in_force = plans_in_force(gathered.facts.texts(), gathered.created, gathered.ends, now)
+        travel = asks_about_travel(query if asks else turn.read[-1])
+        in_force = plans_in_force(gathered.facts.texts(), gathered.created, gathered.ends, now, travel=travel)
         if not in_force.any():
             return scores
         best = rank_order(scores.rank_score, scores.cosine)

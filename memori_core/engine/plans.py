@@ -51,7 +51,7 @@ def told_by_ids(told_by: Sequence[str], leaving: Sequence[str]) -> list[str]:
     return [i for i in dict.fromkeys(_one_id(t, "told_by") for t in told_by) if i not in gone]
 
 
-def _not_to_come(fact: StoredFact) -> str:
+def not_to_come(fact: StoredFact) -> str:
     """Why ``fact`` is no change to come."""
     return ("it was ended already" if fact.valid_to is not None else
             f"it holds already (from {fact.valid_since})" if fact.valid_from else "it was never told ahead")
@@ -62,7 +62,7 @@ def check_told_by_target(entity_id: str, facts: Sequence[StoredFact], now: float
     a change called off before its start ends the facts that told it. :class:`NothingToCancelError` (a
     ``ValueError``) naming ``told_by``, as :meth:`Plans.cancel` refuses such a fact; nothing is written."""
     if facts and not any(is_to_come(f, now) for f in facts):
-        named = "; ".join(f"fact {f.id!r}: {_not_to_come(f)}" for f in facts)
+        named = "; ".join(f"fact {f.id!r}: {not_to_come(f)}" for f in facts)
         raise NothingToCancelError(
             f"told_by names the facts that told a change to come, ended with it, but {call} of entity {entity_id!r} "
             f"ends no change to come ({named}); call {call} without told_by")
@@ -149,7 +149,7 @@ class Plans(Storing):
                                  "called off after it was told")
             if not is_to_come(fact, now.timestamp()):
                 raise NothingToCancelError(
-                    f"fact {fid!r} of entity {entity_id!r} is no change to come to call off: {_not_to_come(fact)}; "
+                    f"fact {fid!r} of entity {entity_id!r} is no change to come to call off: {not_to_come(fact)}; "
                     "to record a change "
                     "back, add the fact that holds with supersedes=[...], or restore the fact it ended")
             rows = called_off(fact, self.store.get(entity_id, list(fact.supersedes)) if fact.supersedes else [],

@@ -485,9 +485,9 @@ class RecallEngine(ReadPath, WritePath):
         """Async :meth:`history`."""
         return await self._read(self.history, entity_id, id)
 
-    async def arestore(self, entity_id: str, id: str) -> StoredFact:
+    async def arestore(self, entity_id: str, id: str, *, at: Any = None) -> StoredFact:
         """Async :meth:`restore`."""
-        return await self._write(self.restore, entity_id, id)
+        return await self._write(self.restore, entity_id, id, at=at)
 
     async def acount(self, entity_id: str, *, include_invalid: bool = False, include_expired: bool = True) -> int:
         """Async :meth:`count`."""
@@ -498,9 +498,10 @@ class RecallEngine(ReadPath, WritePath):
         """Async :meth:`entities`."""
         return await self._read(self.entities)
 
-    async def adelete(self, entity_id: str, ids: Sequence[str], *, told_by: Sequence[str] = ()) -> list[str]:
+    async def adelete(self, entity_id: str, ids: Sequence[str], *, told_by: Sequence[str] = (),
+                      at: Any = None) -> list[str]:
         """Async :meth:`delete`."""
-        return await self._write(self.delete, entity_id, ids, told_by=told_by)
+        return await self._write(self.delete, entity_id, ids, told_by=told_by, at=at)
 
     async def aforget(self, entity_id: str) -> Forgotten:
         """Async :meth:`forget`."""
@@ -523,14 +524,14 @@ class RecallEngine(ReadPath, WritePath):
 
     async def aupdate(self, entity_id: str, id: str, *, text: str | None = None,
                       metadata: dict[str, Any] | None = None, expires_at: Any = _UNSET,
-                      core: bool | None = None) -> StoredFact:
+                      core: bool | None = None, at: Any = None) -> StoredFact:
         """Async :meth:`update`."""
         return await self._write(self.update, entity_id, id, text=text, metadata=metadata,
-                                     expires_at=expires_at, core=core)
+                                     expires_at=expires_at, core=core, at=at)
 
-    async def aexpire(self, entity_id: str, id: str, *, told_by: Sequence[str] = ()) -> StoredFact:
+    async def aexpire(self, entity_id: str, id: str, *, told_by: Sequence[str] = (), at: Any = None) -> StoredFact:
         """Async :meth:`expire`."""
-        return await self._write(self.expire, entity_id, id, told_by=told_by)
+        return await self._write(self.expire, entity_id, id, told_by=told_by, at=at)
 
     async def acancel(self, entity_id: str, id: str, *, told_by: Sequence[str] = (), at: Any = None) -> StoredFact:
         """Async :meth:`cancel`."""

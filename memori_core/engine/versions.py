@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
+from typing import Any
 
 import numpy as np
 
 from ..cache.cache_update import CacheUpdate
 from ..facts import StoredFact
-from ..validate import check_entity_id, iso_to_ts
+from ..validate import check_created_at, check_entity_id, iso_to_ts
 from .closing import when_open
 from .embedding import Embedding
 from .fact_ids import _is_version_of, _one_id, version_id, version_of
@@ -69,7 +70,7 @@ class Versions(Embedding, Storing):
 
     @when_open
     @_bounded
-    def restore(self, entity_id: str, id: str) -> StoredFact:
+    def restore(self, entity_id: str, id: str, *, at: Any = None) -> StoredFact:
         """Undo the supersede or update that made fact ``id`` invalid; returns the restored fact.
 
         A restore is a new event, kept in the history beside what it undoes. For a fact superseded by
@@ -88,8 +89,12 @@ class Versions(Embedding, Storing):
         at"): restoring it is not saying it again. When the newer fact was deleted, the fact is made valid
         under its own id. Restoring a valid fact, or a version whose text the fact has now, raises
         :class:`NothingToRestoreError` (a ``ValueError``), an unknown id ``KeyError``.
+
+        ``at``: when the restore was told (a ``datetime`` or ISO 8601 string, read as ``created_at``; ``None``:
+        now), for a conversation replayed later: "from now" above is then.
         """
         entity_id = check_entity_id(entity_id)
+        when = check_created_at(at, "at")
         fid = _one_id(id, "id")
         got = self.store.get(entity_id, [fid])
         newer = self.store.get(entity_id, [got[0].superseded_by]) if got and got[0].superseded_by else []
@@ -109,7 +114,7 @@ class Versions(Embedding, Storing):
                 raise NothingToRestoreError(
                     f"fact {fid!r} of entity {entity_id!r} is valid: there is nothing to restore{undo}")
             newer = self.store.get(entity_id, [old.superseded_by]) if old.superseded_by else []
-            now = datetime.now(timezone.utc).isoformat()
+            now = when or datetime.now(timezone.utc).isoformat()
             # Only a version row of an update (``<newer id>@v<n>``) becomes its fact again; any other fact is a
             # superseded one, made valid again even when the newer fact was rewritten since (upsert by id, or
             # deleted and said again) and no longer lists it.

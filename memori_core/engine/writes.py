@@ -356,7 +356,7 @@ class WritePath(Versions, ImportPath, Successors, Plans):
 
     @when_open
     @_bounded
-    def delete(self, entity_id: str, ids: Sequence[str], *, told_by: Sequence[str] = ()) -> list[str]:
+    def delete(self, entity_id: str, ids: Sequence[str], *, told_by: Sequence[str] = (), at: Any = None) -> list[str]:
         """Delete some of ``entity_id``'s facts by id; returns the ids that were stored (and are deleted now),
         in the order given, each once. Unknown ids are ignored.
 
@@ -382,8 +382,12 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         really holds. A delete of a change to come writes twice (what it was to
         end, put back; then the delete): when the delete fails after the first
         landed, the ``PartialDeleteError`` names the facts put back and the ``told_by`` facts ended too.
+
+        ``at``: when the delete was told (as in :meth:`update`; ``None``: now), the time a change to come is
+        judged still to come at and the ``told_by`` facts end at.
         """
         entity_id = check_entity_id(entity_id)
+        when = check_created_at(at, "at")
         id_list = check_id_list(ids, "ids")
         plan_ids = told_by_ids(told_by, id_list)
         if not id_list or not self.store.present(entity_id, id_list):
@@ -398,7 +402,7 @@ class WritePath(Versions, ImportPath, Successors, Plans):
                 gone = [*present, *(v for v in self._versions_of(entity_id, present) if v not in present)]
                 read = lambda wanted: self.store.get(entity_id, wanted)  # noqa: E731
                 # A change to come erased: what it was to end at its start holds on (then the delete: retried exactly).
-                now = time.time()
+                now = iso_to_ts(when) if when else time.time()
                 targets = read(present)
                 if plan_ids:
                     check_told_by_target(entity_id, targets, now, "delete")
@@ -481,6 +485,7 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         metadata: dict[str, Any] | None = None,
         expires_at: Any = _UNSET,
         core: bool | None = None,
+        at: Any = None,
     ) -> StoredFact:
         """Edit one stored fact and return it; its id, session place and sightings are kept.
 
@@ -515,12 +520,16 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         joins two true facts: "User's mother lives in Porto." ended by "User lives in Porto."). So the caller
         updates the fact the error names, or restores the old one first (:meth:`restore`). Metadata, expiry and
         core edits of such a fact are made in place, as of any fact.
+
+        ``at``: when the edit was told (a ``datetime`` or ISO 8601 string, read as ``created_at``; ``None``: now),
+        for a conversation replayed later: the new text holds from then and the old one ends then (``updated_at``
+        is then too); one before the fact was stated raises ``ValueError`` naming ``at``.
         """
-        return self._edit(entity_id, id, text=text, metadata=metadata, expires_at=expires_at, core=core)
+        return self._edit(entity_id, id, text=text, metadata=metadata, expires_at=expires_at, core=core, at=at)
 
     @when_open
     @_bounded
-    def expire(self, entity_id: str, id: str, *, told_by: Sequence[str] = ()) -> StoredFact:
+    def expire(self, entity_id: str, id: str, *, told_by: Sequence[str] = (), at: Any = None) -> StoredFact:
         """Make fact ``id`` expire now and return it: its ``expires_at`` becomes the time of the call (an earlier
         one is kept), so recall no longer returns it; :meth:`list`, :meth:`get` and :meth:`export` still show it
         until it is deleted, and ``recall(as_of=...)`` before now still sees it. An edit in place, as
@@ -528,13 +537,16 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         id, ``ValueError`` for a version row's. A change told ahead expired before its start never starts: the
         facts it was to end then hold on with no end, in the same write; ``told_by``, as in :meth:`cancel`: the
         facts that told it, ended now in that write (for a fact that is no change to come,
-        :class:`~memori_core.engine.NothingToCancelError` naming ``told_by``, and nothing is written)."""
-        return self._edit(entity_id, id, expires_at=_NOW, told_by=told_by)
+        :class:`~memori_core.engine.NothingToCancelError` naming ``told_by``, and nothing is written). ``at``: when
+        it ended, as in :meth:`update` (``None``: now)."""
+        return self._edit(entity_id, id, expires_at=_NOW, told_by=told_by, at=at)
 
     def _edit(self, entity_id: str, id: str, *, text: str | None = None, metadata: dict[str, Any] | None = None,
-              expires_at: Any = _UNSET, core: bool | None = None, told_by: Sequence[str] = ()) -> StoredFact:
+              expires_at: Any = _UNSET, core: bool | None = None, told_by: Sequence[str] = (),
+              at: Any = None) -> StoredFact:
         """:meth:`update`, and :meth:`expire` (``expires_at=_NOW``, with the ``told_by`` facts it ends)."""
         entity_id = check_entity_id(entity_id)
+        when = check_created_at(at, "at")
         fid_s = _one_id(id, "id")
         plan_ids = told_by_ids(told_by, [fid_s])
         new_text = check_facts(text)[0] if text is not None else None
@@ -546,7 +558,7 @@ class WritePath(Versions, ImportPath, Successors, Plans):
             check_not_version(fid_s)
         changes_text = bool(before) and new_text != before[0].content
         if changes_text:  # (checked again under the locks)
-            self._check_valid(entity_id, before[0], datetime.now(timezone.utc).isoformat())
+            self._check_valid(entity_id, before[0], when or datetime.now(timezone.utc).isoformat())
         vec_of = self._embed_texts([new_text, before[0].content]) if changes_text and new_text is not None else {}
         with self._coord.writing(entity_id) as done:
             old = self.store.get(entity_id, [fid_s])
@@ -559,7 +571,10 @@ class WritePath(Versions, ImportPath, Successors, Plans):
                 meta[CORE_KEY] = True
             elif new_core is False:
                 meta.pop(CORE_KEY, None)
-            now = datetime.now(timezone.utc).isoformat()
+            now = when or datetime.now(timezone.utc).isoformat()
+            if when and iso_to_ts(when) < iso_to_ts(old[0].created_at):
+                raise ValueError(f"at {when} is before fact {fid_s!r} was stated ({old[0].created_at}): an edit is "
+                                 "told after the fact it edits")
             if expires_at is _UNSET:
                 expiry = old[0].expires_at
             elif expires_at is _NOW:

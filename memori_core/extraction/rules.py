@@ -15,6 +15,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
 from ..ranking.care import is_care_fact
+from ..ranking.upcoming import tells_a_plan
 from ..slots import PERSON
 from .dates import DATED, anchor_plan, date_said, date_told
 from .lasting_days import with_lasting_day
@@ -227,14 +228,7 @@ def judge_sentence(
         # "User went vegan last month.", "User is pregnant, due next month.": the time written out, as the turn's
         # day says it (a plan's day is written out below)
         when = now if now is not None else datetime.now(timezone.utc)
-        # "User is in Rome this week.", "... until Friday": true until the end the turn names (.stays)
-        dated = held_until(fact, when, zone_known=zone_known) or date_said(fact, when, zone_known=zone_known)
-        if dated.expires_at is None:  # "is this Friday", "was born on Tuesday", "next month": the day written out
-            dated = with_lasting_day(dated.text, when, zone_known=zone_known,
-                                     past=_told_as_past(dated.text) or bool(_TOLD_AS_OVER.search(dated.text))) or dated
-        fact = dated.text
-        if dated.expires_at is not None:
-            expires_said = dated.expires_at - when
+        fact, expires_said = _dated_lasting(fact, when, zone_known)
     if fact is not None and FIRST_PERSON_WORD.search(fact):
         return SentenceVerdict(sentence, None, DROP_UNCLEAR)  # never stored in the first person
     if fact is not None and is_fragment(fact):
@@ -247,18 +241,9 @@ def judge_sentence(
         passing = moment(body, when) or (
             moment(_fronted(body, lead), when) or moment(body[lead.start("subject"):], when)
             if lead is not None else None) or (moment(together, when) if together is not None else None)
-        expires_in = passing[2] if passing else None
-        anchored = anchor_plan(fact, when, zone_known=zone_known, past=_told_as_past(fact))
-        if anchored is not None:
-            fact = anchored.text
-            if anchored.expires_at is not None:  # a stay after the day ends when it does
-                expires_in = anchored.expires_at - when + stay_after_day(fact)
-            if expires_in is not None and expires_in <= timedelta(0):  # "I had my cousin's wedding May 15-17"
-                return SentenceVerdict(sentence, None, DROP_EPHEMERAL)
-        elif expires_in is not None and expires_in <= timedelta(days=1) and CLOCK.search(fact):
-            today = anchor_plan(f"{fact.rstrip(' .!')} today.", when, zone_known=zone_known)  # at a time, today
-            if today is not None and today.expires_at is not None:
-                fact, expires_in = today.text, today.expires_at - when
+        fact, expires_in, anchored = _dated_plan(fact, when, zone_known, passing[2] if passing else None)
+        if anchored and expires_in is not None and expires_in <= timedelta(0):  # "I had my cousin's wedding May 15-17"
+            return SentenceVerdict(sentence, None, DROP_EPHEMERAL)
         return SentenceVerdict(sentence, fact, reason, expires_in)
     return SentenceVerdict(sentence, fact, reason, expires_said)
 
@@ -272,6 +257,54 @@ _TOLD_AS_OVER = re.compile(
 )
 # "User's cousin's wedding was on May 2.", "User had their exam on the 14th.": an event told as over.
 _WAS = rx(r"^user(?:'s\s+[^.]*?\b(?:was|were)|\s+(?:(?:just|also|finally|already)\s+)?had)\b")
+
+
+def _dated_lasting(fact: str, when: datetime, zone_known: bool) -> tuple[str, timedelta | None]:
+    """A kept fact that is no plan, its times written out as of ``when`` and how long it holds (``None``: no end):
+    "User is in Rome this week.", "... until Friday" until the end it names (.stays); "went vegan last month",
+    "due next month" written out (a due time held a while past it); "is this Friday", "was born on Tuesday" the day
+    written out."""
+    dated = held_until(fact, when, zone_known=zone_known) or date_said(fact, when, zone_known=zone_known)
+    if dated.expires_at is None:
+        dated = with_lasting_day(dated.text, when, zone_known=zone_known,
+                                 past=_told_as_past(dated.text) or bool(_TOLD_AS_OVER.search(dated.text))) or dated
+    return dated.text, (dated.expires_at - when if dated.expires_at is not None else None)
+
+
+def _dated_plan(fact: str, when: datetime, zone_known: bool,
+                expires_in: timedelta | None) -> tuple[str, timedelta | None, bool]:
+    """A kept plan with its day written out as of ``when`` (:func:`~memori_core.extraction.dates.anchor_plan`) and
+    how long it holds: until that day is over, a stay after it as long as it lasts (``expires_in``: what the
+    sentence's moment said, kept when it names no day; a plan at a time with no day is today's); and whether a day
+    was read (a plan whose day is over when said is then over)."""
+    anchored = anchor_plan(fact, when, zone_known=zone_known, past=_told_as_past(fact))
+    if anchored is not None:
+        fact = anchored.text
+        if anchored.expires_at is not None:  # a stay after the day ends when it does
+            expires_in = anchored.expires_at - when + stay_after_day(fact)
+        return fact, expires_in, True
+    if expires_in is not None and expires_in <= timedelta(days=1) and CLOCK.search(fact):
+        today = anchor_plan(f"{fact.rstrip(' .!')} today.", when, zone_known=zone_known)  # at a time, today
+        if today is not None and today.expires_at is not None:
+            return today.text, today.expires_at - when, False
+    return fact, expires_in, False
+
+
+def date_stated(fact: str, when: datetime, *, zone_known: bool = False) -> tuple[str, datetime | None]:
+    """A fact stated as it is stored ("User is flying to Tokyo on 2026-10-20 for a week.", a model's ``remember``,
+    MCP ``add``), dated as capture dates the fact it keeps from a sentence said at ``when`` (:func:`judge_sentence`,
+    one set of rules): a plan (:func:`~memori_core.ranking.upcoming.tells_a_plan`) with its day written out and
+    expiring when that day (and a stay after it) is over; any other fact with the times it names written out, and
+    an end only when it names one ("User is in Rome this week."). Returns the text and its expiry (``None``: none;
+    a plain fact, "User lives in Berlin.", gets none; so does a plan whose day was over when it was stated, kept
+    as stated)."""
+    if tells_a_plan(fact) and not _told_as_past(fact):
+        text, expires_in, anchored = _dated_plan(fact, when, zone_known, None)
+        if anchored and expires_in is not None:
+            # a plan whose day was over when it was stated (capture drops it) is kept as stated, with no expiry
+            return (text, when + expires_in) if expires_in > timedelta(0) else (fact, None)
+    text, expires_in = _dated_lasting(fact, when, zone_known)
+    return text, (when + expires_in if expires_in is not None and expires_in > timedelta(0) else None)
 
 
 def _told_as_past(fact: str) -> bool:

@@ -43,14 +43,14 @@ _NOT_OWNED = re.compile(r"^(?:\s*[^\w\s]|\s*$|\s+(?:to|for|with|a|an|the|some|an
                         r"today|tonight|tomorrow|more|less|every|each|once|twice|or|and|if|when)\b)", re.IGNORECASE)
 
 
-def _names(turn: str) -> tuple[list[str], list[str]]:
+def _names(turn: str, not_names: frozenset[str] = _NOT_A_REFERENT) -> tuple[list[str], list[str]]:
     """The capitalised names ``turn`` holds, not at a sentence's start: those said as places (after "to", "in"...)
-    and the others, each once."""
+    and the others, each once (``not_names``: the words that are none)."""
     places: dict[str, None] = {}
     others: dict[str, None] = {}
     for m in _CAPITALISED.finditer(turn):
         name, before = m.group(), turn[: m.start()]
-        if is_not_a_name(name, _NOT_A_REFERENT) or is_not_a_name(name.split()[0], _NOT_A_REFERENT):
+        if is_not_a_name(name, not_names) or is_not_a_name(name.split()[0], not_names):
             continue
         if _SENTENCE_START.search(before) and not _SUBJECT_VERB.match(turn[m.end():]):
             continue  # "Went to the park" opens a sentence: any word does
@@ -70,7 +70,8 @@ def with_referent(question: str, read: Sequence[str]) -> str:
     >>> with_referent("What should I feed him?", ["We got a puppy."])
     'What should I feed him?'
     """
-    if not read or _names(f". {question}")[1]:
+    # the question's own opening word names no one: "Where is she going to sleep?" asks of the one named before
+    if not read or _names(f". {question}", NOT_A_NAME)[1]:
         return question
     places, others = _names(read[-1])
     said = question

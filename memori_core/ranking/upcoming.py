@@ -19,7 +19,8 @@ import numpy as np
 
 from ..calendar_words import WEEKDAYS
 
-__all__ = ["CHANGE_DAYS", "HORIZON_DAYS", "UPCOMING_MOST", "asks_what_is_coming", "plans_in_force", "still_ahead"]
+__all__ = ["CHANGE_DAYS", "HORIZON_DAYS", "UPCOMING_MOST", "asks_about_travel", "asks_what_is_coming",
+           "plans_in_force", "still_ahead", "tells_a_plan"]
 
 DAY = 86400.0
 HORIZON_DAYS = 120
@@ -95,6 +96,25 @@ def asks_what_is_coming(query: str) -> bool:
     return bool(_WHEN_AHEAD.search(text) or _PACK.search(text) or _MY_TRIP.search(text) or _TRAVEL.search(text))
 
 
+# A question about the asker's travel: "Do I have any travel coming up?", "Any trips planned?", "What should I pack?",
+# "Am I going anywhere next month?".
+_ASKS_TRAVEL = re.compile(r"\b(?:travel\w*|trips?|flights?|fly(?:ing)?|vacations?|holidays?|getaways?|journeys?|pack(?:ing)?|"
+                          r"going\s+anywhere|away)\b", re.IGNORECASE)
+# A fact that tells travel: going somewhere ("flying to Tokyo", "going to Denver", "hiking in the Alps", "a trip to
+# Lisbon", "visiting their mum"), not a day at home ("User's mum's birthday is on November 3.", "User has a dentist
+# appointment on Monday.").
+_TELLS_TRAVEL = re.compile(r"\b(?:fl(?:y|ying|ight|ights|ew)|trips?|travel\w*|vacation\w*|holidays?|getaways?|journeys?|"
+                           r"visit\w*|cruise|abroad|camping|hik\w+|backpacking|road\s+trip)\b"
+                           r"|\b(?:going|heading|driving|moving|returning|off)\s+(?:back\s+)?(?:to|home)\b", re.IGNORECASE)
+
+
+def asks_about_travel(query: str) -> bool:
+    """Whether ``query``, a question about what is coming up (:func:`asks_what_is_coming`), asks about travel ("Do
+    I have any travel coming up?", "What should I pack?"): only a plan that goes somewhere answers it, not a birthday
+    or an appointment at home."""
+    return _ASKS_TRAVEL.search(query) is not None
+
+
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
 _MONTHS["sept"] = 9
@@ -126,6 +146,13 @@ _CHANGED = re.compile(r"\b(?:cancell?ed|called\s+off|postponed|rescheduled|pushe
                       r"no\s+longer\s+(?:going|flying|travell?ing|attending))\b", re.IGNORECASE)
 _DURATION = re.compile(r"\bfor\s+(?:a|one|two|three|\d+)\s+(days?|weeks?|nights?)\b", re.IGNORECASE)
 _COUNT = {"a": 1, "one": 1, "two": 2, "three": 3}
+
+
+def tells_a_plan(text: str) -> bool:
+    """Whether the stated fact ``text`` tells a plan of its own ("User is flying to Tokyo on ...", "User has a
+    dentist appointment on ...", "User will start ..."), not a yearly day ("User's birthday is November 3.") nor a
+    plan called off or moved."""
+    return bool(_PLAN_WORDS.search(text)) and not _YEARLY.search(text) and not _CHANGED.search(text)
 
 
 def _day_end(year: int, month: int, day: int) -> float | None:
@@ -183,11 +210,14 @@ def still_ahead(text: str, said: float, now: float) -> bool:
     return False
 
 
-def plans_in_force(texts: Sequence[str], said: np.ndarray, ends: np.ndarray, now: float) -> np.ndarray:
+def plans_in_force(texts: Sequence[str], said: np.ndarray, ends: np.ndarray, now: float, *,
+                   travel: bool = False) -> np.ndarray:
     """Per fact, whether it is a plan in force at ``now`` (epoch seconds): said by then (``said``, epoch seconds;
     0: unknown), and ending or expiring later (``ends``: the earlier of its expiry and its ``valid_to``, ``inf`` for
     none: a plan stored with its end, a change told ahead), or telling an event still ahead (:func:`still_ahead`),
-    or telling lately (within :data:`CHANGE_DAYS`) that a plan was called off, postponed or moved."""
+    or telling lately (within :data:`CHANGE_DAYS`) that a plan was called off, postponed or moved. ``travel``: the
+    question asks about travel (:func:`asks_about_travel`), and only a fact telling travel is one (a birthday
+    coming up is no trip), or a plan called off lately."""
     said = np.asarray(said, dtype=np.float64)
     ends = np.asarray(ends, dtype=np.float64)
     if said.shape != ends.shape or said.shape[0] != len(texts):
@@ -195,8 +225,13 @@ def plans_in_force(texts: Sequence[str], said: np.ndarray, ends: np.ndarray, now
     told = said <= now
     out = told & np.isfinite(ends) & (ends > now)
     recent = told & (said >= now - CHANGE_DAYS * DAY)
+    changed = np.zeros_like(out)
     for i in np.flatnonzero(told & ~out).tolist():
         text = texts[i]
-        out[i] = (bool(recent[i]) and _CHANGED.search(text) is not None) or still_ahead(text, float(said[i]), now)
+        changed[i] = bool(recent[i]) and _CHANGED.search(text) is not None
+        out[i] = changed[i] or still_ahead(text, float(said[i]), now)
+    if travel:  # a plan called off lately is news of the plan, whatever it names ("The Denver conference is off.")
+        out &= changed | np.fromiter((_TELLS_TRAVEL.search(t) is not None for t in texts), dtype=bool,
+                                     count=len(texts))
     return out
 

@@ -1,0 +1,54 @@
+"""A plan a model stores through a tool (MCP ``add``, the agents' ``remember``) is dated as capture dates the plan it
+keeps: its day written out and an expiry when that day (and a stay after it) is over (tester j22, A9: "User is
+flying to Tokyo on 2026-10-20 for a week." stored through MCP ``add`` had no expiry and stayed a current plan for
+ever). A plain fact gets none. Real in-memory Chroma, the real ``mcp`` client, LangChain's ``create_agent``."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from langchain.agents import create_agent
+from langchain_core.messages import AIMessage, HumanMessage
+from mcp.shared.memory import create_connected_server_and_client_session
+
+from _helpers import ungated_engine
+from _langchain_fakes import replies
+from memori_core.extraction.rules import judge_sentence
+from memori_core.mcp_server import build_server
+from memori_langchain import memory_tools
+
+TOLD = datetime(2026, 10, 5, 9, tzinfo=timezone.utc)
+TOKYO = "User is flying to Tokyo on 2026-10-20 for a week."
+
+
+async def test_a_plan_added_through_mcp_expires_when_capture_would_expire_it_and_a_plain_fact_never(hash_embedder):
+    engine = ungated_engine(hash_embedder)
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as session:
+        await session.call_tool("add", {"facts": [TOKYO, "User lives in Berlin."], "said_at": TOLD.isoformat()})
+        listed = (await session.call_tool("list", {})).structuredContent["facts"]
+    expiry = {f["text"]: f["expires_at"] for f in listed}
+    said = judge_sentence("I'm flying to Tokyo on 2026-10-20 for a week.", 2000, now=TOLD)  # what capture keeps
+    assert said.fact == "User is flying to Tokyo on Tuesday 2026-10-20 for a week." and said.expires_in is not None
+    assert datetime.fromisoformat(expiry[said.fact]) == TOLD + said.expires_in  # the same day, the same end
+    assert expiry["User lives in Berlin."] is None
+    trips = [f.content for f in engine.recall("When do I fly to Tokyo?", "ann", as_of=TOLD + timedelta(days=30))]
+    assert not any("Tokyo" in t for t in trips)  # the trip is over: no longer a current plan
+    soon = engine.recall("When do I fly to Tokyo?", "ann", as_of=TOLD + timedelta(days=1))
+    assert any("Tokyo" in f.content for f in soon)
+
+
+def test_a_plan_remembered_by_a_langchain_agent_names_its_day_and_expires_after_it(hash_embedder):
+    engine = ungated_engine(hash_embedder)
+    model = replies(
+        AIMessage("", tool_calls=[{"name": "remember", "args": {"text": "User is going to Denver next month for a "
+                                                                         "conference."},
+                                   "id": "c1", "type": "tool_call"}]),
+        AIMessage("", tool_calls=[{"name": "remember", "args": {"text": "User works as a nurse."}, "id": "c2",
+                                   "type": "tool_call"}]),
+        AIMessage("Noted."))
+    turn = HumanMessage("I'm going to Denver next month for a conference. I'm a nurse.",
+                        additional_kwargs={"created_at": TOLD.isoformat()})
+    create_agent(model, memory_tools(engine)).invoke({"messages": [turn]}, config={"configurable": {"entity_id": "ann"}})
+    stored = {f.content: f.expires_at for f in engine.list("ann")}
+    assert stored == {"User is going to Denver in November 2026 for a conference.": "2026-12-01T12:00:00+00:00",
+                      "User works as a nurse.": None}
