@@ -43,7 +43,7 @@ from .capture.refusal import SECRET, refused_because
 from .capture.repeats import asettle_repeats, settle_repeats
 from .capture.statements import STATEMENTS
 from .context import clip_fact, format_timestamp, sanitize_fact
-from .engine import NothingToCancelError, RecallEngine, ReplacedFactError, derived_fact_id, version_of
+from .engine import RecallEngine, ReplacedFactError, derived_fact_id, version_of
 from .engine.plans import is_to_come, not_to_come
 from .extraction.rewrite import rewrite
 from .extraction.rules import date_stated
