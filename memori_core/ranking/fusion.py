@@ -69,8 +69,11 @@ def with_included(order: np.ndarray, k: int, include: np.ndarray, held: np.ndarr
     if held is not None and held.size:
         picked[held] = True
         room -= held.shape[0]
-    chosen = order[inside][:room]
-    others = order[~inside & ~picked[order]][: room - chosen.shape[0]]
+        chosen = order[inside][:room]
+        others = order[~inside & ~picked[order]][: room - chosen.shape[0]]
+    else:
+        chosen = order[inside][:k]
+        others = order[~inside][: k - chosen.shape[0]]
     picked[chosen] = True
     picked[others] = True
     return order[picked[order]]
