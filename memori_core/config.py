@@ -38,6 +38,7 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORI_RECALL_RESTATEMENT_TERMS": "restatement_terms",
     "MEMORI_RECALL_GATE_IMPLIED": "gate_implied",
     "MEMORI_RECALL_GATE_SPREAD": "gate_spread",
+    "MEMORI_RECALL_GATE_IMPLIED_YIELD": "gate_implied_yield",
 }
 
 OTHER_ENV_VARIABLES: tuple[str, ...] = ("MEMORI_RECALL_PATH",)
@@ -72,7 +73,7 @@ class RecallConfig:
             "gate", "relevance_threshold", "gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words",
             "gate_words_cosine", "gate_words_bm25", "gate_care", "gate_care_cosine", "gate_general",
             "gate_general_bm25", "gate_followup", "gate_followup_top", "gate_third_person", "gate_implied",
-            "gate_spread", "judge_candidates",
+            "gate_spread", "gate_implied_yield", "judge_candidates",
         ),
         "performance": ("dense_limit", "quantized_above"),
     }
@@ -241,6 +242,14 @@ class RecallConfig:
     implications, a follow-up's best), always stay. ``None`` (the default) cuts nothing: on the development
     sets every spread that lowered the facts per abstention question lost needed facts too (docs/ranking.md,
     item 42)."""
+    gate_implied_yield: bool = False
+    """Relevance gate: facts ranked into the ``limit`` best by an implication (``gate_implied``) or as plans in
+    force take the places of the weakest others, but not of a fact the gate keeps among the ``limit`` best without
+    them on a confident cosine (``gate_confident``, with the third-person lift): five "clinic" facts (every allergy
+    and medicine) no longer push "User's furnace is 25 years old..." (gate cosine 0.48) out of a question about
+    the furnace (``pipeline.limit_best``, docs/ranking.md item 53). Off by default: on the development sets whose
+    implication tables were written after reading them it cost a needed turn on three (the implied fact it
+    displaced was the needed one); ``True`` turns it on."""
     judge_candidates: int = 8
     """With a judge (``RecallEngine(judge=...)``, :mod:`memori_core.judge`): how many of the best candidates,
     ungated, the judge is shown (at least ``limit``); recall keeps those it calls relevant. Without a judge
@@ -318,8 +327,9 @@ class RecallConfig:
         if self.quantized_above is not None:
             _check_int("quantized_above", self.quantized_above, minimum=0)
         _check_int("gate_followup_top", self.gate_followup_top, minimum=0)
-        if not isinstance(self.gate_implied, bool):
-            raise TypeError(f"gate_implied must be a bool, got {type(self.gate_implied).__name__}")
+        for name in ("gate_implied", "gate_implied_yield"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be a bool, got {type(getattr(self, name)).__name__}")
         for name in ("gate_care", "gate_general", "gate_followup", "gate_third_person"):
             if getattr(self, name) is not None:
                 _check_number(name, getattr(self, name))
@@ -466,7 +476,7 @@ def _parse_env_value(name: str, raw: str) -> Any:
         return raw.lower()  # every name is lower case: MEMORI_RECALL_GATE=OFF means off
     if name == "stemmer":
         return None if raw.lower() in ("none", "off") else raw.lower()
-    if name == "gate_implied":
+    if name in ("gate_implied", "gate_implied_yield"):
         flag = {"true": True, "on": True, "1": True, "yes": True, "false": False, "off": False, "0": False,
                 "no": False}.get(raw.lower())
         if flag is None:

@@ -49,7 +49,8 @@ def _random_scores(rng: np.random.Generator, n: int) -> PoolScores:
 
 def _random_config(rng: np.random.Generator) -> RecallConfig:
     gate = rng.choice(["relevance"] * 6 + ["threshold", "off"])
-    return RecallConfig(gate=str(gate), gate_spread=None if rng.random() < 0.5 else 0.12)
+    return RecallConfig(gate=str(gate), gate_spread=None if rng.random() < 0.5 else 0.12,
+                        gate_implied_yield=bool(rng.random() < 0.5))
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -57,15 +57,23 @@ def rank_order(rank_score: np.ndarray, cosine: np.ndarray, k: int | None = None,
     return out if k is None else out[:k]
 
 
-def with_included(order: np.ndarray, k: int, include: np.ndarray) -> np.ndarray:
+def with_included(order: np.ndarray, k: int, include: np.ndarray, held: np.ndarray | None = None) -> np.ndarray:
     """The first ``k`` of the full ranking ``order`` once the best ``k`` rows ``include`` marks (a bool mask over
-    the pool) are among them, in place of the weakest others; in ``order``'s order."""
+    the pool) are among them, in place of the weakest others; in ``order``'s order. ``held`` (pool positions, not
+    marked by ``include``, at most ``k``) keep their place: the included rows then take only the others'."""
     if k <= 0:
         return order[:0]
     inside = include[order]
-    chosen = order[inside][:k]
-    others = order[~inside][: k - chosen.shape[0]]
     picked = np.zeros(order.shape[0], dtype=bool)
+    room = k
+    if held is not None and held.size:
+        picked[held] = True
+        room -= held.shape[0]
+        chosen = order[inside][:room]
+        others = order[~inside & ~picked[order]][: room - chosen.shape[0]]
+    else:
+        chosen = order[inside][:k]
+        others = order[~inside][: k - chosen.shape[0]]
     picked[chosen] = True
     picked[others] = True
     return order[picked[order]]

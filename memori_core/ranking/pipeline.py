@@ -53,6 +53,7 @@ __all__ = [
     "fates_with_rules",
     "first_of_each_text",
     "gate_rows",
+    "limit_best",
     "neighbour_hops",
     "score_pool",
     "select",
@@ -386,9 +387,43 @@ def select(scores: PoolScores, limit: int, config: RecallConfig | None) -> np.nd
 def select_with_rules(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[np.ndarray, np.ndarray]:
     """:func:`select`'s pool positions and, for each, the code of the gate rule that kept it
     (:data:`~.gate.GATE_RULES`, int8): what :attr:`~memori_core.facts.RecalledFact.passed_by` names."""
-    top = rank_order(scores.rank_score, scores.cosine, limit, scores.included)
+    top = limit_best(scores, limit, config)
     rows, codes, _ = _with_passed(scores, limit, config, top, _decide(scores, top, config))
     return rows, codes
+
+
+def limit_best(scores: PoolScores, limit: int, config: RecallConfig | None,
+               rank_score: np.ndarray | None = None) -> np.ndarray:
+    """The pool positions the gate reads, in rank order: the ``limit`` best by ``rank_score`` (default
+    ``scores.rank_score``), with the rows ``scores.included`` marks (implied facts, plans in force) ranked in, in
+    place of the weakest others, but not of a fact the relevance gate keeps among the ``limit`` best without them
+    on a cosine that makes it confident (``gate_confident``, with the third-person lift), with
+    ``RecallConfig.gate_implied_yield`` (off by default): five facts of a concern
+    many facts name ("clinic": every allergy and medicine) pushed "User's furnace is 25 years old..." (gate cosine
+    0.48) out of a question about the furnace (docs/ranking.md item 53)."""
+    rank_score = scores.rank_score if rank_score is None else rank_score
+    included = scores.included
+    if included is None or limit <= 0 or not included.any():
+        return rank_order(rank_score, scores.cosine, limit)
+    order = rank_order(rank_score, scores.cosine)
+    top = with_included(order, limit, included)
+    if config is None or config.gate != "relevance" or not config.gate_implied_yield or scores.general:
+        return top
+    plain = order[:limit]
+    displaced = plain[~_member(plain, top)]
+    cosine = (scores.cosine if scores.gate_cosine is None else scores.gate_cosine)[displaced]
+    if scores.lift is not None:
+        cosine = cosine + scores.lift[displaced]
+    if not (cosine >= config.gate_confident).any():
+        return top
+    plain_decision = _decide(scores, plain, config)
+    strong = (scores.cosine if scores.gate_cosine is None else scores.gate_cosine)[plain]
+    if scores.lift is not None:
+        strong = strong + scores.lift[plain]
+    held = plain[plain_decision.keep & (strong >= config.gate_confident) & ~included[plain]]
+    if _member(held, top).all():
+        return top
+    return with_included(order, limit, included, held=held)
 
 
 def gate_rows(scores: PoolScores, limit: int) -> np.ndarray:
@@ -414,7 +449,7 @@ def _with_passed(scores: PoolScores, limit: int, config: RecallConfig | None, to
     if (scores.affinity is None or config is None or config.gate != "relevance" or not scores.affinity.any()
             or limit <= 0):
         return kept, kept_codes, decision
-    plain_top = rank_order(scores.rank_score - scores.affinity, scores.cosine, limit, scores.included)
+    plain_top = limit_best(scores, limit, config, scores.rank_score - scores.affinity)
     if _member(plain_top, top).all():  # the same limit best: the same decision
         return kept, kept_codes, decision
     plain = _decide(scores, plain_top, config)
@@ -452,7 +487,7 @@ def fates_with_rules(scores: PoolScores, limit: int, config: RecallConfig | None
     order = rank_order(scores.rank_score, scores.cosine)
     top = order[:limit]
     if scores.included is not None:  # implied rows are among the limit best; the others follow in rank order
-        top = with_included(order, limit, scores.included)
+        top = limit_best(scores, limit, config)
         order = np.concatenate((top, order[~_member(order, top)]))
     decision = _decide(scores, top, config)
     chosen_rows, codes, shown = _with_passed(scores, limit, config, top, decision)
