@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from .patterns import rx
 from .rewrite import article
 
-__all__ = ["CHILD_WORDS", "as_children_named", "child_called", "lists_ages", "same_children"]
+__all__ = ["CHILD_WORDS", "as_children_counted", "as_children_named", "child_called", "lists_ages", "same_children"]
 
 CHILD_WORDS = frozenset("kids kid children child sons son daughters daughter boys boy girls girl grandchildren grandkids "
                         "grandsons granddaughters".split())
@@ -42,6 +42,15 @@ _TOLD = rx(
 )
 # "... with her husband and our two grandchildren, Arjun who is 8 and ...": the count alone, as a clause of its own.
 _COUNT_ALONE = rx(rf"^(?:(?:and|with)\s+)?(?:my|our)\s+{_COUNTED}\s*[,.!]*$")
+# "with my partner Sam and our three kids", "my two boys attend Corona School", "midwife and mom of three boys": the
+# user's children counted in passing, in a clause about something else.
+_COUNTED_IN_PASSING = rx(
+    rf"\b(?:my|our)\s+{_COUNTED}"
+    r"|\b(?:mum|mom|mother|dad|father)\s+of\s+(?P<n2>two|three|four|five|six|[2-6])(?:\s+(?P<noun2>kids|children|boys|"
+    r"girls|sons|daughters))?\b"
+)
+# How the stored facts say the children counted: boys are sons, girls daughters.
+_AS_STORED = {"boys": "sons", "girls": "daughters"}
 _NAME = r"(?!(?:I|It|He|She|They|We|This|That|Mum|Mom|Dad|Nan|Gran)\b)(?-i:[A-Z])[a-z\u00e0-\u00ff]+"
 _AGE = r"(?:[1-9]|[1-4]\d)"
 _AND = r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
@@ -209,3 +218,33 @@ def same_children(new: str, old: str) -> bool:
         return False
     names, old_names = [n for n, _ in _pairs(now.group("list"))], [n for n, _ in _pairs(before.group("list"))]
     return bool(names) and sorted(names) == sorted(old_names) and new != old
+
+
+def as_children_counted(clauses: Sequence[str], known: Sequence[str] = ()) -> list[str]:
+    """``clauses`` (one user message, split) with "I have <n> <children>" after the first clause that counts the
+    user's children in passing ("I live in Bendigo with my partner Sam and our three kids", "My two boys attend Corona
+    School", "midwife and mom of three boys"), two or more, when neither a stored fact (``known``) nor a clause of the
+    message counts them already ("I have two kids", "we've got 3 children"); any other clause as it is.
+
+    >>> as_children_counted(["I live in Bendigo with my partner Sam and our three kids"])
+    ['I live in Bendigo with my partner Sam and our three kids', 'I have three kids']
+    >>> as_children_counted(["my two boys attend Corona School"], ["User has two sons."])
+    ['my two boys attend Corona School']
+    """
+    if any(_STORED.match(text) for text in known) or any(_TOLD.match(c.strip()) for c in clauses):
+        return list(clauses)
+    out: list[str] = []
+    counted = False
+    for clause in clauses:
+        out.append(clause)
+        m = None if counted else _COUNTED_IN_PASSING.search(clause)
+        if m is None:
+            continue
+        raw = (m.group("n") or m.group("n2")).lower()
+        n = int(raw) if raw.isdigit() else _COUNTS[raw]
+        noun = (m.group("noun") or m.group("noun2") or "children").lower()
+        if n < 2 or noun not in _ONE:
+            continue
+        out.append(f"I have {_WORDS[n]} {_AS_STORED.get(noun, noun)}")
+        counted = True
+    return out
