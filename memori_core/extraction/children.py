@@ -43,11 +43,13 @@ _TOLD = rx(
 # "... with her husband and our two grandchildren, Arjun who is 8 and ...": the count alone, as a clause of its own.
 _COUNT_ALONE = rx(rf"^(?:(?:and|with)\s+)?(?:my|our)\s+{_COUNTED}\s*[,.!]*$")
 # "with my partner Sam and our three kids", "my two boys attend Corona School", "midwife and mom of three boys": the
-# user's children counted in passing, in a clause about something else.
+# user's children counted in passing, in a clause about something else. Not right after "with" ("I live in Leeds
+# with my two sons": the fact kept says the count), nor before a "who" aside ("My wife and our two grandchildren,
+# who we adore.": a fragment, kept as nothing), nor "mom of three" with no noun (kept as said).
 _COUNTED_IN_PASSING = rx(
-    rf"\b(?:my|our)\s+{_COUNTED}"
-    r"|\b(?:mum|mom|mother|dad|father)\s+of\s+(?P<n2>two|three|four|five|six|[2-6])(?:\s+(?P<noun2>kids|children|boys|"
-    r"girls|sons|daughters))?\b"
+    rf"(?<!with\s)\b(?:my|our)\s+{_COUNTED}(?!\s*,\s*who\b)"
+    r"|\b(?:mum|mom|mother|dad|father)\s+of\s+(?P<n2>two|three|four|five|six|[2-6])\s+(?P<noun2>kids|children|boys|"
+    r"girls|sons|daughters)\b"
 )
 # "is it ok to give my 4 year old melatonin?", "my son, he is 7 years and very shy", "My son is 4 and starts
 # kindergarten": a child of the user's with their age, told in passing (a question's too).
@@ -262,10 +264,10 @@ def as_children_counted(clauses: Sequence[str], known: Sequence[str] = ()) -> li
 
 
 def as_child_aged(clauses: Sequence[str]) -> list[str]:
-    """``clauses`` (one user message, split) with "I have a <n>-year-old <son|daughter>" after the first clause that
+    """``clauses`` (one user message, split) with "I have a <n>-year-old <son|daughter>" after the first question that
     tells a child of the user's with their age in passing ("is it ok to give my 4 year old melatonin?", "my son, he
-    is 7 years and very shy", "My son is 4 and starts kindergarten"), a child's age (under 18) only; any other
-    clause as it is.
+    is 7 years and very shy, the football club or swimming?"), a child's age (under 18) only; any other clause as it
+    is. A statement ("My son is 5, he has a nut allergy.") is kept by the rules as said.
 
     >>> as_child_aged(["is it ok to give my 4 year old melatonin?"])
     ['is it ok to give my 4 year old melatonin?', 'I have a 4-year-old']
@@ -278,7 +280,7 @@ def as_child_aged(clauses: Sequence[str]) -> list[str]:
     told = False
     for n, clause in enumerate(clauses):
         out.append(clause)
-        m = None if told else _AGED_CHILD.search(clause)
+        m = None if told or "?" not in clause else _AGED_CHILD.search(clause)
         if m is None or not 0 < int(m.group("age") or m.group("age2")) < 18:
             continue
         noun = m.group("noun") or m.group("noun2")
