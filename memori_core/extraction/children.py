@@ -45,9 +45,10 @@ _COUNT_ALONE = rx(rf"^(?:(?:and|with)\s+)?(?:my|our)\s+{_COUNTED}\s*[,.!]*$")
 # "with my partner Sam and our three kids", "my two boys attend Corona School", "midwife and mom of three boys": the
 # user's children counted in passing, in a clause about something else. Not right after "with" ("I live in Leeds
 # with my two sons": the fact kept says the count), nor before a "who" aside ("My wife and our two grandchildren,
-# who we adore.": a fragment, kept as nothing), nor "mom of three" with no noun (kept as said).
+# who we adore.": a fragment, kept as nothing), nor named ("my two girls Kayla and Brooke are 16 and 14": kept with
+# their names), nor "mom of three" with no noun (kept as said).
 _COUNTED_IN_PASSING = rx(
-    rf"(?<!with\s)\b(?:my|our)\s+{_COUNTED}(?!\s*,\s*who\b)"
+    rf"(?<!with\s)\b(?:my|our)\s+{_COUNTED}(?!\s*,\s*who\b)(?!\s+(?-i:[A-Z])[a-z])"
     r"|\b(?:mum|mom|mother|dad|father)\s+of\s+(?P<n2>two|three|four|five|six|[2-6])\s+(?P<noun2>kids|children|boys|"
     r"girls|sons|daughters)\b"
 )
