@@ -17,6 +17,7 @@ from .subjects import names_in
 
 __all__ = [
     "ACTIVITY_SLOTS",
+    "DOG_BREEDS",
     "PETS",
     "same_activity",
     "says_how_often",
@@ -27,6 +28,12 @@ PETS = (
     r"tortoises?|turtles?|goldfish|horses?|lizards?|snakes?|budgies?"
 )
 """A regex alternation of the words for a pet (dog, cat, parrot...)."""
+DOG_BREEDS = (
+    r"labradors?|labs?|beagles?|retrievers?|spaniels?|terriers?|collies?|poodles?|huskies|husky|dachshunds?|pugs?|"
+    r"greyhounds?|whippets?|lurchers?|corgis?|bulldogs?|boxers?|schnauzers?|chihuahuas?|cockapoos?|labradoodles?|"
+    r"staffies|staffy|alsatians?|rottweilers?|dobermans?|shih\s+tzus?"
+)
+"""A regex alternation of common dog breeds, which name a pet as "dog" does ("our greyhound Pepper")."""
 ACTIVITY_SLOTS: dict[str, re.Pattern[str]] = {
     "pets": re.compile(rf"\b(?:{PETS})\b"),
     "exercise": re.compile(

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from .patterns import rx
 from .rewrite import article
 
-__all__ = ["CHILD_WORDS", "as_children_named", "child_called", "lists_ages", "same_children"]
+__all__ = ["CHILD_WORDS", "as_child_aged", "as_children_counted", "as_children_named", "child_called", "lists_ages", "same_children"]
 
 CHILD_WORDS = frozenset("kids kid children child sons son daughters daughter boys boy girls girl grandchildren grandkids "
                         "grandsons granddaughters".split())
@@ -42,6 +42,29 @@ _TOLD = rx(
 )
 # "... with her husband and our two grandchildren, Arjun who is 8 and ...": the count alone, as a clause of its own.
 _COUNT_ALONE = rx(rf"^(?:(?:and|with)\s+)?(?:my|our)\s+{_COUNTED}\s*[,.!]*$")
+# "with my partner Sam and our three kids", "my two boys attend Corona School", "midwife and mom of three boys": the
+# user's children counted in passing, in a clause about something else. Not right after "with" ("I live in Leeds
+# with my two sons": the fact kept says the count), nor before a "who" aside ("My wife and our two grandchildren,
+# who we adore.": a fragment, kept as nothing), nor named ("my two girls Kayla and Brooke are 16 and 14": kept with
+# their names), nor "mom of three" with no noun (kept as said).
+_COUNTED_IN_PASSING = rx(
+    rf"(?<!with\s)\b(?:my|our)\s+{_COUNTED}(?!\s*,\s*who\b)(?!\s+(?-i:[A-Z])[a-z])"
+    r"|\b(?:mum|mom|mother|dad|father)\s+of\s+(?P<n2>two|three|four|five|six|[2-6])\s+(?P<noun2>kids|children|boys|"
+    r"girls|sons|daughters)\b"
+)
+# "is it ok to give my 4 year old melatonin?", "my son, he is 7 years and very shy", "My son is 4 and starts
+# kindergarten": a child of the user's with their age, told in passing (a question's too).
+_AGED_CHILD = rx(
+    r"\bmy\s+(?:(?P<age>\d{1,2})(?:-|\s)(?:year|yr)s?(?:-|\s)old(?:\s+(?P<noun>son|daughter|boy|girl))?\b"
+    r"|(?P<noun2>son|daughter|boy|girl)\s*,?\s+(?:(?:he|she)\s+)?(?:is|'s)\s+(?:only\s+|just\s+)?(?P<age2>\d{1,2})"
+    r"(?!\s*(?:%|kg|lbs?|cm|am|pm|:|st\b|nd\b|rd\b|th\b|months?|weeks?|days?)))"
+)
+# A sentence or clause that opens with "she" or "he" (the child just told of, when no one else is named between).
+_SENTENCE_START = rx(r"(?:^|[.!?;,]\s+|\s+and\s+)(she|he)(?='s|\s+is|\s+has|\s+was|\s+keeps|\s+won't|\s+can't|\s+gets|"
+                     r"\s+hates|\s+loves|\s+'s|\s+been|'ll|\s+always|\s+never)")
+_CHILD_NOUN = {"boy": "son", "girl": "daughter", "son": "son", "daughter": "daughter"}
+# How the stored facts say the children counted: boys are sons, girls daughters.
+_AS_STORED = {"boys": "sons", "girls": "daughters"}
 _NAME = r"(?!(?:I|It|He|She|They|We|This|That|Mum|Mom|Dad|Nan|Gran)\b)(?-i:[A-Z])[a-z\u00e0-\u00ff]+"
 _AGE = r"(?:[1-9]|[1-4]\d)"
 _AND = r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
@@ -209,3 +232,63 @@ def same_children(new: str, old: str) -> bool:
         return False
     names, old_names = [n for n, _ in _pairs(now.group("list"))], [n for n, _ in _pairs(before.group("list"))]
     return bool(names) and sorted(names) == sorted(old_names) and new != old
+
+
+def as_children_counted(clauses: Sequence[str], known: Sequence[str] = ()) -> list[str]:
+    """``clauses`` (one user message, split) with "I have <n> <children>" after the first clause that counts the
+    user's children in passing ("I live in Bendigo with my partner Sam and our three kids", "My two boys attend Corona
+    School", "midwife and mom of three boys"), two or more, when neither a stored fact (``known``) nor a clause of the
+    message counts them already ("I have two kids", "we've got 3 children"); any other clause as it is.
+
+    >>> as_children_counted(["I live in Bendigo with my partner Sam and our three kids"])
+    ['I live in Bendigo with my partner Sam and our three kids', 'I have three kids']
+    >>> as_children_counted(["my two boys attend Corona School"], ["User has two sons."])
+    ['my two boys attend Corona School']
+    """
+    if any(_STORED.match(text) for text in known) or any(_TOLD.match(c.strip()) for c in clauses):
+        return list(clauses)
+    out: list[str] = []
+    counted = False
+    for clause in clauses:
+        out.append(clause)
+        m = None if counted else _COUNTED_IN_PASSING.search(clause)
+        if m is None:
+            continue
+        raw = (m.group("n") or m.group("n2")).lower()
+        n = int(raw) if raw.isdigit() else _COUNTS[raw]
+        noun = (m.group("noun") or m.group("noun2") or "children").lower()
+        if n < 2 or noun not in _ONE:
+            continue
+        out.append(f"I have {_WORDS[n]} {_AS_STORED.get(noun, noun)}")
+        counted = True
+    return out
+
+
+def as_child_aged(clauses: Sequence[str]) -> list[str]:
+    """``clauses`` (one user message, split) with "I have a <n>-year-old <son|daughter>" after the first question that
+    tells a child of the user's with their age in passing ("is it ok to give my 4 year old melatonin?", "my son, he
+    is 7 years and very shy, the football club or swimming?"), a child's age (under 18) only; any other clause as it
+    is. A statement ("My son is 5, he has a nut allergy.") is kept by the rules as said.
+
+    >>> as_child_aged(["is it ok to give my 4 year old melatonin?"])
+    ['is it ok to give my 4 year old melatonin?', 'I have a 4-year-old']
+    >>> as_child_aged(["Is it safe to give my 2-year-old ibuprofen? She's allergic to penicillin."])[1]
+    'I have a 2-year-old daughter'
+    >>> as_child_aged(["my son is 30 and lives in Leeds"])
+    ['my son is 30 and lives in Leeds']
+    """
+    out: list[str] = []
+    told = False
+    for n, clause in enumerate(clauses):
+        out.append(clause)
+        m = None if told or "?" not in clause else _AGED_CHILD.search(clause)
+        if m is None or not 0 < int(m.group("age") or m.group("age2")) < 18:
+            continue
+        noun = m.group("noun") or m.group("noun2")
+        if noun is None:  # "my 2-year-old ... She's allergic to penicillin": the next sentence's "she" says who
+            after = _SENTENCE_START.findall(" ".join([clause[m.end():], *clauses[n + 1:n + 2]]))
+            noun = {"she": "girl", "he": "boy"}.get(after[0].lower()) if after else None
+        out.append(f"I have a {int(m.group('age') or m.group('age2'))}-year-old"
+                   + (f" {_CHILD_NOUN[noun.lower()]}" if noun else ""))
+        told = True
+    return out

@@ -152,9 +152,10 @@ _NAME_THEN_ROLE = rx(
 )
 
 
-# "As a vegetarian I love tofu", "Being a nurse, I work nights": what the user is, then a statement of their own.
+# "As a vegetarian I love tofu", "Being a nurse, I work nights", "being a year 2 teacher, I know ...": what the user
+# is, then a statement of their own.
 _BEING_A_THEN = rx(
-    r"^(?P<being>(?:as|being)\s+(?:a|an)\s+[\w-]+(?:\s+[\w-]+)?)\s*,?\s+"
+    r"^(?P<being>(?:as|being)\s+(?:a|an)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s*,?\s+"
     r"(?P<rest>(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our)\b.*)$"
 )
 

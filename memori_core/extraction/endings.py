@@ -56,6 +56,14 @@ _DISPOSED_PASSIVE = re.compile(
     r"(?:'s|\s+is|\s+was|\s+got|\s+has\s+been|\s+just\s+got)\s+(?:been\s+|just\s+)?"
     r"(?P<end>totaled|totalled|written\s+off|stolen|scrapped|nicked)\b"
 )
+# "my beloved corolla finally died on the M6", "the van's dead": a vehicle's end told as a death, which ends only a
+# stored fact that the user drives or rides it ("my phone died" is a flat battery, no end of the phone).
+_DIED = re.compile(
+    r"\b(?:my|our|the|user's)\s+(?:(?:old|trusty|beloved|little|poor|first)\s+)?(?P<thing>[\w-]+(?:\s+[\w-]+)?)"
+    r"(?:'s|\s+is|\s+has)?\s+(?:(?:finally|just|completely|officially)\s+)?"
+    r"(?:died|dead|conked\s+out|gave\s+up\s+the\s+ghost)\b"
+)
+_DRIVEN = re.compile(r"^(?:user|i)\s+(?:\w+\s+)?(?:drives|rides|drive|ride)\b")
 # "I gave up on Spanish", "I quit the choir", "I dropped out of college": what the user stopped, whose stored
 # habit ends ("User is learning Spanish.", "User sings in a choir.") even when no slot knows the word.
 _STOPPED = re.compile(
@@ -135,8 +143,9 @@ def disposed_thing(text: str) -> tuple[str, str] | None:
 def ends_ownership(new: str, old: str) -> bool:
     """Whether the fact ``new`` disposes of the thing the stored fact ``old`` says the user has or uses ("User
     sold the Civic." ends "User drives an old Honda Civic."): ``old`` is an ownership fact holding a word of
-    the thing (:func:`disposed_words`), and both are the same person's."""
-    return _ends(disposed_words(new), _OWNERSHIP, new, old)
+    the thing (:func:`disposed_words`), and both are the same person's. A vehicle told dead ("User's beloved corolla
+    died on the M6.") ends the fact that the user drives or rides it ("User drives a 2004 corolla.")."""
+    return _ends(disposed_words(new), _OWNERSHIP, new, old) or _ends(_thing_words(_DIED, new), _DRIVEN, new, old)
 
 
 # "User's rabbit Hoppel lives by their sister in Freiburg now.": a pet of the user's named, living with someone else now.

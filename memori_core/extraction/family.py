@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 
 from ..slots import PERSON, holder, placed
-from .children import as_children_named
+from .children import as_child_aged, as_children_counted, as_children_named
 from .diagnoses import LASTING_CONDITION
 from .genders import may_be
 from .grammar import is_verb_form
@@ -258,4 +258,4 @@ def as_family_said(clauses: Sequence[str], known: Sequence[str] = ()) -> list[st
         plain = _plain(clause, before)
         out += [_as_stored(said, known) if said is not clause else said for said in plain]
         before = _named_one(strip_lead(plain[-1]))
-    return as_children_named(out, known)
+    return as_child_aged(as_children_counted(as_children_named(out, known), known))

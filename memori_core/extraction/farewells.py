@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from ..slots import PERSON
-from .activities import PETS
+from .activities import DOG_BREEDS, PETS
 from .patterns import rx
 
 __all__ = ["farewell"]
@@ -32,7 +32,8 @@ _FAREWELL = rx(
     r"(?P<rest>(?:\s+(?:yesterday|today|this\s+\w+|last\s+\w+|on\s+\w+|in\s+\w+|after\s+[\w\s]+|at\s+the\s+vet'?s?))*)"
     r"\s*[.!]*$"
 )
-# A stored fact that gives an animal its name: "User has a dog called Mochi.", "User's beagle Biscuit is 13." (not a
+# A stored fact that gives an animal its name: "User has a dog called Mochi.", "User's beagle Biscuit is 13.", "User
+# has got an old retired greyhound called Pepper." (not a
 # person's: "User's friend Sam ...").
 _NAMED_ANIMAL = r"(?:{pets})\s+(?:(?:called|named)\s+)?{name}\b|^User's\s+(?!(?:{person})\b)[a-z-]+\s+{name}\b"
 
@@ -41,7 +42,7 @@ def _an_animal(name: str, known: Sequence[str]) -> bool:
     """Whether ``name`` is a pet's: a pet word, or a name a stored fact gives an animal."""
     if re.match(_PET, name, re.IGNORECASE):
         return True
-    pattern = re.compile(_NAMED_ANIMAL.format(pets=PETS, name=re.escape(name), person=PERSON), re.IGNORECASE)
+    pattern = re.compile(_NAMED_ANIMAL.format(pets=f"{PETS}|{DOG_BREEDS}", name=re.escape(name), person=PERSON), re.IGNORECASE)
     return any(pattern.search(text) for text in known)
 
 

@@ -68,7 +68,7 @@ _THE_ONE = rx(
     r"|(?:who|that)\s+(?P<verb>(?:is|was|has|had|does|did|[a-z]+s|[a-z]+ed))\b(?P<rest>.*))$"
 )
 # "As a vegan", "Being a nurse": what the user is, said before a question.
-_AS_A = rx(r"^(?:as|being)\s+(?P<article>a|an)\s+(?P<what>[\w-]+(?:\s+[\w-]+)?)$")
+_AS_A = rx(r"^(?:as|being)\s+(?P<article>a|an)\s+(?P<what>[\w-]+(?:\s+[\w-]+){0,2})$")
 # "As someone with a severe peanut allergy", "as a person with coeliac disease": what the user has, the same way.
 _AS_SOMEONE_WITH = rx(
     r"^as\s+(?:someone|somebody|a\s+person|a\s+guy|a\s+woman|a\s+man|one)\s+(?:with|who\s+has)\s+"

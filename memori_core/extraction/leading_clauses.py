@@ -10,6 +10,8 @@ statement after it. Pure: patterns, English only.
 
 from __future__ import annotations
 
+import re
+
 from .grammar import is_past
 from .patterns import rx
 
@@ -31,6 +33,15 @@ _AND_SINCE = rx(r"^(?P<before>.+?)\s*,\s*(?:and|but|so)\s+(?P<since>(?:ever\s+)?
 _BACK_WHEN = rx(
     r"^back\s+when\s+(?:i|we)\s+(?P<verb>worked|lived|drove|taught|rented|owned)\s+"
     r"(?P<what>[^,]+?)\s*,?\s+(?P<main>(?:" + _MAIN + "|" + _QUESTION + r").+)$"
+)
+# "work's new hybrid policy means I'm only in the office Tuesdays", "new roster means I'm knocking off at 3": what it
+# means for the user is a statement of its own, the cause with no "I" left out. A lead with a clause of its own ("I
+# moved, which means I ...") or of what the user is ("Being a paralegal means I read forty records a day": kept as
+# said, its job read apart only where the sentence would have been, an inference the sets' gold did not make) is left
+# whole.
+_MEANS = rx(
+    r"^(?P<before>[^,]*,\s*)*?(?P<lead>[^,]{1,60}?)\s+(?:means|meant)\s+"
+    r"(?:that\s+)?(?P<main>" + _MAIN + r".+)$"
 )
 _BASE = {"worked": "work", "lived": "live", "drove": "drive", "taught": "teach", "rented": "rent", "owned": "own"}
 # "After the GP appointment", "Following my divorce,", "For the purposes of the pension projection,": when or why.
@@ -55,6 +66,10 @@ def split_leading(sentence: str) -> list[str] | None:
     ["I've ditched dairy"]
     >>> split_leading("Since I was a kid I've loved jazz") is None
     True
+    >>> split_leading("ugh, work's new hybrid policy means I'm only in the office on Tuesdays now")
+    ["I'm only in the office on Tuesdays now"]
+    >>> split_leading("Being a paralegal means I read forty records a day") is None
+    True
     """
     text = sentence.strip()
     m = _SINCE_I.match(text)
@@ -67,5 +82,9 @@ def split_leading(sentence: str) -> list[str] | None:
     m = _BACK_WHEN.match(text)
     if m is not None:
         return [f"I used to {_BASE[m.group('verb').lower()]} {m.group('what')}", m.group("main")]
+    m = _MEANS.match(text)
+    if m is not None and not re.match(r"(?:which|that|this|it|so|being|as)\b|.*\b(?:i|i'm|im|i've|we|we're)\b",
+                                      m.group("lead").strip(), re.IGNORECASE):
+        return [m.group("main")]
     m = _LEAD_PHRASE.match(text)
     return None if m is None else [m.group("main")]

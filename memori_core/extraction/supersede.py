@@ -48,6 +48,7 @@ from .relationships import another_stage, is_relationship_status, relationship_s
 from .side_jobs import beside_the_job
 from .slots import JOB_OFFER, is_job_offer, is_job_to_come, only_looks_for_work, slots_of
 from .state_enders import ends_state
+from .named_endings import ends_named
 from .still_holds import left_the_place, lives_with_household, moved_from_the_household, part_still_held
 from .subjects import names_in
 from .speech_acts import own_part
@@ -61,7 +62,7 @@ __all__ = ["handed_over", "hangs_on", "lives_with_household", "plain_pregnancy",
 
 _ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job,
              rerates, redoses, operation_done, ends_state, changes_commute, lives_elsewhere, left_the_place,
-             moved_from_the_household)
+             moved_from_the_household, ends_named)
 """The rules that read one thing told ended or changed (``(new fact, stored fact) -> bool``), in the order tried."""
 
 _RETIRED = rx(r"\bretired\b")

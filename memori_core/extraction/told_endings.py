@@ -31,6 +31,7 @@ from .health import BODY_PART
 from .endings import acquired_slots
 from .farewells import farewell
 from .leads import CLINICIAN, strip_lead
+from .named_endings import bare_named_ending
 from .patterns import PLACE_NAME, rx
 from .slots import slots_of
 
@@ -181,9 +182,10 @@ def _forbidden(clause: str, known: Sequence[str]) -> list[str] | None:
     return [said, m.group("then")] if m.group("then") else [said]
 
 
-# "HbA1c is down enough that they've taken me off metformin": a medicine a clinician stopped, told after the reason.
+# "HbA1c is down enough that they've taken me off metformin": a medicine a clinician stopped, told after the reason;
+# "my psychiatrist switched me off the sertraline" (what it was switched to told apart).
 _TAKEN_OFF = rx(rf"\b(?:they|she|he|the\s+clinic|(?:the|my|our)\s+(?:{CLINICIAN}))(?:'ve|'s|\s+have|\s+has)?\s+"
-                r"(?:(?:just|finally|now)\s+)?(?:taken|took)\s+me\s+off\s+(?:the\s+|my\s+)?"
+                r"(?:(?:just|finally|now)\s+)?(?:taken|took|switched|moved|weaned|got)\s+me\s+off\s+(?:the\s+|my\s+)?"
                 r"(?P<drug>[\w-]+(?:\s+(?!(?:for|because|since|after|and|but|now|last|this|in|on|at|a|an|the|yesterday|"
                 r"today|two|three|few)\b)[\w-]+)?)")
 
@@ -281,7 +283,7 @@ def _bare_ending(clause: str, known: Sequence[str]) -> list[str] | None:
 # a pet's death told as the farewell made ("we had to say goodbye to Biscuit yesterday": .farewells)
 _RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (
     _said_plainly, _defended, _forbidden, _cant_handle, _over, _back_for_me, _bare_ending, _remission, _taken_off, as_break_up, as_new_dose,
-    as_operation_done, farewell)
+    as_operation_done, farewell, bare_named_ending)
 
 
 def told_ending(clause: str, known: Sequence[str] = ()) -> list[str] | None:
