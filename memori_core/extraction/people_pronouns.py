@@ -9,7 +9,6 @@ English only.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from .patterns import rx
