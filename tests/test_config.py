@@ -68,7 +68,7 @@ SHIPPED_DEFAULTS = {
     "gate_third_person": 0.05,
     "gate_implied": True,
     "gate_spread": None,
-    "gate_implied_yield": False,
+    "gate_implied_yield": True,
 }
 
 

@@ -1,5 +1,5 @@
 """With ``gate_implied_yield``, facts ranked into the ``limit`` best by an implication do not push out a fact the
-gate keeps confidently on its own cosine (``pipeline.limit_best``, docs/ranking.md item 53); off by default."""
+gate keeps confidently on its own cosine (``pipeline.limit_best``, docs/ranking.md item 53); on by default."""
 
 from __future__ import annotations
 
@@ -36,9 +36,11 @@ def test_five_implied_facts_no_longer_push_out_a_fact_of_confident_cosine():
     assert kept[1:] == [3, 4, 5, 6]  # the implied facts fill the rest, best ranked first
 
 
-def test_off_by_default_the_implied_facts_take_the_places_as_before():
-    assert RecallConfig().gate_implied_yield is False
-    assert select(_pool(COSINES, IMPLIED), 5, RecallConfig()).tolist() == [3, 4, 5, 6, 7]
+def test_on_by_default_and_switched_off_the_implied_facts_take_the_places_as_before():
+    assert RecallConfig().gate_implied_yield is True
+    assert select(_pool(COSINES, IMPLIED), 5, RecallConfig()).tolist()[0] == 0
+    off = RecallConfig(gate_implied_yield=False)
+    assert select(_pool(COSINES, IMPLIED), 5, off).tolist() == [3, 4, 5, 6, 7]
 
 
 def test_the_switch_is_a_bool_from_the_constructor_and_the_environment(monkeypatch):
