@@ -104,10 +104,13 @@ _FIRST_PERSON_REQUEST = rx(
     r"|i(?:'m|\s+am)\s+(?:just\s+|really\s+)?after\s+" + _ASKED_FOR +
     r"|i\s+(?:really\s+|just\s+|also\s+)?(?:want|need|would\s+like|'d\s+like)\s+to\s+"
     r"(?:prepare|write|draft|make|create|put\s+together|compose|design)\s+" + _ASKED_FOR +
-    # "I want to make a portfolio website", "I want to update my signature for email": a thing to make or change
-    # with the chat's help ("I want to start running" is the user's aim, kept)
+    # "I want to make a portfolio website", "I want to update my signature for email": a document or page to make or
+    # change with the chat's help ("I want to start running", "I want to create a place for people to dance" are
+    # the user's aims, kept)
     r"|i\s+(?:really\s+|just\s+|also\s+)?(?:want|need|would\s+like|'d\s+like)\s+to\s+"
-    r"(?:make|build|create|design|set\s+up|update|redo|rewrite|fix|improve)\s+(?:a|an|my|our|the|some)\s+" +
+    r"(?:make|build|create|design|set\s+up|update|redo|rewrite|fix|improve)\s+(?:a|an|my|our|the|some)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:website|web\s*site|site|portfolio|cv|resume|r\u00e9sum\u00e9|linkedin|profile|signature|"
+    r"spreadsheet|budget|logo|slides|slide\s+deck|deck|bio|newsletter|invoice|template)\b" +
     r"|i\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+"
     r"(?:know|ask|learn\s+about|find\s+out|understand|see|get\s+some)\b"
     r"|i(?:'m|\s+am)\s+(?:looking\s+for|searching\s+for|wondering|asking|curious\s+(?:about|whether|if|what|how|which)|"
