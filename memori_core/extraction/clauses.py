@@ -216,7 +216,12 @@ def split_clauses(sentence: str) -> list[str]:
 # its subject after a clause of someone else's is that person's change, not the user's.
 _ELIDED_CHANGE = rx(r"^(?:just\s+|finally\s+|recently\s+|also\s+|then\s+)?(?:moved|relocated|switched|started|joined|"
                     r"quit|retired|graduated|became|sold|bought|got|adopted|left)\b")
-_SOMEONE_ELSE = rx(rf"^(?P<who>{_MY_PERSON}(?:\s+(?-i:[A-Z])[\w-]+)?|he|she)(?:'s|\s)")
+_SOMEONE_ELSE = rx(
+    rf"^(?P<who>{_MY_PERSON}(?:\s+(?-i:[A-Z])[\w-]+)?|he|she)"
+    # "my wife and I moved ..." is the user too; "my son's car broke down" is told of the car
+    r"(?:'s\s+(?:just\s+|finally\s+|now\s+|also\s+)?(?:moved|got|started|left|been|gone|joined|quit|retired|"
+    r"graduated|become|sold|bought)\b|\s+(?!and\s+(?:i|me)\b))"
+)
 
 
 def _with_elided_subject(left: str, right: str) -> str:
