@@ -248,7 +248,9 @@ _OTHERS_VIEW = rx(
 # says" after a statement ("I'm a born pessimist, my wife says") is her view of the user as well.
 _THEY_SAY = rx(
     rf"^(?:my|our)\s+(?:[\w-]+\s+)?(?!(?:{CLINICIAN})\b)(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?\s+"
-    r"(?:(?:always|still|just|also|keeps)\s+)?(?:says|saying)\b"
+    # "my gf ana says hi": a greeting passed on, which names her (read elsewhere)
+    r"(?:(?:always|still|just|also|keeps)\s+)?(?:says|saying)\b(?!\s+(?:hi|hello|hey|hiya|thanks|thank\s+you|congrats|"
+    r"good\s+luck)\b)"
     rf"|,\s*(?:or\s+so\s+)?(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})\s+(?:says|thinks|reckons)\s*[.!]*$"
 )
 # "..., april fools", "... jk", "... just kidding lol": said as a joke, nothing of it holds. ("I'm not kidding" is
