@@ -199,15 +199,49 @@ def split_clauses(sentence: str) -> list[str]:
     rest = sentence
     while True:
         m = _next_break(rest)
+        if m is not None and rest.count("(", 0, m.start()) > rest.count(")", 0, m.start()):
+            rest = _without_aside(rest, m.start())
+            continue
         if m is None:
             pieces.append(rest)
             return [r for p in pieces for s in _shared_subject(_as_retired_role(p).strip()) for o in _one_fact_each(s)
                     for c in _profile(o) for q in _participle(c) if q for r in _aged_role(q)]
         pieces.append(rest[: m.start()])
-        rest = rest[m.end():]
+        rest = _with_elided_subject(pieces[-1], rest[m.end():])
         after = _next_break(rest)
         if is_consequence(rest[: after.start()] if after is not None else rest, m.group(0)):
             rest = rest[after.end():] if after is not None else ""  # "... so my sleep is all over the place": not kept
+
+
+# "my sister moved to Bristol, got a job at Airbus", "she's moved to Leeds - started at the BBC": a change told without
+# its subject after a clause of someone else's is that person's change, not the user's.
+_ELIDED_CHANGE = rx(r"^(?:just\s+|finally\s+|recently\s+|also\s+|then\s+)?(?:moved|relocated|switched|started|joined|"
+                    r"quit|retired|graduated|became|sold|bought|got|adopted|left)\b")
+_SOMEONE_ELSE = rx(
+    rf"^(?P<who>{_MY_PERSON}(?:\s+(?-i:[A-Z])[\w-]+)?|he|she)"
+    # "my wife and I moved ..." is the user too; "my son's car broke down" is told of the car
+    r"(?:'s\s+(?:just\s+|finally\s+|now\s+|also\s+)?(?:moved|got|started|left|been|gone|joined|quit|retired|"
+    r"graduated|become|sold|bought)\b|\s+(?!and\s+(?:i|me)\b))"
+)
+
+
+def _with_elided_subject(left: str, right: str) -> str:
+    """``right``, a clause cut off after ``left``, with the subject it was typed without when ``left`` is told of
+    someone else ("my sister moved to Bristol" + "got a job at Airbus" -> "my sister got a job at Airbus"); else
+    ``right`` as it is."""
+    other = _SOMEONE_ELSE.match(strip_lead(left.strip()))
+    if other is None or not _ELIDED_CHANGE.match(right):
+        return right
+    return f"{other.group('who')} {right}"
+
+
+def _without_aside(text: str, at: int) -> str:
+    """``text`` without the aside in brackets that a clause break at ``at`` falls in: a remark beside the fact, not a
+    clause of it ("Peanut allergy here (the anaphylaxis kind, I carry two pens)" -> "Peanut allergy here", "We've
+    got twins, Ada and Lovelace (yes really, my husband's idea)" -> "We've got twins, Ada and Lovelace")."""
+    start = text.rfind("(", 0, at)
+    end = text.find(")", at)
+    return text[:start].rstrip() + ("" if end == -1 else text[end + 1:])
 
 
 def _next_break(rest: str) -> re.Match[str] | None:

@@ -60,7 +60,10 @@ _NOT_NAMES_HERE = frozenset(
 )
 
 # "Retired teacher here.", "Night-shift nurse here.": what the user is.
-_ROLE_HERE = rx(r"^(?P<what>(?:[\w-]+\s+){1,2}[\w-]+)\s+here[.!]*$")
+# "Peanut allergy here (the anaphylaxis kind)": an aside in brackets after it is a detail of it.
+_ROLE_HERE = rx(r"^(?P<what>(?:[\w-]+\s+){1,2}[\w-]+)\s+here(?:\s*\([^()]*\)?)?[.!]*$")
+# "Peanut allergy here", "Lactose intolerance here": a condition the user has, named by its noun.
+_CONDITION_NOUN = rx(r"^(?:allergy|allergies|intolerance|intolerances)$")
 # "I'm the one with the parrot", "I'm the guy who keeps bees": how the user tells who they are.
 _THE_ONE = rx(
     r"^" + I_AM + r"\s+the\s+(?:one|guy|girl|woman|man|lady|person|mum|mom|dad)\s+"
@@ -121,6 +124,8 @@ def role_here(body: str) -> str | None:
             or not _what_here(m.group("what").split()[-1]):  # "No pets here" says what the user has not
         return None
     what = m.group("what").lower()
+    if _CONDITION_NOUN.match(what.split()[-1]):  # "Peanut allergy here" -> "User has a peanut allergy."
+        return end_sentence(f"User has {'' if what.endswith('s') else article(what) + ' '}{what}")
     if not slots_of(f"User is a {what.split()[-1]}.") & {"job"}:  # "Lactose intolerant here": no "a" before a state
         return end_sentence(f"User is {what}")
     return end_sentence(f"User is {article(what)} {what}")

@@ -97,6 +97,13 @@ _LEAD_DISMISSED = rx(
     r"(?:\s+(?:the|that|this|my)(?:\s+[\w-]+)?)?(?:\s+(?:lol|po|then|haha))?"
     r"(?:\s*[,.!:;\u2014\u2013]+\s*|\s+-+\s+|\s+(?=(?:i|i'm|i've|we|we're|we've|my|our)\b))"
 )
+# "Sorry for the gibberish, ...", "sorry about the late reply - ...": an apology for the message, cut whole ("sorry"
+# alone left "for the gibberish" in front of the statement).
+_LEAD_APOLOGY = rx(
+    r"^(?:(?:oh|so|and)\s+)?sorry\s+(?:for|about)\s+(?:that|this|it|(?:the|that|this|my|all\s+(?:the|that|this))\s+"
+    r"[^,.!?;:()]{1,30}?)"
+    r"\s*[,.!:;\u2014\u2013-]+\s*"
+)
 _LEAD_CONNECTIVE = rx(rf"^(?:{_CONNECTIVE})\b(?:\s*,\s*|\s*:\s*|\s+that\b\s*|\s+|$)")
 # where the news is from, after it: "Good news on the home front, ...", "big news in our house!", "news from the clinic:"
 _NEWS_FROM = r"(?:\s+(?:on\s+the\s+[\w-]+\s+front|in\s+(?:our|this|my)\s+(?:house|household|family|home)|from\s+(?:the|my|our)\s+[\w-]+))?"
@@ -171,7 +178,7 @@ def cut_lead(text: str) -> tuple[str, bool]:
     """``text`` without leading interjections and discourse markers; and whether a greeting/thanks/etc. was cut."""
     social = False
     while True:
-        m = _LEAD_SOCIAL.match(text)
+        m = _LEAD_APOLOGY.match(text) or _LEAD_SOCIAL.match(text)
         if m and m.end() > 0:
             text, social = text[m.end():].lstrip(" ,!.-"), True
             continue

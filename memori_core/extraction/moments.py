@@ -227,6 +227,10 @@ _PET_MISCHIEF = rx(
     r"totally|completely|once|also)\s+)*(?:knocked|pushed|stole|nicked|chewed|shredded|destroyed|scratched|dragged|hid|"
     r"tipped|spilled|spilt|woke)\b"
     r"(?=.*\b(?:today|tonight|this\s+(?:morning|afternoon|evening)|last\s+night|again|twice|already)\b)"
+    # "my cat just walked across the keyboard", "the dog just jumped on me": what a pet did this minute, "just" its time
+    rf"|^(?P<whose3>my|our|the)\s+(?P<pet3>(?:[\w-]+\s+)?(?:{PETS}))\s+"
+    r"(?:literally\s+|also\s+)?just\s+(?:walked|jumped|sat|stepped|climbed|ran|lay|laid|sneezed|threw\s+up|puked|"
+    r"barked|meowed|knocked|pushed|stole|chewed|tipped|spilled|spilt|woke)\b"
     # "my cat Miso keeps scratching the sofa": a pet's habit the user asks about, no day needed
     rf"|^(?P<whose2>my|our)\s+(?P<pet2>(?:[\w-]+\s+)?(?:{PETS}))(?:\s+(?P<name2>(?-i:[A-Z])[\w-]+))?\s+"
     r"(?:(?:still|just|always)\s+)?keeps\s+(?:on\s+)?[a-z]+ing\b"
@@ -236,7 +240,8 @@ _PET_MISCHIEF = rx(
 def _pet_owned(mischief: re.Match[str]) -> str | None:
     """What a pet's mischief of the day tells for good: that the user has that pet ("my cat has knocked it off the
     desk twice this morning" -> "User has a cat."); ``None`` of "the dog", whose it is not said."""
-    whose, pet, name = (mischief.group(g) or mischief.group(f"{g}2") or "" for g in ("whose", "pet", "name"))
+    whose, pet, name = (mischief.group(g) or mischief.group(f"{g}2") or (mischief.groupdict().get(f"{g}3") or "")
+                        for g in ("whose", "pet", "name"))
     if whose.lower() == "the":
         return None
     pet = " ".join(pet.split()).lower()

@@ -512,6 +512,10 @@ def _judge_after_opener(body: str, lead: re.Match[str], max_chars: int) -> tuple
     passing = moment(_fronted(body, lead))
     if passing is not None and (passing[0] is None or passing[1] == KEPT_EXPIRING):
         return passing[0], passing[1]
+    if reason == KEPT_REWRITTEN and ":" in body[: lead.start("subject")]:
+        # "For the meal plan: gluten free, no coffee, and I'm training for ...": a label or a list before the
+        # statement, no circumstance of it; the statement alone
+        return fact, reason
     stage = _LIFE_STAGE_OPENER.match(body)
     if stage is not None:  # "As a kid I lived in Rome." -> "User lived in Rome as a kid."
         opener = body[: stage.end()].strip(" ,")

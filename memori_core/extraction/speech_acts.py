@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..ranking.care import OFF_FOODS
+from ..slots import PERSON
 from .dates import WEEKDAY
 from .grammar import ADVERBS
 from .leads import CLINICIAN
@@ -103,12 +104,21 @@ _FIRST_PERSON_REQUEST = rx(
     r"|i(?:'m|\s+am)\s+(?:just\s+|really\s+)?after\s+" + _ASKED_FOR +
     r"|i\s+(?:really\s+|just\s+|also\s+)?(?:want|need|would\s+like|'d\s+like)\s+to\s+"
     r"(?:prepare|write|draft|make|create|put\s+together|compose|design)\s+" + _ASKED_FOR +
+    # "I want to make a portfolio website", "I want to update my signature for email": a document or page to make or
+    # change with the chat's help ("I want to start running", "I want to create a place for people to dance" are
+    # the user's aims, kept)
+    r"|i\s+(?:really\s+|just\s+|also\s+)?(?:want|need|would\s+like|'d\s+like)\s+to\s+"
+    r"(?:make|build|create|design|set\s+up|update|redo|rewrite|fix|improve)\s+(?:a|an|my|our|the|some)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:website|web\s*site|site|portfolio|cv|resume|r\u00e9sum\u00e9|linkedin|profile|signature|"
+    r"spreadsheet|budget|logo|slides|slide\s+deck|deck|bio|newsletter|invoice|template)\b" +
     r"|i\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+"
     r"(?:know|ask|learn\s+about|find\s+out|understand|see|get\s+some)\b"
     r"|i(?:'m|\s+am)\s+(?:looking\s+for|searching\s+for|wondering|asking|curious\s+(?:about|whether|if|what|how|which)|"
     r"not\s+sure\s+(?:whether|if|what|how|which|where|when|about)|"
     r"weighing\s+up|torn\s+between|debating\s+(?:whether|between)|"
     r"trying\s+to\s+(?:decide|figure\s+out|find|choose|pick|"
+    # "I'm trying to plan the drive down for graduation", "trying to sort out the seating": the chat's task
+    r"plan|organi[sz]e|sort\s+out|work\s+out|"
     r"think\s+of|come\s+up\s+with|understand|learn\s+about))\b"
     r"|i\s+(?:was\s+)?wonder(?:ing|ed)?\b"
     r"|i\s+have\s+(?:a|another|one\s+more|some|a\s+quick)\s+(?:question|request|favou?r)\b)"
@@ -141,6 +151,11 @@ _REACTION = rx(
     # "I'm off to Japan in March" is a plan; "I'm leaving" takes leave, "I'm leaving Google next month" is a plan
     r"the\s+cigarettes)\b|to\s+(?-i:[A-Z])))|heading\s+out|"
     r"leaving(?!\s+(?:(?-i:[A-Z])|(?:my|our|the)\s+(?:job|company|firm|role|position)\b)))\b"
+)
+# "we'll see", "I'll see how it goes", "let's see": a hedge closing what was said, no fact ("User will see.").
+_WAIT_AND_SEE = rx(
+    r"^(?:(?:i|we)(?:'ll|\s+will|\s+shall)|let's|let\s+us)\s+(?:just\s+)?see"
+    r"(?:\s+(?:how\s+it\s+goes|what\s+happens|how\s+(?:we|i)\s+feel))?(?:\s+(?:i\s+guess|lol|haha))?\s*[.!]*$"
 )
 _SHORT_FIRST_PERSON_TALK = rx(
     r"^i\s+(?:(?:totally|really|completely|just|so|do|also)\s+)*"
@@ -228,6 +243,16 @@ _OTHERS_VIEW = rx(
     r"(?:thinks?|reckons?|believes?|assumes?|(?:is|are)\s+(?:convinced|sure)|insists?|swears?|keeps?\s+saying|"
     r"says\s+i\s+should|wants?\s+me\s+to|wishes|would\s+(?:like|love)\s+me\s+to|is\s+always\s+saying)\b"
 )
+# "my dad says italy", "my wife always says I work too much": what someone of the user's says, their view ("my
+# doctor says I'm coeliac" is read as the user's care fact; "my lease says no pets" is no person's). "..., my wife
+# says" after a statement ("I'm a born pessimist, my wife says") is her view of the user as well.
+_THEY_SAY = rx(
+    rf"^(?:my|our)\s+(?:[\w-]+\s+)?(?!(?:{CLINICIAN})\b)(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?\s+"
+    # "my gf ana says hi": a greeting passed on, which names her (read elsewhere)
+    r"(?:(?:always|still|just|also|keeps)\s+)?(?:says|saying)\b(?!\s+(?:hi|hello|hey|hiya|thanks|thank\s+you|congrats|"
+    r"good\s+luck)\b)"
+    rf"|,\s*(?:or\s+so\s+)?(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})\s+(?:says|thinks|reckons)\s*[.!]*$"
+)
 # "..., april fools", "... jk", "... just kidding lol": said as a joke, nothing of it holds. ("I'm not kidding" is
 # no joke.)
 _JOKE_TAIL = rx(
@@ -279,7 +304,8 @@ SUPPOSED_DUTY = rx(
 def _small_talk(body: str) -> bool:
     """Whether ``body`` is a reaction, a short answer or a fragment ("I'm good", "I see", "I did.", "My bad."; "My
     dog died." is news)."""
-    return any(pattern.match(body) for pattern in (_REACTION, _SHORT_FIRST_PERSON_TALK, _SHORT_ANSWER)) or bool(
+    talk = (_REACTION, _SHORT_FIRST_PERSON_TALK, _WAIT_AND_SEE, _SHORT_ANSWER)
+    return any(pattern.match(body) for pattern in talk) or bool(
         _MY_FRAGMENT.match(body) and not (is_change(body) or is_ended(body) or is_loss(body) or _health(body))
     )
 
@@ -316,6 +342,7 @@ _NOT_WHAT_HOLDS: tuple[_Check, ...] = (
     (_THEIR_WOULD.match, DROP_HYPOTHETICAL),  # "my mum would be horrified"
     (_THEIR_WANT.match, DROP_EPHEMERAL),  # "my landlord wants +12% on our flat"
     (_OTHERS_VIEW.match, DROP_OPINION),  # "my mum thinks I'm still vegan"
+    (_THEY_SAY.search, DROP_OPINION),  # "my dad says italy", "I'm a born pessimist, my wife says"
     (_AS_GOOD_AS.match, DROP_UNCLEAR),  # "I basically have a dog now" (the flatmate's)
     (_CRAVING.match, DROP_EPHEMERAL),
 )
