@@ -21,7 +21,9 @@ from memori_core import ChromaStore, RecallEngine
 ])
 def test_importing_an_adapter_without_its_framework_names_the_extra_to_install(
         package: str, framework: str, extra: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, framework, None)  # importing it raises ModuleNotFoundError, as when not installed
+    # Importing it (or a submodule already loaded by earlier tests) raises ModuleNotFoundError, as when not installed.
+    for name in [n for n in sys.modules if n == framework or n.startswith(framework + ".")] + [framework]:
+        monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.delitem(sys.modules, package, raising=False)  # run the package's __init__ again
     with pytest.raises(ModuleNotFoundError, match=rf"{package} needs {framework}\S* \(the {extra} extra\), which is "
                        rf"not installed: `pip install \"\.\[{extra}\]\"` in a clone of memori-recall") as raised:
