@@ -9,6 +9,11 @@
 >>> agent = create_agent(model, tools, store=MemoriStore(engine, namespace=("memories", "{user_id}")))
 """
 
+from memori_core.extras import require_framework
+
+require_framework("memori_langchain", "langchain", ("langchain_core", "langchain", "langgraph"))
+
+# The framework is there: these imports need it.
 from memori_core import ChromaStore, RecallEngine
 from memori_core.extraction import RuleBasedFactExtractor
 

@@ -14,6 +14,11 @@ and agent tools.
 ``RecallEngine``, ``RecallConfig`` and ``ChromaStore`` are :mod:`memori_core`'s, re-exported for convenience.
 """
 
+from memori_core.extras import require_framework
+
+require_framework("memori_llamaindex", "llamaindex", ("llama_index.core",))
+
+# The framework is there: these imports need it.
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.extraction import RuleBasedFactExtractor
 

@@ -156,6 +156,12 @@ class RecallEngine(ReadPath, WritePath):
             from ..store.chroma import ChromaStore
 
             store = ChromaStore()
+        if isinstance(store, type) or not callable(getattr(store, "on_close", None)):
+            # A folder name or the class itself, e.g. RecallEngine(store="./memories"), would fail further down
+            # with "'str' object has no attribute 'on_close'".
+            got = f"the class {store.__name__}" if isinstance(store, type) else f"{type(store).__name__} {store!r}"
+            raise TypeError(f"store must be a fact store such as ChromaStore(path=...) or ChromaStore.http(...), "
+                            f"got {got}")
         self.store: FactStore = store
         self._embedder: Embedder | None = as_embedder(embedder) if embedder is not None else None
         self.config = config if config is not None else RecallConfig()

@@ -66,6 +66,8 @@ def store_folder(path: str | os.PathLike[str] | None) -> Path:
             return folder
         name, folder = f"${PATH_ENV}", from_env
     else:
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path must be a str or os.PathLike naming a folder, got {type(path).__name__} {path!r}")
         if isinstance(path, str) and not path.strip():
             raise ValueError(f"path must name a folder, got {path!r}")
         name, folder = "path", Path(path).expanduser()
