@@ -328,8 +328,15 @@ def test_export_of_an_unknown_entity_is_empty_with_a_warning(store_dir: Path, tm
 def test_export_into_a_missing_folder_leaves_nothing_behind(store_dir: Path, tmp_path: Path, capsys) -> None:
     target = tmp_path / "no-such-dir" / "out.jsonl"
     code, out, err = run(["export", "-e", "alice", "-o", str(target), "--path", str(store_dir)], capsys)
-    assert (code, out) == (2, "") and err.startswith("memori: error: ")
+    assert (code, out) == (2, "") and err.startswith(f"memori: error: --output {target}: ")
     assert not target.parent.exists()
+
+
+def test_import_of_a_missing_file_names_the_input_option(store_dir: Path, tmp_path: Path, capsys) -> None:
+    missing = tmp_path / "nowhere.jsonl"
+    code, out, err = run(["import", "-e", "alice", "-i", str(missing), "--path", str(store_dir)], capsys)
+    assert (code, out) == (2, "")
+    assert err.strip() == f"memori: error: --input {missing}: No such file or directory"
 
 
 # -- memori import -------------------------------------------------------------------------

@@ -31,8 +31,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     else:
         # Opened only now: a failed export leaves an existing file as it was.
-        with open(args.output, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="\n") as out:
+                out.write(text)
+        except OSError as exc:
+            raise CliError(f"--output {args.output}: {exc.strerror or exc}") from None
         print(f"exported {len(records)} fact(s) of {args.entity!r} to {args.output}", file=sys.stderr)
     return 0
 
@@ -52,8 +55,11 @@ def _record_problem(exc: Exception) -> str:
 def _read_input(args: argparse.Namespace) -> str:
     """The import's input as text: ``-i FILE``, else standard input (UTF-8, a BOM is skipped)."""
     if args.input not in (None, "-"):
-        with open(args.input, "rb") as f:
-            raw = f.read()
+        try:
+            with open(args.input, "rb") as f:
+                raw = f.read()
+        except OSError as exc:
+            raise CliError(f"--input {args.input}: {exc.strerror or exc}") from None
         name = args.input
     else:
         if sys.stdin is None or sys.stdin.isatty():
