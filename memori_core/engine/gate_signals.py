@@ -29,6 +29,7 @@ from ..ranking.conversation import (
     conversation_text,
     conversation_turns,
     gate_cosine,
+    goes_on_from_the_conversation,
     is_courtesy,
     leans_on_the_conversation,
     points_back,
@@ -90,7 +91,9 @@ def _turn(query: str, read: Sequence[str], general: bool) -> _Turn:
     # topic switch: "Recommend a podcast about history." after a medical question
     media = asks_only_for_media(query)
     switch = bool(read) and not leans and media
-    alone = general or news or switch or (bool(read) and asks_to_be_reminded(query) and not points_back(query))
+    # "What if I go back part-time?" names the asker's job, yet opens by going on from the turn before: no reminder
+    alone = general or news or switch or (bool(read) and asks_to_be_reminded(query) and not points_back(query)
+                                          and not goes_on_from_the_conversation(query))
     return _Turn(read, general, news, leans, alone, media)
 
 
