@@ -40,7 +40,8 @@ def test_a_turn_leaning_on_its_conversation_is_searched_with_the_leaning_weight(
     # the cosines explain shows are to normalise(q + weight * c), the question's and the conversation's embeddings
     direction = blend_query(hash_embedder.embed_query(turn), hash_embedder.embed_query(report.conversation), weight)
     fact = {c.content: c.cosine for c in report.candidates}["User drives a Honda Click motorbike."]
-    expected = float(_unit(direction) @ _unit(hash_embedder.embed_documents(["User drives a Honda Click motorbike."])[0]))
+    stored = hash_embedder.embed_documents(["User drives a Honda Click motorbike."])[0]
+    expected = float(_unit(direction) @ _unit(stored))
     assert fact == pytest.approx(expected, abs=1e-5)
 
 

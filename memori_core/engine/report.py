@@ -20,8 +20,8 @@ def _report(
     query: str, entity_id: str, limit: int, scored: _Scored, judged: _Judgement | None, cfg: RecallConfig,
     conversation: str | None, turns_read: int, read: Sequence[str] = (), context_weight: float = 0.0,
 ) -> RecallReport:
-    """``explain``'s report of ``scored`` (``judged``: the judge's verdict, ``None`` without a judge; ``context_weight``:
-    how far the conversation moved the search)."""
+    """``explain``'s report of ``scored`` (``judged``: the judge's verdict, ``None`` without a judge;
+    ``context_weight``: how far the conversation moved the search)."""
     s = scored.scores
     order, fate, rules, gate = fates_with_rules(s, limit, cfg)
     gate_kind, gate_opened, gate_note = gate.kind, gate.opened, gate.note
