@@ -32,6 +32,7 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORI_RECALL_GATE": "gate",
     "MEMORI_RECALL_CONTEXT_TURNS": "context_turns",
     "MEMORI_RECALL_CONTEXT_WEIGHT": "context_weight",
+    "MEMORI_RECALL_CONTEXT_WEIGHT_LEANING": "context_weight_leaning",
     "MEMORI_RECALL_CORE_LIMIT": "core_limit",
     "MEMORI_RECALL_SLOT_RECENCY_WEIGHT": "slot_recency_weight",
     "MEMORI_RECALL_AFFINITY_WEIGHT": "affinity_weight",
@@ -67,7 +68,7 @@ class RecallConfig:
             "pool", "lex_weight", "lex_weight_short", "short_query_max_tokens", "weight_clamp",
             "candidate_multiplier", "candidate_floor", "k1", "b", "tokenizer", "stemmer", "lexical_floor",
             "neighbour_weight", "second_neighbour_weight", "session_weight", "neighbour_length_ref",
-            "context_turns", "context_weight", "affinity_weight", "slot_recency_weight", "restatement_terms",
+            "context_turns", "context_weight", "context_weight_leaning", "affinity_weight", "slot_recency_weight", "restatement_terms",
         ),
         "gate": (
             "gate", "relevance_threshold", "gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words",
@@ -153,6 +154,11 @@ class RecallConfig:
     """How far the conversation moves the query: recall searches with ``normalise(q + context_weight * c)``,
     ``q`` the question's embedding and ``c`` the embedding of the read turns followed by the question (one
     extra embedding per recall, only when there is context); 0 ignores the context."""
+    context_weight_leaning: float | None = 1.0
+    """``context_weight`` for a turn that leans on its conversation
+    (:func:`~memori_core.ranking.conversation.leans_on_the_conversation`: "and if it rains?", "would I earn enough
+    doing that", "cheaper?"): its own words say little of what it asks, so the conversation moves its search
+    further (docs/ranking.md 55). ``None``: ``context_weight``; only read when ``context_weight`` is above 0."""
     affinity_weight: float = 0.0
     """How far a personal question's ranking reaches facts its words never meet (:mod:`memori_core.ranking.affinity`:
     the question's and the fact's life domains, care facts), 0..1; 0: off."""
@@ -283,6 +289,10 @@ class RecallConfig:
         _check_number("context_weight", self.context_weight)
         if self.context_weight < 0:
             raise ValueError(f"context_weight must be >= 0, got {self.context_weight}")
+        if self.context_weight_leaning is not None:
+            _check_number("context_weight_leaning", self.context_weight_leaning)
+            if self.context_weight_leaning < 0:
+                raise ValueError(f"context_weight_leaning must be >= 0 or None, got {self.context_weight_leaning}")
         if self.dense_limit is not None:
             _check_int("dense_limit", self.dense_limit, minimum=1)
         _check_number("relevance_threshold", self.relevance_threshold)
@@ -489,7 +499,7 @@ def _parse_env_value(name: str, raw: str) -> Any:
         return int(raw)
     if name == "relevance_threshold" and raw.lower() in ("none", "off"):
         return _GATE_OFF
-    if name == "gate_spread" and raw.lower() in ("none", "off"):
+    if name in ("gate_spread", "context_weight_leaning") and raw.lower() in ("none", "off"):
         return None
     value = float(raw)
     if name in ("lex_weight", "lex_weight_short") and value in (float("inf"), float("-inf")):

@@ -56,6 +56,7 @@ SHIPPED_DEFAULTS = {
     "judge_candidates": 8,
     "context_turns": 3,
     "context_weight": 0.5,
+    "context_weight_leaning": 1.0,
     "affinity_weight": 0.0,
     "slot_recency_weight": 0.0,
     "restatement_terms": 4,

@@ -195,7 +195,8 @@ def test_no_context_empty_context_and_blank_turns_recall_alike(seeded):
 def test_explain_with_context_is_what_recall_returns_and_shows_what_the_gate_read(seeded):
     report = seeded.explain(FOLLOW_UP, "u1", context=[EARLIER])
     assert [f.id for f in report.facts] == [f.id for f in seeded.recall(FOLLOW_UP, "u1", context=[EARLIER])]
-    assert report.conversation == f"{FOLLOW_UP}\n{EARLIER}" and report.context_weight == 0.5
+    # "...there?" leans on its conversation: it searches with context_weight_leaning (1.0), not context_weight
+    assert report.conversation == f"{FOLLOW_UP}\n{EARLIER}" and report.context_weight == 1.0
     assert all(c.gate_cosine is not None and c.gate_cosine >= c.cosine - 1e-6 for c in report.candidates)
     table = report.table()
     assert "context: 1 earlier turn(s) read" in table and "gate cos" in table

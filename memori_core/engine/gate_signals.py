@@ -23,11 +23,13 @@ from ..ranking.core import asks_only_for_media
 from ..ranking.care import care_share, is_care_fact, kin_holder, named_by, names_them
 from ..ranking.care import prototype_texts as domain_texts
 from ..ranking.conversation import (
+    room_for_the_best,
     COURTESY_WORDS,
     accepts,
     conversation_text,
     conversation_turns,
     gate_cosine,
+    goes_on_from_the_conversation,
     is_courtesy,
     leans_on_the_conversation,
     points_back,
@@ -89,7 +91,9 @@ def _turn(query: str, read: Sequence[str], general: bool) -> _Turn:
     # topic switch: "Recommend a podcast about history." after a medical question
     media = asks_only_for_media(query)
     switch = bool(read) and not leans and media
-    alone = general or news or switch or (bool(read) and asks_to_be_reminded(query) and not points_back(query))
+    # "What if I go back part-time?" names the asker's job, yet opens by going on from the turn before: no reminder
+    alone = general or news or switch or (bool(read) and asks_to_be_reminded(query) and not points_back(query)
+                                          and not goes_on_from_the_conversation(query))
     return _Turn(read, general, news, leans, alone, media)
 
 
@@ -196,6 +200,8 @@ class GateSignals:
             scores = with_implied(query, scores, gathered.facts.texts,
                                   before="\n".join(thread_of(turn.read)) if follows else None,
                                   told=self._told, conversation=said)
+            if follows:
+                scores = room_for_the_best(scores, limit)
         return scores
 
     @staticmethod

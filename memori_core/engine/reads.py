@@ -302,7 +302,7 @@ class ReadPath(Answers, GateSignals, Judging):
         def empty(note: str) -> RecallReport:
             return RecallReport(query, entity_id, limit, q_tokens, w_cos, w_lex, cfg.relevance_threshold, 0, 0, [], note,
                                 conversation=conversation, context_turns=turns_read,
-                                context_weight=cfg.context_weight if conversation else 0.0)
+                                context_weight=self._context_weight(query) if conversation else 0.0)
 
         if not query.strip():
             return empty("blank query: nothing is recalled")
@@ -314,7 +314,8 @@ class ReadPath(Answers, GateSignals, Judging):
                 self._warn_if_swapped("explain", query, entity_id, stacklevel=3)
             return empty(scored)
         judged = None if self.judge is None else self._judgement(query, scored, limit, read)
-        return _report(query, entity_id, limit, scored, judged, cfg, conversation, turns_read, read)
+        weight = self._context_weight(query) if conversation else 0.0
+        return _report(query, entity_id, limit, scored, judged, cfg, conversation, turns_read, read, weight)
 
     def _request(
         self, query: Any, entity_id: Any, limit: Any, query_vector: Any, where: Any, context: Any, as_of: Any
@@ -366,7 +367,8 @@ class ReadPath(Answers, GateSignals, Judging):
                 if len(cache) == 0:
                     # Said before the query is embedded: an unknown entity never loads the model.
                     return NO_FACTS
-        q, question, conv = self._query_vectors(query, request.query_vector, conversation)
+        q, question, conv = self._query_vectors(query, request.query_vector, conversation,
+                                                self._context_weight(request.query))
         own = question if question is not None else q  # the question's own direction
         cfg = self.config
         q_tokens = query_terms(query, cfg.tokenizer, cfg.stemmer)
@@ -469,17 +471,26 @@ class ReadPath(Answers, GateSignals, Judging):
         return check_matrix([query_vector], rows=1, name="query_vector")[0]
 
     def _query_vectors(
-        self, query: str, query_vector: Any | None, conversation: str | None
+        self, query: str, query_vector: Any | None, conversation: str | None, weight: float
     ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
         """The search direction (unit length) and, with a ``conversation``, the question's own embedding and the
-        conversation's (each unit length), which the direction blends (``context_weight``)."""
+        conversation's (each unit length), which the direction blends (``weight``: :meth:`_context_weight`)."""
         vec = self._embed_query(query, query_vector)
         question = conv = None
         if conversation is not None:
             question = l2_normalise(vec)[0]
             conv = self._embedded(conversation)
-            vec = blend_query(question, conv, self.config.context_weight)
+            vec = blend_query(question, conv, weight)
         return l2_normalise(vec)[0], question, conv
+
+    def _context_weight(self, query: str) -> float:
+        """How far the conversation moves the search of ``query`` (the question as asked, before its pronoun is read
+        as a name): ``context_weight_leaning`` for a turn that leans on its conversation ("and if it rains?"),
+        ``context_weight`` otherwise."""
+        cfg = self.config
+        if cfg.context_weight_leaning is not None and leans_on_the_conversation(query):
+            return cfg.context_weight_leaning
+        return cfg.context_weight
 
     def _gathered(
         self, cache: EntityCache, entity_id: str, query: str, q_terms: Sequence[str], limit: int,

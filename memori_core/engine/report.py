@@ -18,9 +18,10 @@ from .scored import _fact, _Scored
 
 def _report(
     query: str, entity_id: str, limit: int, scored: _Scored, judged: _Judgement | None, cfg: RecallConfig,
-    conversation: str | None, turns_read: int, read: Sequence[str] = (),
+    conversation: str | None, turns_read: int, read: Sequence[str] = (), context_weight: float = 0.0,
 ) -> RecallReport:
-    """``explain``'s report of ``scored`` (``judged``: the judge's verdict, ``None`` without a judge)."""
+    """``explain``'s report of ``scored`` (``judged``: the judge's verdict, ``None`` without a judge;
+    ``context_weight``: how far the conversation moved the search)."""
     s = scored.scores
     order, fate, rules, gate = fates_with_rules(s, limit, cfg)
     gate_kind, gate_opened, gate_note = gate.kind, gate.opened, gate.note
@@ -52,7 +53,7 @@ def _report(
         cfg.relevance_threshold, scored.rows_scored, len(order), candidates,
         gate=gate_kind, gate_opened=gate_opened, best_cosine=gate.best_cosine, gate_note=gate_note,
         conversation=conversation, context_turns=turns_read,
-        context_weight=cfg.context_weight if conversation else 0.0,
+        context_weight=context_weight if conversation else 0.0,
         read_alone=scored.read_alone,
         third_person=0.0 if s.lift is None else float(cfg.gate_third_person or 0.0),
         past=scored.past,
