@@ -13,9 +13,7 @@ import pytest
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.engine.gate_signals import _turn
-from memori_core.ranking.conversation import blend_query, room_for_the_best
-from memori_core.ranking.fusion import rank_order
-from memori_core.ranking.pipeline import PoolScores
+from memori_core.ranking.conversation import blend_query
 
 FACTS = ["User drives a Honda Click motorbike.", "User's son Jun-jun has asthma.", "User lives in Cebu."]
 EARLIER = "Any ideas for this Sunday with the family? Not too expensive."
@@ -75,35 +73,6 @@ def test_the_leaning_weight_comes_from_the_environment(monkeypatch):
 
 def test_memori_compat_reads_no_context_so_the_leaning_weight_cannot_move_it():
     assert RecallConfig.memori_compat().context_turns == 0
-
-
-def _scores(rank_score: list[float], implied: list[bool], upcoming: list[bool] | None = None) -> PoolScores:
-    n = len(rank_score)
-    zeros = np.zeros(n)
-    score = np.array(rank_score)
-    return PoolScores(rows=np.arange(n), source=np.ones(n, dtype=np.int8), cosine=score.copy(), bm25=zeros,
-                      lexical=zeros, fused=score.copy(), bonus=zeros, rank_score=score, query_tokens=[], w_cos=1.0,
-                      w_lex=0.0, implied=np.array(implied),
-                      upcoming=None if upcoming is None else np.array(upcoming))
-
-
-def test_the_threads_implied_facts_leave_a_place_for_the_follow_ups_best_ranked_fact():
-    # "How often should I stop on the way?" after "Help me plan the Croatia trip with the kids.": row 0 is the
-    # physio's advice (ranked first), rows 2-6 the children and the trip the thread's concerns bring.
-    scores = _scores([0.61, 0.30, 0.19, 0.15, 0.10, 0.03, -0.02],
-                     [False, False, True, True, True, True, False], [False] * 6 + [True])
-    assert 0 not in rank_order(scores.rank_score, scores.cosine, 5, scores.included)
-    roomy = room_for_the_best(scores, 5)
-    top = rank_order(roomy.rank_score, roomy.cosine, 5, roomy.included)
-    assert 0 in top and [2, 3, 4, 5] == sorted(set(top.tolist()) - {0})  # the weakest included row gave way
-    assert not roomy.upcoming[6] and roomy.implied[2:6].all()
-
-
-@pytest.mark.parametrize("implied", [[False, True, True, True, False, False],  # fewer included rows than places
-                                     [True, True, True, True, True, True]])  # the best-ranked row is included
-def test_nothing_gives_way_when_the_best_ranked_fact_has_its_place(implied):
-    scores = _scores([0.6, 0.5, 0.4, 0.3, 0.2, 0.1], implied)
-    assert room_for_the_best(scores, 5) is scores
 
 
 def test_a_what_if_turn_naming_the_askers_job_goes_on_from_the_conversation():

@@ -23,7 +23,6 @@ from ..ranking.core import asks_only_for_media
 from ..ranking.care import care_share, is_care_fact, kin_holder, named_by, names_them
 from ..ranking.care import prototype_texts as domain_texts
 from ..ranking.conversation import (
-    room_for_the_best,
     COURTESY_WORDS,
     accepts,
     conversation_text,
@@ -200,8 +199,6 @@ class GateSignals:
             scores = with_implied(query, scores, gathered.facts.texts,
                                   before="\n".join(thread_of(turn.read)) if follows else None,
                                   told=self._told, conversation=said)
-            if follows:
-                scores = room_for_the_best(scores, limit)
         return scores
 
     @staticmethod

@@ -18,15 +18,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 import numpy as np
 
-from .fusion import rank_order
-from .pipeline import PoolScores
-
 __all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "SHORT_TURN", "accepts", "asks_something", "blend_query", "conversation_text",
-           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "offers_a_choice", "leans_on_the_conversation", "points_back", "room_for_the_best", "tells_news", "tells_something", "told_in"]
+           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "tells_something", "told_in"]
 
 COURTESY_WORDS = frozenset({
     "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
@@ -276,28 +272,3 @@ def tells_something(turn: str) -> bool:
     (True, False)
     """
     return len(turn.split()) > SHORT_TURN and not asks_something(turn) and not accepts(turn)
-
-
-def room_for_the_best(scores: PoolScores, limit: int) -> PoolScores:
-    """``scores`` with room among the ``limit`` best for the follow-up's own best-ranked fact.
-
-    A follow-up goes on with the concerns of the thread it continues (:func:`~.implications.thread_of`), and the
-    facts those concerns bring (``implied``) and the plans in force (``upcoming``) are ranked into the ``limit``
-    best whatever their score. After "Help me plan the Croatia trip with the kids.", "How often should I stop on
-    the way?" brought the four facts about the children and the trip itself, and the fact the turn itself asks about
-    (*User's physio told him to walk 30 minutes at every long stop.*, ranked first, cosine 0.47) fell to sixth. When
-    the included rows would fill every place, the weakest ranked of them give up theirs to the best-ranked row."""
-    included = scores.included
-    if included is None or limit <= 0 or int(included.sum()) < limit:
-        return scores
-    order = rank_order(scores.rank_score, scores.cosine)
-    if included[order[0]]:
-        return scores
-    inside = order[included[order]]
-    dropped = inside[limit - 1:]
-    implied = None if scores.implied is None else scores.implied.copy()
-    upcoming = None if scores.upcoming is None else scores.upcoming.copy()
-    for mask in (implied, upcoming):
-        if mask is not None:
-            mask[dropped] = False
-    return replace(scores, implied=implied, upcoming=upcoming)
