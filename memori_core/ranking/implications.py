@@ -7,7 +7,8 @@ of?" asks for no one's allergy). A follow-up that names no concern goes on with 
 (:func:`asks_for_advice`). A name the question uses ("Can I take Dash on a long hike?") opens the few facts that
 hold it (:func:`named_rows`), a relative ("my mum", "Dad") the best ranked few facts about them (:mod:`.kin`), a
 weekday or month the few facts that name it (:func:`day_rows`), a question asking to be reminded of the asker's own
-thing the facts of that slot (:func:`slot_rows`).
+thing the facts of that slot (:func:`slot_rows`), an everyday domain its words open ("Can I repot my orchids
+now?": home and garden) the best ranked few facts of the asker's constraints there (:mod:`.everyday`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .care import FROM_HOME, asks_the_sky_here, for_the_asker, named_by
 from .concerns import ADDED_CONCERNS, fact_concerns, question_concerns
 from .conversation import (asks_something, changes_the_plan, goes_on_from_the_conversation, leans_on_the_conversation,
                            points_back)
+from .everyday import everyday_rows
 from .kin import kin_named, kin_rows
 from .names import is_not_a_name
 from .pipeline import PoolScores
@@ -141,6 +143,15 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
             extra, held = opened()
             rows |= extra
             met |= {f"{label} {h}" for h in held}
+    if question is not None:
+        # an everyday domain the question's words open: the best ranked few facts of the asker's constraints there,
+        # among those no rule above opened (named in explain only where the vocabulary alone lets one through), not a
+        # fact the statement it goes on from tells itself
+        def fits(fact: str) -> bool:
+            return named_by(fact, said) and not (statement is not None and told is not None and told(fact, statement))
+        extra, held = everyday_rows(question, facts, scores.rank_score, fits, taken=rows)
+        rows |= extra
+        met |= {f"everyday {h}" for h in held}
     if not rows.any():
         return scores
     return replace(scores, implied=rows, concerns=tuple(sorted(met)))
