@@ -54,3 +54,14 @@ def test_a_domain_lets_through_its_best_ranked_few_and_all_domains_together_a_fe
     assert rows.tolist() == [True, True, False, True, False, False]  # of both domains' four, the three best
     assert held == ["home", "transport"]
     assert everyday_rows("What is 17 times 23?", facts, rank)[0].sum() == 0
+
+
+def test_a_domain_vouches_only_for_facts_the_ranking_holds_in_the_limit_best():
+    facts = ["User drives a 2012 Corolla.", "User commutes by train.", "User lives in Leeds."]
+    rank = np.array([0.9, 0.8, 0.7])
+    within = np.array([True, False, True])  # the commute fact ranks below the limit best
+    rows, held = everyday_rows("Any tips for my commute?", facts, rank, within=within)
+    assert rows.tolist() == [True, False, False] and held == ["transport"]
+    # a fact another rule opened already is left to it
+    rows, held = everyday_rows("Any tips for my commute?", facts, rank, taken=np.array([True, False, False]))
+    assert rows.tolist() == [False, True, False] and held == ["transport"]

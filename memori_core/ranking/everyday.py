@@ -332,9 +332,9 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
     "food": (
         ("eat", "eating", "food", "meal", "meals", "breakfast", "lunch", "dinner", "supper", "snack", "snacks",
          "cook", "cooking", "recipe", "recipes", "bake", "baking", "restaurant", "takeaway", "takeout",
-         "menu", "dish", "dishes", "cuisine", "dessert", "drink", "drinks", "groceries", "grocery",
+         "menu", "dish", "dishes", "cuisine", "dessert", "groceries", "grocery",
          "shopping list", "meal prep", "diet", "healthy", "protein", "calories", "picnic", "barbecue", "bbq",
-         "potluck", "party food", "brunch", "coffee", "tea", "wine", "beer", "cocktail", "smoothie"),
+         "potluck", "party food", "brunch"),  # drinks removed after reading dev: concerns.py's alcohol and caffeine
         _words("allerg*", "intoleran*", "vegan*", "vegetarian*", "pescatarian*", "halal", "kosher",
                "gluten", "coeliac", "celiac", "lactose", "dairy-free", "diabet*", "low-carb", "low carb", "keto",
                "paleo", "diet", "dieting", "calorie*", "doesn't eat", "does not eat", "won't eat", "can't eat",
@@ -442,12 +442,14 @@ def fact_domains(text: str) -> frozenset[str]:
 
 def everyday_rows(question: str, facts: Sequence[str], rank: np.ndarray,
                   whose: Callable[[str], bool] = lambda fact: True,
-                  taken: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
+                  taken: np.ndarray | None = None,
+                  within: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
     """The facts the everyday domains the question opens let through (bool array over ``facts``): for each opened
     domain the :data:`MOST_OPENED` best ranked (``rank``: the facts' rank scores) of the facts holding its fact
     words for which ``whose`` holds (the one the fact is about is the asker, or named), at most :data:`MOST_IN_ALL`
     in all, and the domains that let one through; a fact ``taken`` marks (opened by another rule already) is
-    left to that rule. Without a domain in the question no fact is read.
+    left to that rule, and only a fact ``within`` marks (the ``limit`` best the ranking holds) may be let through.
+    Without a domain in the question no fact is read.
 
     >>> rows, held = everyday_rows("Can I repot my orchids now?", ["User lives in Leeds.",
     ...     "User grows orchids on a north-facing windowsill."], np.array([0.5, 0.1]))
@@ -460,7 +462,7 @@ def everyday_rows(question: str, facts: Sequence[str], rank: np.ndarray,
         return rows, []
     holding: dict[str, list[int]] = {d: [] for d in asked}
     for i, text in enumerate(facts):
-        if taken is not None and taken[i]:
+        if (taken is not None and taken[i]) or (within is not None and not within[i]):
             continue
         for d in fact_domains(text) & asked:
             holding[d].append(i)
