@@ -96,8 +96,8 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
     "I get seasick on boats." tells "User gets seasick on boats.") is not implied by it: the model reads that
     turn anyway. Someone else's fact is implied only when the question or the ``conversation`` (the earlier turns
     read with it) names them (:func:`~.care.named_by`). An everyday domain the question opens (:mod:`.everyday`)
-    vouches only for facts among the ``limit`` best the ranking holds (all with ``None``): it keeps a fact the
-    cosine would drop, and never pushes one out of the ``limit`` best. ``texts()`` gives the pool rows' texts in pool order; it is called only when the question
+    vouches only for facts among the ``limit`` best the ranking holds once the facts the other rules force in are
+    among them (all with ``None``): it keeps a fact the cosine would drop, and never pushes one out. ``texts()`` gives the pool rows' texts in pool order; it is called only when the question
     names a concern or a name (their concerns are cached per text). The caller checks that the relevance gate
     applies."""
     slots = asked_slots(query)
@@ -156,7 +156,10 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         within = None
         if limit is not None:
             within = np.zeros(len(facts), dtype=bool)
-            within[rank_order(scores.rank_score, scores.cosine, limit)] = True
+            # the limit best once the rows other rules force in are among them: vouching for these changes no
+            # row of the limit best, so a fact another rule brought from below stays
+            forced = rows if scores.upcoming is None else rows | scores.upcoming
+            within[rank_order(scores.rank_score, scores.cosine, limit, include=forced if forced.any() else None)] = True
         extra, held = everyday_rows(question, facts, scores.rank_score, fits, taken=rows, within=within)
         rows |= extra
         met |= {f"everyday {h}" for h in held}
