@@ -65,3 +65,10 @@ def test_a_domain_vouches_only_for_facts_the_ranking_holds_in_the_limit_best():
     # a fact another rule opened already is left to it
     rows, held = everyday_rows("Any tips for my commute?", facts, rank, taken=np.array([True, False, False]))
     assert rows.tolist() == [False, True, False] and held == ["transport"]
+
+
+def test_a_request_for_suggestions_opens_no_domain():
+    eng = engine_with(BALCONY)
+    question = "Can you recommend some tomatoes to grow?"
+    assert "everyday" not in eng.explain(question, "u").gate_note
+    assert BALCONY not in [f.content for f in eng.recall(question, "u")]

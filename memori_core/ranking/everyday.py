@@ -24,7 +24,7 @@ import numpy as np
 
 from .care import NOT_FOOD
 
-__all__ = ["DOMAINS", "MOST_IN_ALL", "MOST_OPENED", "everyday_rows", "fact_domains", "question_domains"]
+__all__ = ["DOMAINS", "MOST_IN_ALL", "MOST_OPENED", "asks_for_suggestions", "everyday_rows", "fact_domains", "question_domains"]
 
 
 def _words(*words: str) -> str:
@@ -428,6 +428,24 @@ def question_domains(text: str) -> frozenset[str]:
     if "food" in found and NOT_FOOD.search(text.lower()):
         found.discard("food")  # "What should I wear to the dinner?": not a question about what to eat
     return frozenset(found)
+
+
+# a request for things of a kind to be listed or recommended: "Can you recommend some hotels in Miami?", "What are
+# some good cars for city driving?" (added after reading PrefEval dev's abstentions, item 52)
+_SUGGESTIONS = re.compile(r"\b(?:recommend\w*|suggest\w*|what\s+are\s+(?:some|the\s+best|a\s+few)|"
+                          r"(?:name|list)\s+(?:some|a\s+few))\b", re.IGNORECASE)
+
+
+def asks_for_suggestions(question: str) -> bool:
+    """Whether the question asks for things of a kind to be recommended or listed ("Can you recommend a hotel in
+    Miami?", "What are some cars for city driving?"): answered from the world, with the preferences the user told
+    about that kind (the cosine's and the concerns' work), not from the asker's situation in a domain; the
+    everyday vocabulary does not open on it.
+
+    >>> asks_for_suggestions("What are some good cars for the city?"), asks_for_suggestions("Should I sell my car?")
+    (True, False)
+    """
+    return _SUGGESTIONS.search(question) is not None
 
 
 @functools.lru_cache(maxsize=8192)

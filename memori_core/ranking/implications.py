@@ -26,7 +26,7 @@ from .care import FROM_HOME, asks_the_sky_here, for_the_asker, named_by
 from .concerns import ADDED_CONCERNS, fact_concerns, question_concerns
 from .conversation import (asks_something, changes_the_plan, goes_on_from_the_conversation, leans_on_the_conversation,
                            points_back)
-from .everyday import everyday_rows
+from .everyday import asks_for_suggestions, everyday_rows
 from .fusion import rank_order
 from .kin import kin_named, kin_rows
 from .names import is_not_a_name
@@ -146,7 +146,7 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
             extra, held = opened()
             rows |= extra
             met |= {f"{label} {h}" for h in held}
-    if question is not None:
+    if question is not None and not asks_for_suggestions(query):
         # an everyday domain the question's words open: the best ranked few facts of the asker's constraints there,
         # among those no rule above opened (named in explain only where the vocabulary alone lets one through), not a
         # fact the statement it goes on from tells itself; only among the limit best the ranking holds: forced in
