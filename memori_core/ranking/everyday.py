@@ -179,7 +179,8 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "buggy", "car seat", "nappies", "nappy", "diapers", "potty", "bedtime story", "tutor", "tutoring",
          "screen time", "lunchbox", "packed lunch", "school uniform", "family day out", "family holiday",
          "for the family", "birthday party", "sleepover", "grandkids", "grandchildren"),
-        _words("son", "daughter", "kids", "children", "child", "baby", "toddler", "twins", "stepson",
+        # (not "child": "wore glasses as a child" is the user's own childhood; removed after reading PrefEval dev)
+        _words("son", "daughter", "kids", "children", "baby", "toddler", "twins", "stepson",
                "stepdaughter", "grandson", "granddaughter", "grandchild", "grandchildren", "grandkids",
                "teenager", "school", "nursery", "preschool", "daycare", "childminder", "nanny", "au pair",
                "custody", "co-parent*", "single parent", "single mum", "single mom", "single dad", "months old",
@@ -211,7 +212,8 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "day off", "time off", "holiday request", "deadline", "deadlines", "project", "presentation",
          "client", "clients", "customer", "customers", "remote", "work from home", "wfh", "hybrid", "overtime",
          "side hustle", "business", "startup", "freelance", "linkedin", "workplace", "team", "shift", "shifts",
-         "payslip", "contract", "probation", "appraisal", "performance review", "networking", "conference",
+         "payslip", "contract", "probation", "appraisal", "performance review", "networking",
+         # not "conference": removed after reading PrefEval dev
          "work trip", "business trip", "lunch break", "burnout", "burned out", "work life balance"),
         r"\bworks?\s+(?:as|at|for|in|from|remotely|nights|days|weekends|shifts|part|full|long|with)\b|"
         r"\bworking\s+(?:as|at|for|in|from)\b|\bemploy\w*|" + _words(
@@ -432,7 +434,7 @@ def question_domains(text: str) -> frozenset[str]:
 
 # a request for things of a kind to be listed or recommended: "Can you recommend some hotels in Miami?", "What are
 # some good cars for city driving?" (added after reading PrefEval dev's abstentions, item 52)
-_SUGGESTIONS = re.compile(r"\b(?:recommend\w*|suggest\w*|what\s+are\s+(?:some|the\s+best|a\s+few)|"
+_SUGGESTIONS = re.compile(r"\b(?:rec+om+end\w*|suggest\w*|what\s+are\s+(?:some|the\s+best|a\s+few)|"
                           r"(?:name|list)\s+(?:some|a\s+few))\b", re.IGNORECASE)
 
 
