@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ..calendar_words import WEEKDAYS
 from .care import NOT_FOOD
 
 __all__ = ["DOMAINS", "MOST_IN_ALL", "MOST_OPENED", "asks_for_suggestions", "everyday_rows", "fact_domains", "question_domains"]
@@ -169,7 +170,7 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
                "night owl", "early bird", "morning person", "naps", "every morning", "every evening",
                "every night", "weekdays", "school run", "on call", "on-call", "overtime", "long hours",
                "commute*", "starts work", "finishes work", "finishes at", "starts at", "o'clock",
-               "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")),
+               *WEEKDAYS)),
     # children, school, childcare: the user's children, their ages, schools and who minds them
     "children": (
         ("kid", "kids", "child", "children", "son", "daughter", "baby", "toddler", "teen", "teenager",
