@@ -72,3 +72,13 @@ def test_a_request_for_suggestions_opens_no_domain():
     question = "Can you recommend some tomatoes to grow?"
     assert "everyday" not in eng.explain(question, "u").gate_note
     assert BALCONY not in [f.content for f in eng.recall(question, "u")]
+
+
+def test_a_question_asking_to_be_told_the_askers_own_habit_opens_no_domain():
+    # "How often do I ...?" asks the memory to report a told fact, not what to do (LongMemEval dev's abstentions,
+    # docs/ranking.md item 52): the balcony holds the home domain's words, not the question's
+    eng = engine_with(BALCONY)
+    assert "everyday home" in eng.explain("How often should I water the tomatoes?", "u").gate_note
+    told = eng.explain("How often do I water the tomatoes?", "u")
+    assert "everyday" not in told.gate_note
+    assert BALCONY not in [f.content for f in eng.recall("How often do I water the tomatoes?", "u")]

@@ -34,7 +34,7 @@ from .names import is_not_a_name
 from .pipeline import PoolScores
 
 __all__ = ["MOST_NAMED", "asked_about", "asked_slots", "fed_to", "one_of_theirs", "gift_for", "not_about_them", "asks_about_named",
-           "asks_for_advice", "asks_to_be_reminded", "day_rows", "named_days", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "implied_rows",
+           "asks_for_advice", "asks_to_be_reminded", "asks_to_recall", "day_rows", "named_days", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "implied_rows",
            "named_rows", "named_words", "with_implied"]
 
 
@@ -147,7 +147,7 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
             extra, held = opened()
             rows |= extra
             met |= {f"{label} {h}" for h in held}
-    if question is not None and not asks_for_suggestions(query):
+    if question is not None and not asks_for_suggestions(query) and not asks_to_recall(query):
         # an everyday domain the question's words open: the best ranked few facts of the asker's constraints there,
         # among those no rule above opened (named in explain only where the vocabulary alone lets one through), not a
         # fact the statement it goes on from tells itself; only among the limit best the ranking holds: forced in
@@ -322,6 +322,33 @@ def recalls_the_asker(question: str) -> bool:
     (True, False)
     """
     return _ABOUT_ME.match(question.replace("\u2019", "'")) is not None
+
+
+# what marks a question of what to do among those about the asker's own things: a modal ("What time should I
+# leave?"), a need or a plan ("Do I need a visa?", "What do I need to pack?"), a choice ("What's better for my
+# breakfast, ...?"), a case to weigh ("What if I took the train?", "What about my pension then?", "if I save 3,000
+# a month"), the best way ("the best time to plant"), "how do I ...", "what do I do / say / cook", tonight's plan
+_WHAT_TO_DO = re.compile(r"\b(?:should|shall|could|can|would|might|must|ought)\b|\bneed\b|\b(?:have|want|going)\s+to\b|"
+                         r"\b(?:better|best|right|good)\s+(?:way|time|place|for|option)\b|\bbetter\b|"
+                         r"\bwhat\s+if\b|\b(?:what|how)\s+about\b|\bif\s+(?:i|we)\b|\btonight\b|"
+                         r"\bhow\s+(?:do|does)\s+(?:i|we)\b|\bwhat\s+(?:do|does)\s+(?:i|we)\s+(?:do|say|tell|cook|make|wear|bring)\b",
+                         re.IGNORECASE)
+# a question that sends the memory back to what was said: "Can you remind me what color ...", "in our previous chat"
+_SENDS_BACK = re.compile(r"\bremind\s+me\b|\b(?:previous|earlier|last)\s+(?:conversation|chat)\b|"
+                         r"\bwe\s+(?:discussed|talked\s+about)\b", re.IGNORECASE)
+
+
+def asks_to_recall(question: str) -> bool:
+    """Whether the question asks the memory to report the asker's own thing or doing ("What is the name of my
+    hamster?", "How often do I go to yoga?", "How much have I spent on my bike this year?", "Can you remind me what
+    we said about ...?"), with no word of what to do in it (a modal, a need, "the best way", "how do I"): the
+    answer is a told fact the cosine finds, not the asker's situation in a domain (docs/ranking.md item 52).
+
+    >>> asks_to_recall("How often do I attend yoga classes?"), asks_to_recall("How do I keep my tomatoes alive?")
+    (True, False)
+    """
+    text = question.replace("\u2019", "'")
+    return _SENDS_BACK.search(text) is not None or (recalls_the_asker(text) and _WHAT_TO_DO.search(text) is None)
 
 
 def goes_on(turn: str) -> bool:
