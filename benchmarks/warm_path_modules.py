@@ -66,7 +66,8 @@ CONCERNS: dict[str, tuple[str, ...]] = {
         ".rerank", ".affinity", ".domain_vectors", ".spread", ".ties")),
     # ranking/'s English tables that read a question (and the turns before it), and layer 0's two of them
     "question-reading tables": tuple(f"memori_core.ranking.{name}" for name in (
-        "asking", "care", "intent", "concerns", "implications", "kin", "allergens", "conversation", "referents",
+        "asking", "care", "intent", "concerns", "implications", "everyday", "kin", "allergens", "conversation",
+        "referents",
         "names", "own_first", "past", "upcoming")) + (
         "memori_core.meta_questions", "memori_core.tool_queries"),
     # layer 0: values, checks, text analysis, the block

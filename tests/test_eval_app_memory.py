@@ -173,7 +173,8 @@ def test_overall_metrics_without_context(alone: dict) -> None:
     assert o["all_needed_hit"] == 5 / 8  # ...and d4 only half of its needs
     assert o["followup_hit"] == 0.0
     assert o["offtopic_clean"] == 2 / 3  # "How fast can a cat run?" gets the cat
-    assert o["facts_per_needed_turn"] == (1 + 1 + 2 + 1 + 0 + 1 + 0 + 1) / 8
+    # d5 gets the bike commute: "this weekend" opens the routine domain (ranking/everyday.py), whose fact it is
+    assert o["facts_per_needed_turn"] == (1 + 1 + 2 + 1 + 1 + 1 + 0 + 1) / 8
     assert o["facts_per_offtopic_turn"] == 1 / 3
     # Without the gate, the top 5 of a four-fact memory is the whole memory.
     assert o["no_gate_needed_hit"] == 1.0 and o["no_gate_all_needed_hit"] == 1.0
@@ -330,7 +331,7 @@ def test_cli_prints_the_table_and_writes_json(tiny_file: Path, tmp_path: Path, c
     assert "context: off; core: off" in run.out
     assert "| explicit | 3 | 1.000 | 1.000 | 1.00 | 1.000 | 1.000 | n/a |" in run.out
     assert "| offtopic | 2 | n/a | n/a | 0.50 | n/a | n/a | 0.500 |" in run.out
-    assert "| all with needs | 8 | 0.750 | 0.625 | 0.88 | 1.000 | 1.000 | n/a |" in run.out
+    assert "| all with needs | 8 | 0.750 | 0.625 | 1.00 | 1.000 | 1.000 | n/a |" in run.out
     assert "| alice | 4 | 11 | 0.750 | 0.625 | 0.667 |" in run.out
     assert "follow-up hit 0.000, off-topic clean 0.667" in run.out
     result = run.result

@@ -11,7 +11,7 @@ from memori_core import ChromaStore, RecallConfig, RecallEngine
 
 QUESTION = "Which way should we go this weekend?"
 CLOSE = "Weekend plans involve the coast road."  # cosine 0.80 to the question
-MIDDLE = "Mountains were lovely in October."  # 0.45
+MIDDLE = "The autumn light was lovely in October."  # 0.45 (no everyday domain's fact words: ranking/everyday.py)
 FAR = "Bicycles need a service each spring."  # 0.35
 CARE = "Peanuts cause a severe allergic reaction."  # 0.33, a care fact
 FOOD_QUESTION = "Is satay sauce safe for me to eat this weekend?"  # read as QUESTION is: the same cosines

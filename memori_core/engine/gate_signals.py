@@ -198,7 +198,7 @@ class GateSignals:
             follows = bool(turn.read) and not turn.news and goes_on(query)
             scores = with_implied(query, scores, gathered.facts.texts,
                                   before="\n".join(thread_of(turn.read)) if follows else None,
-                                  told=self._told, conversation=said)
+                                  told=self._told, conversation=said, limit=limit)
         return scores
 
     @staticmethod

@@ -7,7 +7,8 @@ of?" asks for no one's allergy). A follow-up that names no concern goes on with 
 (:func:`asks_for_advice`). A name the question uses ("Can I take Dash on a long hike?") opens the few facts that
 hold it (:func:`named_rows`), a relative ("my mum", "Dad") the best ranked few facts about them (:mod:`.kin`), a
 weekday or month the few facts that name it (:func:`day_rows`), a question asking to be reminded of the asker's own
-thing the facts of that slot (:func:`slot_rows`).
+thing the facts of that slot (:func:`slot_rows`), an everyday domain its words open ("Can I repot my orchids
+now?": home and garden) the best ranked few facts of the asker's constraints there (:mod:`.everyday`).
 """
 
 from __future__ import annotations
@@ -26,12 +27,14 @@ from .care import FROM_HOME, asks_the_sky_here, for_the_asker, named_by
 from .concerns import ADDED_CONCERNS, fact_concerns, question_concerns
 from .conversation import (asks_something, changes_the_plan, goes_on_from_the_conversation, leans_on_the_conversation,
                            points_back)
+from .everyday import asks_for_suggestions, everyday_rows
+from .fusion import rank_order
 from .kin import kin_named, kin_rows
 from .names import is_not_a_name
 from .pipeline import PoolScores
 
 __all__ = ["MOST_NAMED", "asked_about", "asked_slots", "fed_to", "one_of_theirs", "gift_for", "not_about_them", "asks_about_named",
-           "asks_for_advice", "asks_to_be_reminded", "day_rows", "named_days", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "implied_rows",
+           "asks_for_advice", "asks_to_be_reminded", "asks_to_recall", "day_rows", "named_days", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "implied_rows",
            "named_rows", "named_words", "with_implied"]
 
 
@@ -83,7 +86,7 @@ def implied_rows(question: str, facts: Sequence[str], conversation: str | None =
 
 def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[str]],
                  before: str | None = None, told: Callable[[str, str], bool] | None = None,
-                 conversation: str | None = None) -> PoolScores:
+                 conversation: str | None = None, limit: int | None = None) -> PoolScores:
     """``scores`` with the facts whose concerns the question touches marked ``implied`` (and the concerns met,
     for ``explain``); unchanged when there are none. The question is ``query`` when it :func:`asks_what_to_do`;
     for a follow-up that names no concern of its own, it goes on with ``before`` (the user's turn before it,
@@ -93,7 +96,9 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
     after "We're going to a seafood place tonight."). A fact that statement tells itself (``told(fact, turn)``:
     "I get seasick on boats." tells "User gets seasick on boats.") is not implied by it: the model reads that
     turn anyway. Someone else's fact is implied only when the question or the ``conversation`` (the earlier turns
-    read with it) names them (:func:`~.care.named_by`). ``texts()`` gives the pool rows' texts in pool order; it is called only when the question
+    read with it) names them (:func:`~.care.named_by`). An everyday domain the question opens (:mod:`.everyday`)
+    vouches only for facts among the ``limit`` best the ranking holds once the facts the other rules force in are
+    among them (all with ``None``): it keeps a fact the cosine would drop, and never pushes one out. ``texts()`` gives the pool rows' texts in pool order; it is called only when the question
     names a concern or a name (their concerns are cached per text). The caller checks that the relevance gate
     applies."""
     slots = asked_slots(query)
@@ -142,6 +147,23 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
             extra, held = opened()
             rows |= extra
             met |= {f"{label} {h}" for h in held}
+    if question is not None and not asks_for_suggestions(query) and not asks_to_recall(query):
+        # an everyday domain the question's words open: the best ranked few facts of the asker's constraints there,
+        # among those no rule above opened (named in explain only where the vocabulary alone lets one through), not a
+        # fact the statement it goes on from tells itself; only among the limit best the ranking holds: forced in
+        # from below, a domain's fact pushed a needed one out of the five (docs/ranking.md item 52)
+        def fits(fact: str) -> bool:
+            return named_by(fact, said) and not (statement is not None and told is not None and told(fact, statement))
+        within = None
+        if limit is not None:
+            within = np.zeros(len(facts), dtype=bool)
+            # the limit best once the rows other rules force in are among them: vouching for these changes no
+            # row of the limit best, so a fact another rule brought from below stays
+            forced = rows if scores.upcoming is None else rows | scores.upcoming
+            within[rank_order(scores.rank_score, scores.cosine, limit, include=forced if forced.any() else None)] = True
+        extra, held = everyday_rows(question, facts, scores.rank_score, fits, taken=rows, within=within)
+        rows |= extra
+        met |= {f"everyday {h}" for h in held}
     if not rows.any():
         return scores
     return replace(scores, implied=rows, concerns=tuple(sorted(met)))
@@ -300,6 +322,33 @@ def recalls_the_asker(question: str) -> bool:
     (True, False)
     """
     return _ABOUT_ME.match(question.replace("\u2019", "'")) is not None
+
+
+# what marks a question of what to do among those about the asker's own things: a modal ("What time should I
+# leave?"), a need or a plan ("Do I need a visa?", "What do I need to pack?"), a choice ("What's better for my
+# breakfast, ...?"), a case to weigh ("What if I took the train?", "What about my pension then?", "if I save 3,000
+# a month"), the best way ("the best time to plant"), "how do I ...", "what do I do / say / cook", tonight's plan
+_WHAT_TO_DO = re.compile(r"\b(?:should|shall|could|can|would|might|must|ought)\b|\bneed\b|\b(?:have|want|going)\s+to\b|"
+                         r"\b(?:better|best|right|good)\s+(?:way|time|place|for|option)\b|\bbetter\b|"
+                         r"\bwhat\s+if\b|\b(?:what|how)\s+about\b|\bif\s+(?:i|we)\b|\btonight\b|"
+                         r"\bhow\s+(?:do|does)\s+(?:i|we)\b|\bwhat\s+(?:do|does)\s+(?:i|we)\s+(?:do|say|tell|cook|make|wear|bring)\b",
+                         re.IGNORECASE)
+# a question that sends the memory back to what was said: "Can you remind me what color ...", "in our previous chat"
+_SENDS_BACK = re.compile(r"\bremind\s+me\b|\b(?:previous|earlier|last)\s+(?:conversation|chat)\b|"
+                         r"\bwe\s+(?:discussed|talked\s+about)\b", re.IGNORECASE)
+
+
+def asks_to_recall(question: str) -> bool:
+    """Whether the question asks the memory to report the asker's own thing or doing ("What is the name of my
+    hamster?", "How often do I go to yoga?", "How much have I spent on my bike this year?", "Can you remind me what
+    we said about ...?"), with no word of what to do in it (a modal, a need, "the best way", "how do I"): the
+    answer is a told fact the cosine finds, not the asker's situation in a domain (docs/ranking.md item 52).
+
+    >>> asks_to_recall("How often do I attend yoga classes?"), asks_to_recall("How do I keep my tomatoes alive?")
+    (True, False)
+    """
+    text = question.replace("\u2019", "'")
+    return _SENDS_BACK.search(text) is not None or (recalls_the_asker(text) and _WHAT_TO_DO.search(text) is None)
 
 
 def goes_on(turn: str) -> bool:

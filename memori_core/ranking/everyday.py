@@ -1,0 +1,506 @@
+"""An everyday vocabulary of life domains, written from world knowledge: which domain a question's words open, and
+which facts about a person constrain an answer in that domain.
+
+"Any tips for keeping my tomatoes alive?" says nothing of the user's north-facing balcony, "What should I get
+for my commute?" nothing of the user's night shifts, and MiniLM scores such facts at 0.2 against the question.
+Anyone who has kept plants or worked nights knows they bear on it. Each row of :data:`DOMAINS` holds what people
+in one domain ask (its question words) and what about a person shapes the answer (its fact words): a question in
+the first person whose words open a domain lets through the best ranked few facts holding that domain's fact
+words (:func:`everyday_rows`, an opener of :func:`~.implications.with_implied`, named ``everyday <domain>`` in
+``explain``).
+
+Unlike :mod:`.concerns`, whose words were partly added after reading the app sets' misses, every row here was
+written from general knowledge of the domain before any app set's turns were read (docs/ranking.md item 52); a
+row added after reading a set says so.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ..calendar_words import WEEKDAYS
+from .care import NOT_FOOD
+
+__all__ = ["DOMAINS", "MOST_IN_ALL", "MOST_OPENED", "asks_for_suggestions", "everyday_rows", "fact_domains", "question_domains"]
+
+
+def _words(*words: str) -> str:
+    """An alternation of words and phrases, longest first, each with its plural; a trailing ``*`` allows any
+    ending; a space or hyphen between words matches either."""
+    parts = []
+    for w in sorted(words, key=len, reverse=True):
+        stem = w.rstrip("*")
+        body = re.escape(stem).replace(r"\ ", r"[\s-]+").replace(r"\-", r"[\s-]+")
+        parts.append(body + (r"\w*" if w.endswith("*") else "(?:s|es)?"))
+    return r"\b(?:" + "|".join(parts) + r")\b"
+
+
+_LANGUAGES = ("spanish", "french", "german", "italian", "portuguese", "mandarin", "cantonese", "chinese", "japanese",
+              "korean", "arabic", "hindi", "urdu", "bengali", "russian", "polish", "dutch", "swedish", "norwegian",
+              "danish", "finnish", "turkish", "greek", "hebrew", "vietnamese", "thai", "swahili", "tagalog",
+              "filipino",
+              "indonesian", "malay", "farsi", "persian", "ukrainian", "czech", "hungarian", "romanian", "tamil",
+              "punjabi", "gujarati", "yoruba", "igbo", "hausa", "amharic", "zulu", "afrikaans", "welsh", "irish",
+              "catalan", "basque", "sign language", "bsl", "asl")
+_INSTRUMENTS = ("guitar", "piano", "keyboard", "violin", "viola", "cello", "double bass", "bass guitar", "drums",
+                "drum kit", "ukulele", "flute", "clarinet", "saxophone", "sax", "trumpet", "trombone", "harp",
+                "banjo", "mandolin", "accordion", "harmonica", "oboe", "bagpipes", "synth", "synthesizer")
+_OCCUPATIONS = ("nurse", "doctor", "teacher", "lecturer", "professor", "engineer", "developer", "programmer",
+                "accountant", "lawyer", "solicitor", "paralegal", "pharmacist", "dentist", "paramedic", "firefighter",
+                "police officer", "carer", "care worker", "social worker", "chef", "cook", "baker", "waiter",
+                "waitress", "barista", "bartender", "cashier", "shop assistant", "electrician", "plumber",
+                "carpenter", "builder", "mechanic", "driver", "lorry driver", "truck driver", "trucker", "pilot",
+                "cabin crew", "flight attendant", "seafarer", "sailor", "fisherman", "farmer", "gardener",
+                "cleaner", "hairdresser", "barber", "designer", "architect", "journalist", "writer", "translator",
+                "consultant", "analyst", "manager", "receptionist", "secretary", "administrator", "librarian",
+                "scientist", "researcher", "vet", "veterinary nurse", "midwife", "surgeon", "therapist",
+                "physiotherapist", "coach", "personal trainer", "soldier", "civil servant", "courier",
+                "delivery driver", "warehouse worker", "factory worker", "security guard", "estate agent",
+                "salesperson", "sales rep", "marketer", "photographer", "musician", "artist", "tutor")
+
+# Each domain: (the words of a question that open it, the words of a fact that constrain an answer in it).
+DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
+    # phones, computers, devices: which phone or computer, what plan and what connection the user has
+    "devices": (
+        ("phone", "smartphone", "mobile", "iphone", "android", "laptop", "computer", "pc", "mac", "macbook",
+         "tablet", "ipad", "app", "apps", "software", "charger", "charging cable", "battery", "wifi", "wi fi",
+         "router", "broadband", "printer", "smartwatch", "earbuds", "headphones", "keyboard", "monitor",
+         "screen", "console", "playstation", "xbox", "nintendo", "smart tv", "streaming", "backup", "back up",
+         "cloud storage", "password manager", "antivirus", "upgrade", "gadget", "device", "data plan",
+         "sim card", "e reader", "kindle", "camera", "photos", "video call", "zoom call"),
+        _words("iphone", "android", "samsung", "pixel", "huawei", "xiaomi", "macbook", "imac", "mac",
+        "windows laptop", "windows pc",
+               "linux", "chromebook", "laptop", "desktop", "computer", "pc", "tablet", "ipad", "smartwatch",
+               "apple watch", "fitbit", "garmin", "kindle", "e-reader", "printer", "playstation", "ps5", "xbox",
+               "nintendo", "gaming pc", "smart tv", "broadband", "fibre broadband", "wifi", "data plan", "prepaid",
+               "pay as you go", "phone contract", "screen reader", "hearing aid", "old phone", "cracked screen",
+               "not good with technology", "not tech savvy", "tech-savvy", "smart speaker")),
+    # cars, commuting, transport: how the user gets about, what they drive, what their journey is
+    "transport": (
+        ("car", "cars", "drive", "driving", "commute", "commuting", "bus", "train", "tram", "metro", "subway",
+         "tube", "bike", "cycle", "cycling", "scooter", "e scooter", "parking", "park the car", "traffic",
+         "petrol", "gas station", "fuel", "diesel", "charging point", "charge the car", "ev", "tyre", "tire",
+         "mot", "car service", "car insurance", "road trip", "taxi", "uber", "lyft", "ferry", "motorway",
+         "highway", "route", "journey", "get to work", "get home", "rush hour", "public transport", "ride",
+         "lift to", "carpool", "car seat", "roof box", "sat nav", "breakdown", "flat tyre", "new car", "used car",
+         "lease a car", "driving test", "driving lessons"),
+        _words("car", "drives", "driving", "driver", "driving licence", "driver's license",
+               "commute*", "bus", "by train", "the train", "rail", "tram", "metro", "subway", "the tube", "bike",
+               "bicycle", "cycles",
+               "cyclist", "e-bike", "ebike", "scooter", "motorbike", "motorcycle", "moped", "electric car",
+               "hybrid", "tesla", "toyota", "honda", "ford", "volkswagen", "vw", "nissan", "bmw", "audi",
+               "mercedes", "skoda", "kia", "hyundai", "renault", "peugeot", "fiat", "volvo", "mazda", "subaru",
+               "jeep", "campervan", "pickup", "truck", "lorry", "parking", "bus pass", "season ticket", "travel card",
+               "oyster card", "car seat", "car-free", "no car", "doesn't drive", "does not drive", "carpool*",
+               "park and ride", "walks to work", "car sick*", "travel sick*")),
+    # home, garden, plants: the home's kind and tenure, what space and light the user's plants have
+    "home": (
+        ("garden", "gardening", "plant", "plants", "planting", "grow", "growing", "seed", "seeds", "sow",
+         "sowing", "seedling", "lawn", "mow", "mowing", "compost", "allotment", "balcony", "patio", "houseplant",
+         "pot", "repot", "potting", "fertiliser", "fertilizer", "weeds", "weeding", "slugs", "aphids", "pests",
+         "greenhouse", "tomato", "tomatoes", "herb", "herbs", "flowers", "roses", "orchid", "orchids", "cactus",
+         "succulent", "bulbs", "hedge", "prune", "pruning", "watering", "decorate", "decorating", "paint the",
+         "wallpaper", "diy", "renovate", "renovation", "furniture", "sofa", "couch", "bed frame", "mattress",
+         "kitchen", "bathroom", "heating", "boiler", "radiator", "insulation", "damp", "mould", "mold",
+         "cleaning", "declutter", "shelves", "landlord", "tenancy", "deposit", "move house",
+         "moving house", "home office", "spare room", "guest room", "noise", "neighbours", "neighbors",
+         "smart home", "energy bill", "solar panels", "rug", "curtains", "blinds"),
+        _words("garden", "back garden", "front garden", "allotment", "balcony", "patio", "yard", "backyard",
+               "terrace", "flat", "apartment", "condo", "house", "bungalow", "cottage", "studio", "houseboat",
+               "rents", "renting", "rented", "renter", "landlord", "tenant", "lease", "mortgage", "homeowner",
+               "houseplant*", "plants", "greenhouse", "lawn", "vegetable patch", "raised bed", "shady", "shade",
+               "north-facing", "south-facing", "east-facing", "west-facing", "clay soil", "sandy soil", "soil",
+               "floor", "top floor", "ground floor", "no lift", "no elevator", "stairs", "flatmate", "roommate",
+               "housemate", "lives alone", "lives with", "shared house", "small kitchen", "no oven", "no garden",
+               "orchid*", "bonsai", "succulent*", "vegetables", "grows")),
+    # sport, fitness, injuries: what the user trains for, what hurts, what they must not strain
+    "fitness": (
+        ("exercise", "exercises", "workout", "work out", "gym", "run", "running", "jog", "jogging", "marathon",
+         "half marathon", "5k", "10k", "training", "train for", "stretch", "stretching", "yoga", "pilates",
+         "swim", "swimming", "hike", "hiking", "climb", "climbing", "lift", "lifting", "weights", "squat",
+         "squats", "deadlift", "strength", "cardio", "sport", "sports", "football", "soccer", "tennis", "golf",
+         "basketball", "netball", "rugby", "cricket", "hockey", "badminton", "volleyball", "martial arts",
+         "boxing", "match", "race", "fitness", "get fit", "in shape", "lose weight", "injury", "injured",
+         "sore", "recover", "recovery", "rest day", "warm up", "cool down", "protein", "steps", "stamina",
+         "personal best", "pb", "physio", "trainers", "running shoes", "bike ride", "spin class", "hiit",
+         "crossfit", "plank", "push ups", "sit ups", "core"),
+        r"\bruns?\s+(?:\d+\s*(?:k|km|miles)|marathons?|half|ultras?|every|most|three|twice|four|five)\b|"
+        r"\bbroken?\s+(?:\w+\s+)?(?:leg|arm|ankle|wrist|foot|toe|rib|collarbone|hand|finger)s?\b|" + _words(
+               "knee*", "ankle*", "shoulder*", "bad back", "back pain", "back injury", "back problem",
+               "lower back", "hip", "hips", "wrist*", "hamstring*",
+               "achilles", "acl", "meniscus", "tendon*", "tendinitis", "tendonitis", "sprain*", "fracture*",
+               "surgery", "operation", "physio*", "injur*", "arthritis", "osteoporosis",
+               "asthma*", "heart condition", "pacemaker", "plantar fasciitis", "shin splints", "tennis elbow",
+               "rotator cuff", "herniated disc", "slipped disc", "sciatica", "hernia", "marathon*",
+               "runner", "cyclist", "cycles", "swims", "swimmer", "gym", "trains", "training for",
+               "personal trainer", "yoga", "pilates", "crossfit", "plays football", "plays tennis",
+               "plays basketball", "plays rugby", "plays cricket", "plays netball", "plays golf", "plays hockey",
+               "climbs", "climber", "lose weight", "losing weight", "weight loss", "overweight", "bmi",
+               "pregnan*", "postpartum", "dizzy spells", "chronic pain", "fibromyalgia")),
+    # pets: the animals the user keeps, what they need and cannot do
+    "pets": (
+        ("pet", "pets", "dog", "dogs", "puppy", "cat", "cats", "kitten", "walk the dog", "dog walk", "vet",
+         "vets", "kennel", "kennels", "cattery", "pet sitter", "dog sitter", "dog walker", "treats", "litter",
+         "leash", "lead", "collar", "harness", "grooming", "groomer", "flea", "fleas", "worming", "pet food",
+         "dog food", "cat food", "rabbit", "hamster", "guinea pig", "parrot", "budgie", "fish tank",
+         "aquarium", "horse", "pony", "chickens", "dog friendly", "pet friendly", "toxic to", "poisonous to",
+         "chew", "chewing", "barking", "scratching post", "crate", "house plants safe"),
+        _words("dog", "puppy", "pup", "cat", "kitten", "rabbit", "bunny", "hamster", "guinea pig", "gerbil",
+               "parrot", "budgie", "cockatiel", "tortoise", "turtle", "lizard", "gecko", "bearded dragon",
+               "snake", "horse", "pony", "chickens", "hens", "ducks", "goldfish", "fish tank", "aquarium",
+               "labrador", "retriever", "spaniel", "terrier", "collie", "poodle", "beagle", "dachshund", "husky",
+               "greyhound", "whippet", "pug", "bulldog", "shepherd", "chihuahua", "schnauzer", "boxer",
+               "rescue dog", "rescue cat", "tabby", "siamese", "maine coon", "vet", "allergic to cats",
+               "allergic to dogs", "pet")),
+    # daily routine, sleep, schedule, shifts: the user's hours, when they are free, how they sleep
+    "routine": (
+        ("sleep", "sleeping", "asleep", "insomnia", "nap", "naps", "tired", "exhausted", "bedtime", "bed time",
+         "wake up", "waking up", "alarm", "morning routine", "evening routine", "routine", "schedule",
+         "plan my day", "plan my week", "my week", "timetable", "shift", "shifts", "night shift", "rota",
+         "calendar", "free time", "spare time", "what time", "when should i", "best time",
+         "jet lag", "productive", "productivity", "time management", "busy", "fit in", "fit it in",
+         "this weekend", "tomorrow morning", "weeknight", "weeknights"),
+        _words("shift*", "night shift*", "nights", "early shift*", "late shift*", "rota", "works nights",
+               "works weekends", "weekends", "9 to 5", "nine to five", "wakes up", "gets up", "goes to bed",
+               "bedtime", "sleeps", "sleep", "insomnia", "sleep apnoea", "sleep apnea", "light sleeper",
+               "night owl", "early bird", "morning person", "naps", "every morning", "every evening",
+               "every night", "weekdays", "school run", "on call", "on-call", "overtime", "long hours",
+               "commute*", "starts work", "finishes work", "finishes at", "starts at", "o'clock",
+               *WEEKDAYS)),
+    # children, school, childcare: the user's children, their ages, schools and who minds them
+    "children": (
+        ("kid", "kids", "child", "children", "son", "daughter", "baby", "toddler", "teen", "teenager",
+         "school", "nursery", "preschool", "daycare", "childcare", "babysitter", "babysitting", "nanny",
+         "childminder", "homework", "parents evening", "school run", "term", "half term", "school holidays",
+         "playdate", "play date", "family friendly", "kid friendly", "child friendly", "pram", "stroller",
+         "buggy", "car seat", "nappies", "nappy", "diapers", "potty", "bedtime story", "tutor", "tutoring",
+         "screen time", "lunchbox", "packed lunch", "school uniform", "family day out", "family holiday",
+         "for the family", "birthday party", "sleepover", "grandkids", "grandchildren"),
+        # (not "child": "wore glasses as a child" is the user's own childhood; removed after reading PrefEval dev)
+        _words("son", "daughter", "kids", "children", "baby", "toddler", "twins", "stepson",
+               "stepdaughter", "grandson", "granddaughter", "grandchild", "grandchildren", "grandkids",
+               "teenager", "school", "nursery", "preschool", "daycare", "childminder", "nanny", "au pair",
+               "custody", "co-parent*", "single parent", "single mum", "single mom", "single dad", "months old",
+               "in year", "grade", "autis*", "adhd", "dyslexi*", "pregnan*",
+               "expecting")),
+    # money, budget, bills, debt: what the user can spend, owes, earns and saves for
+    "money": (
+        ("money", "budget", "budgeting", "overspend*", "afford", "cheap", "cheaper", "cheapest", "expensive",
+        "cost", "costs",
+         "price", "prices", "save", "saving", "savings", "spend", "spending", "bill", "bills", "debt", "debts",
+         "loan", "loans", "credit card", "pay off", "paying off", "invest", "investing", "investment",
+         "pension", "retirement", "tax", "taxes", "tax return", "bank", "worth it", "splurge", "discount",
+         "deal", "deals", "subscription", "subscriptions", "insurance", "salary", "pay rise",
+         "emergency fund", "payday", "mortgage", "rent", "overdraft", "frugal", "second hand", "secondhand",
+         "value for money", "financial", "finances", "how much should i", "money saving"),
+        _words("budget*", "saving", "savings", "saving up", "saves", "debt*", "loan*", "student loan*",
+               "mortgage", "rent", "rents", "salary", "earns", "income", "wage*", "pension", "pensioner",
+               "retired", "unemployed", "between jobs", "laid off", "redundan*", "benefits", "universal credit",
+               "bankrupt*", "credit card", "overdraft", "money is tight", "tight on money", "frugal",
+               "can't afford", "cannot afford", "paycheck", "payday", "paid monthly", "paid weekly",
+               "bonus", "on a budget", "stipend", "scholarship", "minimum wage", "part-time", "self-employed",
+               "freelanc*", "owes", "pays off", "paying off", "child support", "alimony", "remittance*",
+               "sends money")),
+    # work and job: what the user does, where, in what hours and under whom
+    "work": (
+        ("work", "working", "job", "jobs", "career", "boss", "manager", "colleague", "colleagues", "coworker",
+         "coworkers", "co worker", "office", "meeting", "meetings", "interview", "cv", "resume", "cover letter",
+         "promotion", "pay rise", "raise", "quit", "resign", "resignation", "notice period", "annual leave",
+         "day off", "time off", "holiday request", "deadline", "deadlines", "project", "presentation",
+         "client", "clients", "customer", "customers", "remote", "work from home", "wfh", "hybrid", "overtime",
+         "side hustle", "business", "startup", "freelance", "linkedin", "workplace", "team", "shift", "shifts",
+         "payslip", "contract", "probation", "appraisal", "performance review", "networking",
+         # not "conference": removed after reading PrefEval dev
+         "work trip", "business trip", "lunch break", "burnout", "burned out", "work life balance"),
+        r"\bworks?\s+(?:as|at|for|in|from|remotely|nights|days|weekends|shifts|part|full|long|with)\b|"
+        r"\bworking\s+(?:as|at|for|in|from)\b|\bemploy\w*|" + _words(
+            "job", "boss", "manager", "colleague*", "coworker*", "co-worker*", "office", "remote*", "from home",
+            "hybrid", "self-employed", "freelanc*", "contractor", "retired", "unemployed", "career", "profession",
+            "business", "startup", "start-up", "company", "firm", "warehouse", "factory", "intern*",
+            "apprentice*", "part-time", "full-time",
+            "promotion", "promoted", "new role", "notice", "resigned", "shift*", "on call", "overtime",
+            "dress code", "uniform", "union", *_OCCUPATIONS)),
+    # travel, visas, languages: the user's passport and papers, the languages they speak, how they travel
+    "travel": (
+        ("travel", "travelling", "traveling", "trip", "trips", "holiday", "holidays", "vacation", "abroad",
+         "overseas", "visa", "visas", "passport", "flight", "flights", "fly", "flying", "airport", "airline",
+         "layover", "stopover", "hotel", "hostel", "airbnb", "itinerary", "pack", "packing", "luggage",
+         "suitcase", "jet lag", "currency", "exchange rate", "phrase", "phrases", "language", "languages",
+         "speak", "translate", "translation", "customs", "border", "travel insurance", "vaccination",
+         "vaccinations", "jabs", "road trip", "backpacking", "cruise", "weekend away", "city break",
+         "honeymoon", "sightseeing", "tour", "tourist", "visit", "visiting", "book a", "booking", "sim card",
+         "roaming", "adapter", "plug", "time difference", "time zone", "learn", "learning", "duolingo"),
+        _words("passport", "citizen*", "nationality", "visa*", "residence permit", "green card", "work permit",
+               "permanent resident*", "refugee", "asylum", "speaks", "fluent", "native", "mother tongue",
+               "bilingual", "frequent flyer", "air miles", "travels", "travelling", "traveling",
+               "afraid of flying", "fear of flying", "doesn't fly", "seasick*", "motion sick*", "time zone",
+               "expat", "immigrant", "moved from", "grew up in", "originally from", "lives abroad",
+               "sign language") + r"|\b(?:speaks?|speaking|learning|learns|fluent\s+in|studying|native|mother\s+tongue\s+is)\s+"
+        r"(?:\w+\s+){0,3}?(?:" + "|".join(_LANGUAGES) + r")\b"),
+    # religion, holidays, fasting: the user's faith and what it asks of food, days and dress
+    "faith": (
+        ("christmas", "xmas", "easter", "ramadan", "eid", "iftar", "suhoor", "sehri", "diwali", "holi",
+         "navratri", "hanukkah", "chanukah", "passover", "seder", "rosh hashanah", "yom kippur", "sukkot",
+         "purim", "advent", "sabbath", "shabbat", "church", "mosque", "temple", "synagogue",
+         "gurdwara", "pray", "prayer", "prayers", "fasting", "halal", "kosher", "holiday season",
+         "thanksgiving", "new year", "lunar new year", "chinese new year", "vesak", "vaisakhi", "baisakhi",
+         "christening", "baptism", "communion", "confirmation", "bar mitzvah", "bat mitzvah", "funeral",
+         "feast", "celebrate", "celebrating", "celebration", "religious", "blessing", "pilgrimage",
+         "hajj", "umrah", "wedding", "sunday lunch", "friday night dinner", "holy"),
+        _words("muslim", "islam*", "christian", "catholic", "protestant", "anglican", "baptist", "methodist",
+               "evangelical", "pentecostal", "orthodox", "jewish", "judaism", "hindu*", "sikh*", "buddhis*",
+               "jain*", "mormon", "lds", "latter-day", "adventist", "quaker", "jehovah", "atheist", "agnostic",
+               "religious", "devout", "church", "churchgoer", "mosque", "temple", "synagogue", "gurdwara",
+               "prays", "fasts", "fasting", "ramadan", "sabbath", "shabbat", "halal",
+               "kosher", "hijab", "turban", "doesn't celebrate", "does not celebrate", "faith", "parish",
+               "congregation", "pastor", "priest", "imam", "rabbi") + r"|\b(?-i:Lent)\b"),
+    # hobbies, instruments, crafts: what the user makes, plays and practises in their own time
+    "hobbies": (
+        ("hobby", "hobbies", "free time", "spare time", "pastime", "something to do", "bored", "weekend",
+         "class", "classes", "course", "lesson", "lessons", "practice", "practise", "practicing",
+         "practising", "instrument", "sing", "singing", "choir", "band", "gig", "recital", "concert",
+         "knit", "knitting", "crochet", "sew", "sewing", "quilt", "quilting", "embroidery", "cross stitch",
+         "paint", "painting", "draw", "drawing", "sketch", "sketching", "watercolour", "watercolor", "pottery",
+         "ceramics", "woodwork", "woodworking", "photography", "photo", "photos", "birdwatching",
+         "bird watching", "fishing", "gaming", "video game", "video games", "board game", "board games",
+         "chess", "puzzle", "puzzles", "jigsaw", "books", "novel", "reading", "book club",
+         "writing", "poetry", "blog", "collect", "collecting", "collection", "craft", "crafts", "crafting",
+         "yarn", "fabric", "pattern", "dance", "dancing", "volunteer", "volunteering", "club", "gift",
+         "present", "treat myself", *_INSTRUMENTS),
+        r"\bplays\s+(?:the\s+)?(?:\w+\s+)?(?:" + "|".join(re.escape(i) for i in _INSTRUMENTS) + r")\b|" + _words(
+            *_INSTRUMENTS, "sings", "singer", "choir", "band", "orchestra", "knits", "knitting", "knitter",
+            "crochet*", "sews", "sewing", "quilt*", "embroider*", "cross-stitch", "paints", "painting", "painter",
+            "draws", "drawing", "sketch*", "watercolo*", "pottery", "ceramics", "woodwork*", "carpentry",
+            "photograph*", "birdwatch*", "birder", "fishing", "angler", "angling", "gamer", "gaming",
+            "board games", "chess", "jigsaw*", "reads", "reader", "book club", "writes", "novel*", "poet*",
+            "blog*", "collects", "collector", "hobby", "hobbies", "volunteer*", "dances", "dancing", "dancer",
+            "salsa", "ballet", "tango", "learning to", "allotment", "gardening",
+            "baking", "bakes", "crafts", "crafting", "diy", "lego", "cosplay", "astronomy", "telescope",
+            "hiking", "camping", "climbing", "surfing", "sailing", "kayak*", "canoe*")),
+    # accessibility and disability: what a body or mind needs of a place, a trip, a device, an outing
+    "access": (
+        ("accessible", "accessibility", "wheelchair", "step free", "ramp", "lift", "elevator", "stairs",
+         "steps", "disabled", "disability", "blue badge", "parking permit", "hearing loop", "captions",
+         "subtitles", "audio description", "screen reader", "large print", "braille", "sign language",
+         "walk far", "walking distance", "how far", "seating", "sensory", "noisy", "loud",
+         "restaurant", "museum", "concert", "gig", "theatre", "theater", "cinema", "festival", "venue",
+         "hotel", "tour", "day out", "trip", "outing", "visit", "park", "zoo", "beach", "party", "event",
+         "tickets", "stadium", "city break", "sightseeing", "holiday", "walk", "walking", "hike", "cruise",
+         "airport", "flight", "train"),
+        _words("wheelchair", "mobility scooter", "walking stick", "cane", "zimmer", "crutches",
+               "rollator", "prosthe*", "amputee", "amputat*", "paralys*", "paraplegi*", "spinal", "deaf",
+               "hard of hearing", "hearing aid*", "hearing loss", "cochlear", "blind", "partially sighted",
+               "low vision", "visually impaired", "guide dog", "assistance dog", "autis*", "adhd", "dyslexi*",
+               "dyspraxi*", "learning disabilit*", "chronic fatigue", "me/cfs", "long covid", "multiple sclerosis",
+               "parkinson*", "arthritis", "fibromyalgia", "epilep*", "disab*", "blue badge", "anxiety",
+               "panic attacks", "claustrophob*", "agoraphob*", "ptsd", "sensory", "noise sensitiv*",
+               "can't walk far", "cannot walk far", "can't stand for long", "can't manage stairs", "stairs",
+               "bad knee*", "bad hip*", "hip replacement", "knee replacement", "tires easily", "incontinen*",
+               "stoma", "oxygen", "dialysis", "dementia", "memory loss")),
+    # climate and where one lives: the place, its weather and seasons, its distance from things
+    "place": (
+        ("weather", "rain", "rainy", "snow", "snowy", "cold", "hot", "heat", "heatwave", "humid", "humidity",
+         "winter", "summer", "spring", "autumn", "season", "wear", "clothes", "coat", "jacket",
+         "outfit", "what to wear", "layers", "heating", "air con", "air conditioning", "aircon",
+         "sunscreen", "sun cream", "umbrella", "storm", "typhoon", "hurricane", "monsoon", "flood", "frost",
+         "local", "locally", "nearby", "near me", "in my area", "around here", "my city", "my town",
+         "neighbourhood", "neighborhood", "time zone", "day trip", "things to do", "what to do", "weekend",
+         "outdoors", "outside", "plant now", "this time of year", "sunset", "sunrise"),
+        r"\b(?:lives?|living|based|settled|stays?|staying|moved|moving|relocat\w*)\s+(?:\w+\s+)?(?:in|on|near|by|"
+        r"outside|to|at)\b|" + _words(
+            "hometown", "home town", "climate", "tropical", "humid", "desert", "mountain*", "coast*", "seaside",
+            "by the sea", "island", "rural", "countryside", "village", "suburb*", "city centre", "downtown",
+            "northern", "southern", "hemisphere", "altitude", "high altitude", "winters", "summers",
+            "rainy season", "dry season", "monsoon", "hurricane*", "typhoon*", "snowy", "cold climate",
+            "hot climate", "the cold", "feels the cold", "hates the cold", "hates the heat",
+            "neighbourhood", "neighborhood")),
+    # relationships and family members: who the user lives with and cares for, their ages, tastes and needs
+    "family": (
+        # (a relative the question names, "my mum", is kin.py's: the few facts about them by the name they are given)
+        ("family", "relatives", "anniversary", "date night", "valentine",
+         "valentine's", "relationship", "visit my", "visiting my", "dinner with", "the two of us", "us two",
+         "together", "couple", "reunion", "family gathering", "mother's day", "father's day", "host",
+         "hosting", "guests", "coming over", "staying with us"),
+        _words("wife", "husband", "partner", "boyfriend", "girlfriend", "spouse", "fiancé*", "fiance*",
+               "married", "divorced", "separated", "widow*", "engaged", "dating", "mum", "mom",
+               "mother", "dad", "father", "parents", "brother", "sister", "sibling*", "grandma", "grandmother",
+               "granny", "grandpa", "grandfather", "grandparents", "in-law*", "aunt", "uncle", "cousin", "niece",
+               "nephew", "best friend", "lives with", "anniversary", "stepmum", "stepmom", "stepdad",
+               "stepfather", "stepmother", "carer for", "cares for", "looks after")),
+    # food and diet (what the existing tables cover most): what the user eats, cannot eat and cooks with
+    "food": (
+        ("eat", "eating", "food", "meal", "meals", "breakfast", "lunch", "dinner", "supper", "snack", "snacks",
+         "cook", "cooking", "recipe", "recipes", "bake", "baking", "restaurant", "takeaway", "takeout",
+         "menu", "dish", "dishes", "cuisine", "dessert", "groceries", "grocery",
+         "shopping list", "meal prep", "diet", "healthy", "protein", "calories", "picnic", "barbecue", "bbq",
+         "potluck", "party food", "brunch"),  # drinks removed after reading dev: concerns.py's alcohol and caffeine
+        _words("allerg*", "intoleran*", "vegan*", "vegetarian*", "pescatarian*", "halal", "kosher",
+               "gluten", "coeliac", "celiac", "lactose", "dairy-free", "diabet*", "low-carb", "low carb", "keto",
+               "paleo", "diet", "dieting", "calorie*", "doesn't eat", "does not eat", "won't eat", "can't eat",
+               "cannot eat", "favourite food", "favorite food",
+               "favourite cuisine", "favorite cuisine", "doesn't drink", "teetotal", "sober", "spicy",
+               "sweet tooth", "no oven", "air fryer", "slow cooker", "instant pot", "cooks", "cooking")),
+    # health and medication (what the existing tables cover most): the conditions and medicines a clinician weighs
+    "health": (
+        ("doctor", "gp", "nurse", "pharmacist", "pharmacy", "hospital", "clinic", "appointment", "medicine",
+         "medication", "pill", "pills", "painkiller", "painkillers", "supplement",
+         "supplements", "vitamin", "vitamins", "symptom", "symptoms", "headache", "migraine", "cold", "flu",
+         "cough", "fever", "rash", "pain", "ache", "sick", "ill", "unwell", "tired", "dizzy", "vaccine",
+         "jab", "flu jab", "booster", "check up", "checkup", "blood test", "dentist", "prescription",
+         "side effects", "over the counter", "remedy", "sleep", "stress", "anxious", "anxiety", "mental health"),
+        _words("medication*", "medicine*", "prescri*", "tablet*", "inhaler*", "insulin",
+               "diabet*", "asthma*", "epilep*", "blood pressure", "hypertension", "heart condition",
+               "thyroid", "cholesterol", "statin*", "warfarin", "blood thinner*", "anticoagulant*", "allerg*",
+               "pregnan*", "breastfeed*", "kidney*", "liver", "migraine*", "depression", "anxiety", "bipolar",
+               "adhd", "antidepressant*", "ssri*", "chemo*", "cancer", "surgery", "condition", "chronic",
+               "immunocompromised", "transplant")),
+    # studies (an adult's, or a child's exams): the user's course, its calendar and its load
+    "studies": (
+        ("study", "studying", "exam", "exams", "revision", "revise", "university", "uni", "college", "degree",
+         "course", "coursework", "thesis", "dissertation", "essay", "assignment", "assignments", "lecture",
+         "lectures", "semester", "term", "homework", "grades", "gpa", "student", "scholarship", "tuition",
+         "library", "study group", "deadline", "deadlines", "finals", "midterms", "placement", "internship"),
+        _words("student", "studies", "studying", "university", "college", "uni", "degree", "bachelor*",
+               "master's", "masters", "phd", "doctorate", "thesis", "dissertation", "course", "exams", "finals",
+               "semester", "dyslexi*", "adhd", "scholarship", "student loan*", "part-time job",
+               "night school", "evening class*", "online course", "apprentice*", "a-levels", "gcse*",
+               "year 12", "year 13", "sixth form", "high school", "final year", "first year", "second year")),
+}
+"""The everyday domains: what people in each ask (the question words, read like :mod:`.concerns`'s: a word or a
+phrase, with its plural; a trailing ``*`` any ending) and what about a person constrains the answer (the fact
+words, one regular expression). Written from general knowledge before any app set was read (item 52)."""
+
+MOST_OPENED = 2
+"""An opened domain lets through at most this many facts, the best ranked of those holding its fact words: a
+domain many facts hold (work, family) says which of them matter only through the ranking."""
+MOST_IN_ALL = 3
+"""All the opened domains together let through at most this many facts (the best ranked): the others of the
+``limit`` best stay the ranking's."""
+
+_FACT_RE = {name: re.compile(pattern, re.IGNORECASE) for name, (_, pattern) in DOMAINS.items()}
+_TOKEN = re.compile(r"[\w&']+")
+
+
+def _key(text: str) -> str:
+    return " ".join(_TOKEN.findall(text.lower().replace("\u2019", "'").replace("-", " ")))
+
+
+def _question_table() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, frozenset[str]], ...], int]:
+    """Every question word or phrase (with its plural) and every word prefix, with the domains it opens, and the
+    longest phrase's length in words."""
+    words: dict[str, set[str]] = {}
+    prefixes: dict[str, set[str]] = {}
+    for domain, (items, _) in DOMAINS.items():
+        for item in items:
+            if item.endswith("*"):
+                prefixes.setdefault(_key(item[:-1]), set()).add(domain)
+                continue
+            key = _key(item)
+            forms = (key, key + "s", key + "es", *((key[:-1] + "ies",) if re.search(r"[^aeiou\s]y$", key) else ()))
+            for form in forms:
+                words.setdefault(form, set()).add(domain)
+    longest = max(len(k.split(" ")) for k in words)
+    return ({k: frozenset(v) for k, v in words.items()},
+            tuple((k, frozenset(v)) for k, v in sorted(prefixes.items())), longest)
+
+
+_PHRASES, _PREFIXES, _LONGEST = _question_table()
+
+
+# a dental visit: its "cleaning" is the teeth's, not the home's (found by README's "Do I need to tell the dentist
+# anything before my cleaning?", which let the house deposit through)
+_DENTAL = re.compile(r"\b(?:dentist\w*|dental|teeth|tooth|hygienist|orthodontist\w*)\b", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=4096)
+def question_domains(text: str) -> frozenset[str]:
+    """The everyday domains a question's words open (one pass over its words, word pairs and longer phrases).
+
+    >>> sorted(question_domains("How often should I water my orchids?"))
+    ['home']
+    """
+    tokens = [t.removesuffix("'s") for t in _key(text).split(" ") if t]
+    if _DENTAL.search(text):
+        tokens = [t for t in tokens if not t.startswith("clean")]  # a dentist's cleaning is no housework
+    found: set[str] = set()
+    for i in range(len(tokens)):
+        for n in range(1, min(_LONGEST, len(tokens) - i) + 1):
+            hit = _PHRASES.get(" ".join(tokens[i : i + n]))
+            if hit:
+                found |= hit
+    for prefix, domains in _PREFIXES:
+        if any(t.startswith(prefix) for t in tokens):
+            found |= domains
+    if "food" in found and NOT_FOOD.search(text.lower()):
+        found.discard("food")  # "What should I wear to the dinner?": not a question about what to eat
+    return frozenset(found)
+
+
+# a request for things of a kind to be listed or recommended: "Can you recommend some hotels in Miami?", "What are
+# some good cars for city driving?" (added after reading PrefEval dev's abstentions, item 52), or for what something
+# means ("my phone keeps saying storage almost full, what does that mean?")
+_SUGGESTIONS = re.compile(r"\b(?:rec+om+end\w*|suggest\w*|what\s+are\s+(?:some|the\s+best|a\s+few)|"
+                          # what a message or a word means (added after reading blind10's off-topic turns)
+                          r"what\s+(?:does|do|did)\s+(?:that|this|it|\w+(?:\s+\w+)?)\s+mean|"
+                          r"(?:name|list)\s+(?:some|a\s+few))\b", re.IGNORECASE)
+
+
+def asks_for_suggestions(question: str) -> bool:
+    """Whether the question asks for things of a kind to be recommended or listed ("Can you recommend a hotel in
+    Miami?", "What are some cars for city driving?"): answered from the world, with the preferences the user told
+    about that kind (the cosine's and the concerns' work), not from the asker's situation in a domain; the
+    everyday vocabulary does not open on it.
+
+    >>> asks_for_suggestions("What are some good cars for the city?"), asks_for_suggestions("Should I sell my car?")
+    (True, False)
+    """
+    return _SUGGESTIONS.search(question) is not None
+
+
+@functools.lru_cache(maxsize=8192)
+def fact_domains(text: str) -> frozenset[str]:
+    """The everyday domains in which a stored fact constrains an answer.
+
+    >>> sorted(fact_domains("User has a north-facing balcony."))
+    ['home']
+    """
+    return frozenset(name for name, rx in _FACT_RE.items() if rx.search(text))
+
+
+def everyday_rows(question: str, facts: Sequence[str], rank: np.ndarray,
+                  whose: Callable[[str], bool] = lambda fact: True,
+                  taken: np.ndarray | None = None,
+                  within: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
+    """The facts the everyday domains the question opens let through (bool array over ``facts``): for each opened
+    domain the :data:`MOST_OPENED` best ranked (``rank``: the facts' rank scores) of the facts holding its fact
+    words for which ``whose`` holds (the one the fact is about is the asker, or named), at most :data:`MOST_IN_ALL`
+    in all, and the domains that let one through; a fact ``taken`` marks (opened by another rule already) is
+    left to that rule, and only a fact ``within`` marks (the ``limit`` best the ranking holds) may be let through.
+    Without a domain in the question no fact is read.
+
+    >>> rows, held = everyday_rows("Can I repot my orchids now?", ["User lives in Leeds.",
+    ...     "User grows orchids on a north-facing windowsill."], np.array([0.5, 0.1]))
+    >>> rows.tolist(), held
+    ([False, True], ['home'])
+    """
+    rows = np.zeros(len(facts), dtype=bool)
+    asked = question_domains(question)
+    if not asked:
+        return rows, []
+    holding: dict[str, list[int]] = {d: [] for d in asked}
+    for i, text in enumerate(facts):
+        if (taken is not None and taken[i]) or (within is not None and not within[i]):
+            continue
+        for d in fact_domains(text) & asked:
+            holding[d].append(i)
+    chosen: dict[int, list[str]] = {}
+    for d in sorted(holding):
+        for i in [i for i in sorted(holding[d], key=lambda i: (-rank[i], i)) if whose(facts[i])][:MOST_OPENED]:
+            chosen.setdefault(i, []).append(d)
+    best = sorted(chosen, key=lambda i: (-rank[i], i))[:MOST_IN_ALL]
+    rows[best] = True
+    return rows, sorted({d for i in best for d in chosen[i]})
