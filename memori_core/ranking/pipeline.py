@@ -421,6 +421,9 @@ def limit_best(scores: PoolScores, limit: int, config: RecallConfig | None,
     if scores.lift is not None:
         strong = strong + scores.lift[plain]
     held = plain[plain_decision.keep & (strong >= config.gate_confident) & ~included[plain]]
+    # One place stays for the best implied row: held filling the limit dropped a peanut allergy from "Can I
+    # have satay?" at limits 1-3. ``plain`` is in rank order, so the strongest held rows stay.
+    held = held[: limit - min(1, int(included.sum()))]
     if _member(held, top).all():
         return top
     return with_included(order, limit, included, held=held)
