@@ -8,6 +8,7 @@ import pytest
 
 from memori_core import InMemoryFactStore, RecallConfig, RecallEngine
 from memori_core.ranking.fusion import with_included
+from memori_core.ranking.judged import judge_pool
 from memori_core.ranking.pipeline import PoolScores, fates_with_rules, limit_best, select, select_with_rules
 
 
@@ -126,3 +127,15 @@ def test_confident_facts_filling_the_limit_still_leave_one_place_for_the_implied
 def test_the_held_facts_kept_when_the_limit_is_short_are_the_strongest():
     implied = [False] * 5 + [True] * 5  # five implied rows: only the best of them gets in
     assert limit_best(_pool(CONFIDENT, implied), 5, YIELD).tolist() == [0, 1, 2, 3, 5]
+
+
+def test_the_judge_is_shown_the_facts_the_gate_holds_in_place_and_the_best_implied_ones():
+    implied = [False] * 5 + [True] * 5
+    scores = _pool(CONFIDENT, implied)
+    cfg = RecallConfig(gate_implied_yield=True, judge_candidates=8)
+    gate_reads = limit_best(scores, 5, cfg).tolist()
+    shown = judge_pool(scores, 5, cfg).tolist()
+    assert set(gate_reads) <= set(shown)  # main showed [0, 1, 2, 5, 6, 7, 8, 9]: held row 3 never judged
+    assert shown == [0, 1, 2, 3, 5, 6, 7, 8]
+    off = RecallConfig(gate_implied_yield=False, judge_candidates=8)
+    assert judge_pool(scores, 5, off).tolist() == [0, 1, 2, 5, 6, 7, 8, 9]
