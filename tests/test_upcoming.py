@@ -206,3 +206,31 @@ def test_the_plans_asked_about_around_the_holidays_are_kept_and_a_gp_visit_is_no
     assert holidays.all()  # main: only the flight and the GP visit
     trips = plans_in_force(texts, said, ends, now, travel=asks_about_travel("Any trips coming up?"))
     assert trips.tolist() == [False, False, True, False, True]
+
+
+class _CountedTexts(list):
+    """A list of fact texts that counts how many are read."""
+
+    reads = 0
+
+    def __getitem__(self, i):
+        self.reads += 1
+        return super().__getitem__(i)
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+
+def test_a_travel_question_reads_for_travel_only_the_facts_still_marked_as_plans() -> None:
+    # rev37b L5: _TELLS_TRAVEL ran over every fact of the pool; 200 facts with an end ahead, two of them plans
+    now = ts("2026-12-07T09:00:00+00:00")
+    texts = ["User lives in Leeds."] * 198 + ["User is flying to Denver on December 20.", "User has a GP visit."]
+    said = np.full(200, now - 86400.0)
+    ends = np.full(200, np.inf)
+    ends[198:] = now + 10 * 86400.0
+    plain, travel = _CountedTexts(texts), _CountedTexts(texts)
+    plans_in_force(plain, said, ends, now)
+    kept = plans_in_force(travel, said, ends, now, travel=True)
+    assert np.flatnonzero(kept).tolist() == [198]
+    assert travel.reads - plain.reads == 2  # main: 200

@@ -247,7 +247,7 @@ def plans_in_force(texts: Sequence[str], said: np.ndarray, ends: np.ndarray, now
         changed[i] = bool(recent[i]) and _CHANGED.search(text) is not None
         out[i] = changed[i] or still_ahead(text, float(said[i]), now)
     if travel:  # a plan called off lately is news of the plan, whatever it names ("The Denver conference is off.")
-        out &= changed | np.fromiter((_TELLS_TRAVEL.search(t) is not None for t in texts), dtype=bool,
-                                     count=len(texts))
+        for i in np.flatnonzero(out & ~changed).tolist():
+            out[i] = _TELLS_TRAVEL.search(texts[i]) is not None
     return out
 
