@@ -253,7 +253,9 @@ class RecallConfig:
     force take the places of the weakest others, but not of a fact the gate keeps among the ``limit`` best without
     them on a confident cosine (``gate_confident``, with the third-person lift): five "clinic" facts (every allergy
     and medicine) no longer push "User's furnace is 25 years old..." (gate cosine 0.48) out of a question about
-    the furnace (``pipeline.limit_best``, docs/ranking.md item 53). On by default: it gained needed turns on every
+    the furnace (``pipeline.limit_best``, ``pipeline.yield_held``, docs/ranking.md item 53). At most ``limit - 1``
+    facts hold their place, so the best implied fact still gets in ("Can I have satay?" keeps the peanut allergy at
+    limit 1); a judge is shown the facts held. On by default since session 37: it gained needed turns on every
     app set written blind to the tables (blind13-16) and on three more, and cost one on four sets whose
     implication tables were written after reading them (the implied fact it displaced was the one they label
     needed); ``False`` gives the order of before."""

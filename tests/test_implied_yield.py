@@ -8,6 +8,7 @@ import pytest
 
 from memori_core import InMemoryFactStore, RecallConfig, RecallEngine
 from memori_core.ranking.fusion import with_included
+from memori_core.ranking.judged import judge_pool
 from memori_core.ranking.pipeline import PoolScores, fates_with_rules, limit_best, select, select_with_rules
 
 
@@ -108,3 +109,33 @@ def test_a_noise_from_the_boiler_recalls_the_old_boiler_among_health_facts_with_
         recalled[on] = [f.content for f in eng.recall(question, "ann")]
     assert facts[0] not in recalled[False]  # five health facts the noise implies ("clinic") took the five places
     assert facts[0] in recalled[True]
+
+
+# Rows 0-4 are confident keeps on their own cosine; row 9 is the one implied care fact ("peanut" for "Can I have
+# satay?"), ranked far below them.
+CONFIDENT = [0.62, 0.60, 0.58, 0.57, 0.55, 0.30, 0.29, 0.28, 0.27, 0.26]
+ONE_IMPLIED = [False] * 9 + [True]
+
+
+@pytest.mark.parametrize("limit, kept", [(1, [9]), (2, [0, 9]), (5, [0, 1, 2, 3, 9])])
+def test_confident_facts_filling_the_limit_still_leave_one_place_for_the_implied_fact(limit, kept):
+    scores = _pool(CONFIDENT, ONE_IMPLIED)
+    assert limit_best(scores, limit, YIELD).tolist() == kept  # main: the confident ones took every place
+    assert select(scores, limit, YIELD)[-1] == 9
+
+
+def test_the_held_facts_kept_when_the_limit_is_short_are_the_strongest():
+    implied = [False] * 5 + [True] * 5  # five implied rows: only the best of them gets in
+    assert limit_best(_pool(CONFIDENT, implied), 5, YIELD).tolist() == [0, 1, 2, 3, 5]
+
+
+def test_the_judge_is_shown_the_facts_the_gate_holds_in_place_and_the_best_implied_ones():
+    implied = [False] * 5 + [True] * 5
+    scores = _pool(CONFIDENT, implied)
+    cfg = RecallConfig(gate_implied_yield=True, judge_candidates=8)
+    gate_reads = limit_best(scores, 5, cfg).tolist()
+    shown = judge_pool(scores, 5, cfg).tolist()
+    assert set(gate_reads) <= set(shown)  # main showed [0, 1, 2, 5, 6, 7, 8, 9]: held row 3 never judged
+    assert shown == [0, 1, 2, 3, 5, 6, 7, 8]
+    off = RecallConfig(gate_implied_yield=False, judge_candidates=8)
+    assert judge_pool(scores, 5, off).tolist() == [0, 1, 2, 5, 6, 7, 8, 9]

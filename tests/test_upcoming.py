@@ -13,7 +13,7 @@ import pytest
 
 from _helpers import WordHashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine
-from memori_core.ranking.upcoming import CHANGE_DAYS, asks_what_is_coming, plans_in_force, still_ahead
+from memori_core.ranking.upcoming import CHANGE_DAYS, asks_about_travel, asks_what_is_coming, plans_in_force, still_ahead
 
 
 def at(text: str) -> datetime:
@@ -175,3 +175,62 @@ def test_a_birthday_ahead_is_no_travel_coming_up_but_still_a_plan_ahead(gated: R
     assert travel.get(flight) == "upcoming" and travel.get(birthday) != "upcoming"
     assert recalled(gated, "Any plans coming up?", "alice", as_of=when).get(birthday) == "upcoming"
     assert recalled(gated, "What should I pack?", "alice", as_of=when).get(birthday) != "upcoming"
+
+
+@pytest.mark.parametrize("query", [
+    "Any plans for the holidays?", "Anything I need to do before my flight?", "Am I free this weekend or away?",
+    "What should I pack for my daughter's school lunch tomorrow?", "What's coming up over the holidays?",
+    "What have I got on before I go away?",
+])
+def test_the_time_around_a_trip_or_a_whole_schedule_is_no_travel_question(query: str) -> None:
+    # rev37b: each was read as travel, and the plan asked about (dinner at home, the dentist) was dropped
+    assert not asks_about_travel(query)
+
+
+@pytest.mark.parametrize("query", [
+    "Do I have any travel coming up?", "Any trips planned?", "What should I pack?", "Am I going anywhere next month?",
+    "Am I away next week?", "Are we going away this summer?", "Any flights booked?", "Any holidays coming up?",
+    "What should I pack for my trip?", "Will I be away at Easter?",
+])
+def test_a_question_about_the_trip_itself_is_a_travel_question(query: str) -> None:
+    assert asks_about_travel(query)
+
+
+def test_the_plans_asked_about_around_the_holidays_are_kept_and_a_gp_visit_is_no_trip() -> None:
+    now = ts("2026-12-07T09:00:00+00:00")
+    texts = ["User is hosting Christmas dinner for the family on December 25.",
+             "User has a dentist appointment on Monday.", "User is flying to Denver on December 20.",
+             "User has a GP visit on Tuesday.", "User is visiting their mum in Leeds next week."]
+    said, ends = np.full(5, now - 86400.0), np.full(5, now + 10 * 86400.0)
+    holidays = plans_in_force(texts, said, ends, now, travel=asks_about_travel("Any plans for the holidays?"))
+    assert holidays.all()  # main: only the flight and the GP visit
+    trips = plans_in_force(texts, said, ends, now, travel=asks_about_travel("Any trips coming up?"))
+    assert trips.tolist() == [False, False, True, False, True]
+
+
+class _CountedTexts(list):
+    """A list of fact texts that counts how many are read."""
+
+    reads = 0
+
+    def __getitem__(self, i):
+        self.reads += 1
+        return super().__getitem__(i)
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+
+def test_a_travel_question_reads_for_travel_only_the_facts_still_marked_as_plans() -> None:
+    # rev37b L5: _TELLS_TRAVEL ran over every fact of the pool; 200 facts with an end ahead, two of them plans
+    now = ts("2026-12-07T09:00:00+00:00")
+    texts = ["User lives in Leeds."] * 198 + ["User is flying to Denver on December 20.", "User has a GP visit."]
+    said = np.full(200, now - 86400.0)
+    ends = np.full(200, np.inf)
+    ends[198:] = now + 10 * 86400.0
+    plain, travel = _CountedTexts(texts), _CountedTexts(texts)
+    plans_in_force(plain, said, ends, now)
+    kept = plans_in_force(travel, said, ends, now, travel=True)
+    assert np.flatnonzero(kept).tolist() == [198]
+    assert travel.reads - plain.reads == 2  # main: 200

@@ -2,7 +2,8 @@
 
 Pure functions over a recall's :class:`~.pipeline.PoolScores`. With a judge (``RecallEngine(judge=...)``,
 :mod:`memori_core.judge`) and a gate that is not off, the judge is shown the ``max(limit,
-judge_candidates)`` best pool rows in :func:`~.fusion.rank_order` (ungated) and recall keeps the ones
+judge_candidates)`` best pool rows in :func:`~.fusion.rank_order` (ungated; implied rows ranked in as the
+gate reads them, :func:`~.pipeline.yield_held`) and recall keeps the ones
 it judged relevant, in rank order, at most ``limit``. When the judge fails, the gate decides
 (:func:`~.pipeline.select` / :func:`~.pipeline.fates`).
 """
@@ -14,8 +15,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..config import RecallConfig
-from .fusion import rank_order
-from .pipeline import BEYOND_LIMIT, PoolScores
+from .fusion import rank_order, with_included
+from .pipeline import BEYOND_LIMIT, PoolScores, yield_held
 
 __all__ = ["JUDGE_RULE", "JUDGED_OUT", "JUDGED_RELEVANT", "judge_pool", "judged_fates", "judged_select"]
 
@@ -28,8 +29,15 @@ JUDGED_OUT = "judged out"
 
 
 def judge_pool(scores: PoolScores, limit: int, config: RecallConfig) -> np.ndarray:
-    """Pool positions the judge is shown, best first: the ``max(limit, judge_candidates)`` best."""
-    return rank_order(scores.rank_score, scores.cosine, max(limit, config.judge_candidates), scores.included)
+    """Pool positions the judge is shown, best first: the ``max(limit, judge_candidates)`` best, with the rows
+    ``scores.included`` marks ranked in but not in place of the facts the gate holds
+    (:func:`~.pipeline.yield_held`), so the judge reads what the gate would."""
+    shown = max(limit, config.judge_candidates)
+    if scores.included is None or not scores.included.any():
+        return rank_order(scores.rank_score, scores.cosine, shown)
+    order = rank_order(scores.rank_score, scores.cosine)
+    held = yield_held(scores, limit, config, order)
+    return with_included(order, shown, scores.included, held=held if held.size else None)
 
 
 def judged_select(seen: np.ndarray, relevant: Sequence[int], limit: int) -> np.ndarray:

@@ -60,6 +60,7 @@ __all__ = [
     "session_best",
     "smoothing_bonus",
     "source_label",
+    "yield_held",
 ]
 
 SOURCE_DENSE, SOURCE_LEXICAL, SOURCE_NEIGHBOUR = 1, 2, 4
@@ -396,34 +397,44 @@ def limit_best(scores: PoolScores, limit: int, config: RecallConfig | None,
                rank_score: np.ndarray | None = None) -> np.ndarray:
     """The pool positions the gate reads, in rank order: the ``limit`` best by ``rank_score`` (default
     ``scores.rank_score``), with the rows ``scores.included`` marks (implied facts, plans in force) ranked in, in
-    place of the weakest others, but not of a fact the relevance gate keeps among the ``limit`` best without them
-    on a cosine that makes it confident (``gate_confident``, with the third-person lift), with
-    ``RecallConfig.gate_implied_yield`` (off by default): five facts of a concern
-    many facts name ("clinic": every allergy and medicine) pushed "User's furnace is 25 years old..." (gate cosine
-    0.48) out of a question about the furnace (docs/ranking.md item 53)."""
+    place of the weakest others, but not of the facts :func:`yield_held` holds in place."""
     rank_score = scores.rank_score if rank_score is None else rank_score
     included = scores.included
     if included is None or limit <= 0 or not included.any():
         return rank_order(rank_score, scores.cosine, limit)
     order = rank_order(rank_score, scores.cosine)
+    held = yield_held(scores, limit, config, order)
+    return with_included(order, limit, included, held=held if held.size else None)
+
+
+def yield_held(scores: PoolScores, limit: int, config: RecallConfig | None, order: np.ndarray) -> np.ndarray:
+    """Pool positions, in rank order, that keep their place among the ``limit`` best of ``order`` (a full
+    ranking) when the rows ``scores.included`` marks are ranked in: with ``RecallConfig.gate_implied_yield`` (on
+    by default since session 37) and the relevance gate, the facts it keeps among the ``limit`` best without them
+    on a cosine that makes it confident (``gate_confident``, with the third-person lift), at most ``limit - 1``
+    of them, the best, so the best included row still gets in. Five facts of a concern many facts name
+    ("clinic": every allergy and medicine) pushed "User's furnace is 25 years old..." (gate cosine 0.48) out of a
+    question about the furnace (docs/ranking.md item 53). Empty when nothing is held. The gate's limit best
+    (:func:`limit_best`) and the judge's candidates (:func:`~.judged.judge_pool`) both keep these."""
+    none = order[:0]
+    included = scores.included
+    if (included is None or limit <= 0 or config is None or config.gate != "relevance"
+            or not config.gate_implied_yield or scores.general or not included.any()):
+        return none
     top = with_included(order, limit, included)
-    if config is None or config.gate != "relevance" or not config.gate_implied_yield or scores.general:
-        return top
     plain = order[:limit]
     displaced = plain[~_member(plain, top)]
-    cosine = (scores.cosine if scores.gate_cosine is None else scores.gate_cosine)[displaced]
+    gate_cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
     if scores.lift is not None:
-        cosine = cosine + scores.lift[displaced]
-    if not (cosine >= config.gate_confident).any():
-        return top
+        gate_cosine = gate_cosine + scores.lift
+    if not (gate_cosine[displaced] >= config.gate_confident).any():
+        return none
     plain_decision = _decide(scores, plain, config)
-    strong = (scores.cosine if scores.gate_cosine is None else scores.gate_cosine)[plain]
-    if scores.lift is not None:
-        strong = strong + scores.lift[plain]
-    held = plain[plain_decision.keep & (strong >= config.gate_confident) & ~included[plain]]
-    if _member(held, top).all():
-        return top
-    return with_included(order, limit, included, held=held)
+    held = plain[plain_decision.keep & (gate_cosine[plain] >= config.gate_confident) & ~included[plain]]
+    # One place stays for the best implied row: held filling the limit dropped a peanut allergy from "Can I
+    # have satay?" at limits 1-3. ``plain`` is in rank order, so the strongest held rows stay.
+    held = held[: limit - 1]
+    return none if _member(held, top).all() else held
 
 
 def gate_rows(scores: PoolScores, limit: int) -> np.ndarray:

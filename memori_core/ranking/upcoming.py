@@ -97,22 +97,38 @@ def asks_what_is_coming(query: str) -> bool:
 
 
 # A question about the asker's travel: "Do I have any travel coming up?", "Any trips planned?", "What should I pack?",
-# "Am I going anywhere next month?".
-_ASKS_TRAVEL = re.compile(r"\b(?:travel\w*|trips?|flights?|fly(?:ing)?|vacations?|holidays?|getaways?|journeys?|pack(?:ing)?|"
-                          r"going\s+anywhere|away)\b", re.IGNORECASE)
+# "Am I going anywhere next month?", "Am I away next week?", "Any flights booked?". Holidays, a flight or going away
+# only as the trip asked about: "Any plans for the holidays?" and "Anything I need to do before my flight?" ask about
+# the time around it, "Am I free this weekend or away?" about the whole schedule; packing only for a trip (_PACK:
+# not "pack for my daughter's school lunch").
+_ASKS_TRAVEL = re.compile(r"\b(?:travel\w*|trips?|flights?|fly(?:ing)?|vacations?|holidays?|getaways?|journeys?|"
+                          r"going\s+anywhere)\b"
+                          r"|\b(?:am\s+i|are\s+we|(?:i|we)\s+be|(?:i|we)\s+(?:\w+\s+)?(?:be\s+)?going)\s+away\b",
+                          re.IGNORECASE)
+# The time around a holiday, a flight or going away, not the trip: "for the holidays", "over Christmas holidays",
+# "before my flight", "until I go away".
+_AROUND_A_TRIP = re.compile(r"\b(?:for|over|during|through|across|before|after|until|till|ahead\s+of|by)\s+"
+                            r"(?:(?:the|this|these|my|our|i|we)\s+)?(?:\w+\s+)?(?:holidays?|flights?|go(?:ing)?\s+away)\b",
+                            re.IGNORECASE)
 # A fact that tells travel: going somewhere ("flying to Tokyo", "going to Denver", "hiking in the Alps", "a trip to
-# Lisbon", "visiting their mum"), not a day at home ("User's mum's birthday is on November 3.", "User has a dentist
-# appointment on Monday.").
+# Lisbon", "visiting their mum", "visiting Lisbon"), not a day at home ("User's mum's birthday is on November 3.",
+# "User has a dentist appointment on Monday.", "User has a GP visit on Tuesday.").
+_KIN = (r"mum|mom|mother|dad|father|parents?|family|grand\w*|gran|nan|sisters?|brothers?|siblings?|aunts?|uncles?|"
+        r"cousins?|sons?|daughters?|kids|children|friends?|relatives|in-laws|folks|partner|boyfriend|girlfriend")
 _TELLS_TRAVEL = re.compile(r"\b(?:fl(?:y|ying|ight|ights|ew)|trips?|travel\w*|vacation\w*|holidays?|getaways?|journeys?|"
-                           r"visit\w*|cruise|abroad|camping|hik\w+|backpacking|road\s+trip)\b"
+                           r"cruise|abroad|camping|hik\w+|backpacking|road\s+trip)\b"
+                           rf"|\bvisit(?:ing|s)?\s+(?:(?:to|in)\s+)?(?:(?:(?:my|his|her|their|our)\s+)?(?:\w+\s+)?(?:{_KIN})\b"
+                           r"|(?!(?:Dr|Doctor|The|A|An)\b)(?-i:[A-Z]))"
                            r"|\b(?:going|heading|driving|moving|returning|off)\s+(?:back\s+)?(?:to|home)\b", re.IGNORECASE)
 
 
 def asks_about_travel(query: str) -> bool:
     """Whether ``query``, a question about what is coming up (:func:`asks_what_is_coming`), asks about travel ("Do
     I have any travel coming up?", "What should I pack?"): only a plan that goes somewhere answers it, not a birthday
-    or an appointment at home."""
-    return _ASKS_TRAVEL.search(query) is not None
+    or an appointment at home. Not the time around a trip ("Any plans for the holidays?", "Anything I need to do
+    before my flight?"), nor a schedule that may hold one ("Am I free this weekend or away?")."""
+    text = query.replace("\u2019", "'")
+    return _ASKS_TRAVEL.search(_AROUND_A_TRIP.sub(" ", text)) is not None or _PACK.search(text) is not None
 
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
@@ -231,7 +247,7 @@ def plans_in_force(texts: Sequence[str], said: np.ndarray, ends: np.ndarray, now
         changed[i] = bool(recent[i]) and _CHANGED.search(text) is not None
         out[i] = changed[i] or still_ahead(text, float(said[i]), now)
     if travel:  # a plan called off lately is news of the plan, whatever it names ("The Denver conference is off.")
-        out &= changed | np.fromiter((_TELLS_TRAVEL.search(t) is not None for t in texts), dtype=bool,
-                                     count=len(texts))
+        for i in np.flatnonzero(out & ~changed).tolist():
+            out[i] = _TELLS_TRAVEL.search(texts[i]) is not None
     return out
 
