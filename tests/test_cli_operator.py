@@ -10,6 +10,7 @@ embedder is the hashing :class:`HashEmbedder` put in place of the local MiniLM, 
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -197,23 +198,25 @@ def test_add_dated_before_the_fact_it_supersedes_says_it_was_stored_as_that_fact
 
 
 def test_the_readme_add_lines_run_in_order_replace_zurich_by_paris(tmp_path: Path, capsys) -> None:
-    # The README's `memori` block, its add lines copied in order (ID: what the first printed).
-    # A line `ID=$(memori add ... --id-only)` sets ID to what it printed, which must be the id alone; "$ID" is it.
+    # The README's `memori` block, its add lines copied in order. A line `NAME=$(memori add ... --id-only)` sets
+    # NAME to what it printed, which must be the id alone; "$NAME" later in the block is it.
     folder, block = tmp_path / "mem", _readme_cli_block()
-    first: str | None = None
-    for line in (line for line in block if line.startswith(("memori add ", "ID=$(memori add "))):
-        command = line.split("  #")[0].strip()
-        captured = command.startswith("ID=$(")
-        command = command.removeprefix("ID=$(").removesuffix(")") if captured else command
-        argv = [first if word == "$ID" else word for word in shlex.split(command)[1:]]
+    ids: dict[str, str] = {}
+    for line in block:
+        assigned = re.match(r"(\w+)=\$\((memori add .*)\)$", line.split("  #")[0].strip())
+        if not assigned and not line.startswith("memori add "):
+            continue
+        command = assigned.group(2) if assigned else line.split("  #")[0].strip()
+        argv = [ids[word[1:]] if word[:1] == "$" else word for word in shlex.split(command)[1:]]
         code, out, err = run([*argv, "--path", str(folder)], capsys)
         assert (code, err) == (0, ""), line
-        if captured:
-            first = out.strip()
-            assert out == f"{first}\n" and " " not in first, out
-    assert first is not None
+        if assigned:
+            ids[assigned.group(1)] = out.strip()
+            assert out == f"{ids[assigned.group(1)]}\n" and " " not in out.strip(), out
+    assert set(ids) == {"ID", "NOW"}
     records = exported(folder, "alice", capsys)
     paris = records["User moved to Paris."]
+    assert paris["id"] == ids["NOW"]
     assert records["User lives in Zürich."]["superseded_by"] == paris["id"] and paris["superseded_by"] is None
     assert records["User is allergic to peanuts."]["metadata"]["topic"] == "food"  # what the --where line asks for
     as_of = next(line for line in block if "--as-of" in line)
