@@ -650,7 +650,7 @@ def build_server(
         every: list[str] = []
         for fid in wanted:
             try:
-                every += with_earlier_versions(await live().ahistory(who, fid), fid)
+                every += with_earlier_versions(await live().ahistory(who, fid), fid, now=when)
             except KeyError:
                 every.append(fid)  # reported as unknown below
         try:

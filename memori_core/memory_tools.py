@@ -660,15 +660,16 @@ class MemoryTools:
                 f"error ({_name(exc)}); they are history recall does not show.")
 
 
-def with_earlier_versions(history: Sequence[StoredFact], fact_id: str) -> list[str]:
+def with_earlier_versions(history: Sequence[StoredFact], fact_id: str, now: datetime | None = None) -> list[str]:
     """``fact_id`` and the ids of the versions of its ``history`` (``engine.history``) no longer valid: what the
     agent tools and the MCP server delete for it. A user who asks to forget where they live means the address they
     had before too (``User lives in Lisbon.``, superseded by ``User lives in Madrid.``), which recall never shows a
     model, so a model could not delete it itself. A fact that holds still, to be ended by a change told ahead at
-    its start ("User works at Bosch." until the job at Siemens begins), is no earlier version and stays."""
-    now = time.time()
+    its start ("User works at Bosch." until the job at Siemens begins), is no earlier version and stays.
+    ``now``: the time the delete is told at (a replayed chat's), judged as the engine judges it; ``None``: now."""
+    at = time.time() if now is None else now.timestamp()
     return [fact_id, *(f.id for f in history
-                       if f.id != fact_id and f.valid_to is not None and iso_to_ts(f.valid_to) <= now)]
+                       if f.id != fact_id and f.valid_to is not None and iso_to_ts(f.valid_to) <= at)]
 
 
 def _name(exc: BaseException) -> str:

@@ -91,3 +91,18 @@ async def test_mcp_update_takes_said_at_and_delete_takes_told_by(hash_embedder) 
     assert early.isError and "said_at 2026-10-01T00:00:00+00:00 is before fact" in early.content[0].text
     assert deleted.structuredContent["deleted"] == [siemens]
     assert [f.content for f in engine.list("alice")] == ["User works at Bosch."]
+
+
+async def test_mcp_delete_told_before_a_changes_start_keeps_the_fact_it_was_to_end(hash_embedder) -> None:
+    # said_at before the start (which is past by the wall clock): the delete calls the change off, so Bosch,
+    # ended only by it, is no earlier version of it and holds on
+    engine = ungated_engine(hash_embedder)
+    [bosch] = engine.add("alice", ["User works at Bosch."], created_at="2026-09-01T09:00:00+00:00")
+    [plan] = engine.add("alice", ["User got a job at Siemens, starting Nov 1."], created_at=STATED)
+    [siemens] = engine.add("alice", ["User works at Siemens."], supersedes=[bosch],
+                           valid_from="2026-11-01T00:00:00+00:00", created_at=STATED)
+    async with create_connected_server_and_client_session(build_server(engine, entity="alice")) as session:
+        deleted = await session.call_tool("delete", {"ids": [siemens], "told_by": [plan],
+                                                     "said_at": "2026-10-20T10:00:00+00:00"})
+    assert deleted.structuredContent["deleted"] == [siemens]
+    assert [f.content for f in engine.list("alice")] == ["User works at Bosch."]
