@@ -658,6 +658,8 @@ def build_server(
             deleted = await live().adelete(who, list(dict.fromkeys(every)), told_by=plans, at=when)
         except NothingToCancelError as exc:
             raise MemoryToolError(str(exc).replace(f" of entity {who!r}", "")) from None
+        except ValueError as exc:  # said_at before a fact it deletes was stated
+            raise MemoryToolError(_named_said_at(exc)) from None
         return {"deleted": deleted, "unknown": [i for i in wanted if i not in set(deleted)]}
 
     async def history(fact_id: str, ctx: Context = None) -> dict[str, Any]:
@@ -679,8 +681,9 @@ def build_server(
             return {"fact": _records([await live().arestore(who, fid, at=when)])[0]}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
-        except ValueError as exc:  # valid already, or a version whose text the fact has: said without the entity
-            raise MemoryToolError(str(exc).replace(f" of entity {who!r}", "")) from None
+        except ValueError as exc:  # valid already, a version whose text the fact has (said without the entity), or
+            # said_at before what it undoes
+            raise MemoryToolError(_named_said_at(ValueError(str(exc).replace(f" of entity {who!r}", "")))) from None
 
     async def cancel(fact_id: str, told_by: list[str] | None = None, at: str | None = None,
                      ctx: Context = None) -> dict[str, Any]:
