@@ -46,7 +46,6 @@ from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import RecallEngine, ReplacedFactError, derived_fact_id, version_of
 from .engine.plans import is_to_come, not_to_come
 from .extraction.rewrite import rewrite
-from .extraction.rules import date_stated
 from .facts import RecalledFact, StoredFact
 from .failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, awithin, check_timeout, is_outage, within
 from .store.base import WriteOutcomeUnknown
@@ -354,13 +353,13 @@ class MemoryTools:
         now."""
         text, core, when = check_fact_text(text), check_core_arg(core), said_before_now(said_at)
         return self._guard(entity_id, "remember", "saved", lambda _: self._write(entity_id, text, core, when),
-                           _remembered, lambda exc: self._remembered_after(entity_id, text, exc))
+                           _remembered, lambda exc: self._remembered_after(entity_id, text, exc, when))
 
     async def aremember(self, entity_id: str, text: Any, core: Any = None, *, said_at: datetime | None = None) -> str:
         """Async :meth:`remember`."""
         text, core, when = check_fact_text(text), check_core_arg(core), said_before_now(said_at)
         return await self._aguard(entity_id, "remember", "saved", lambda _: self._awrite(entity_id, text, core, when),
-                                  _remembered, lambda exc: self._remembered_after(entity_id, text, exc))
+                                  _remembered, lambda exc: self._remembered_after(entity_id, text, exc, when))
 
     def _write(self, entity_id: str, text: str, core: bool | None,
                said_at: datetime | None = None) -> tuple[ToolWrite, str]:
@@ -394,10 +393,11 @@ class MemoryTools:
                 plan = replace(plan, instead=await aheld_instead(self.engine, entity_id, fid))
             return _settled(plan, fid, await asettle_repeats(self.engine, entity_id, [fid], began))
 
-    def _remembered_after(self, entity_id: str, text: str, exc: Exception) -> str:
+    def _remembered_after(self, entity_id: str, text: str, exc: Exception, said_at: datetime | None = None) -> str:
         """After a failed remember: whether the store holds ``text`` now (as a plan is stored, its day written
-        out: :func:`~memori_core.extraction.rules.date_stated`), read under its derived id."""
-        text = date_stated(text, datetime.now(timezone.utc))[0]
+        out as of the write's time ``said_at``, ``None``: now: :func:`~memori_core.tool_writes.dated_as_told`),
+        read under its derived id."""
+        text = dated_as_told(text, said_at)[0]
         fid = derived_fact_id(text)
         found = self.engine.store.get(entity_id, [fid])
         if found and normalize_fact_text(found[0].content) == normalize_fact_text(text):

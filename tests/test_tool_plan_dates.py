@@ -11,6 +11,7 @@ from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage
 from mcp.shared.memory import create_connected_server_and_client_session
 
+from _faults import Faults
 from _helpers import ungated_engine
 from _langchain_fakes import replies
 from memori_core.extraction.rules import judge_sentence
@@ -81,3 +82,13 @@ async def test_mcp_update_of_a_plan_is_dated_at_said_at_as_add_dates_it(hash_emb
     said = judge_sentence("I'm flying to Tokyo on 2026-10-20 for a week.", 2000, now=TOLD)
     assert updated["text"] == said.fact
     assert datetime.fromisoformat(updated["expires_at"]) == TOLD + said.expires_in
+
+
+def test_a_dated_plan_remembered_in_an_earlier_turn_is_confirmed_by_its_read_back_after_a_store_error(hash_embedder):
+    # before: the read-back dated the text at now ("as of" today) and missed the fact stored as of the turn
+    engine = ungated_engine(hash_embedder)
+    Faults(engine.store).arm("upsert", "after", times=1)
+    said = datetime.now(timezone.utc) - timedelta(days=5)
+    answer = MemoryTools(engine).remember("ann", "User is flying to Tokyo next Friday.", said_at=said)
+    [stored] = engine.list("ann")
+    assert answer.startswith(f"Remembered as fact {stored.id}: {stored.content} (confirmed by reading it back")
