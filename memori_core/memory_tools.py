@@ -609,7 +609,9 @@ class MemoryTools:
     def forget(self, entity_id: str, fact_id: Any) -> str:
         """Delete ``entity_id``'s fact ``fact_id`` and its earlier versions (:func:`with_earlier_versions`), and the
         other valid facts that say the same (:func:`~memori_core.tool_writes.copies_of`: recall showed them as
-        one) with theirs (an unknown id: :class:`MemoryToolError`)."""
+        one) with theirs (an unknown id: :class:`MemoryToolError`). A change told ahead forgotten before its start
+        never starts: the facts it was to end hold on, and the facts that told it
+        (:func:`~memori_core.capture.called_off.plans_of`) are ended, as :meth:`cancel` ends them."""
         fact_id = check_editable_id(fact_id)
         planned: list[str] = []  # the ids the delete was for, once known
         copies: list[str] = []
@@ -623,7 +625,9 @@ class MemoryTools:
             planned[:] = with_earlier_versions(history, fact_id)
             for copy in copies:
                 planned.extend(with_earlier_versions(self.engine.history(entity_id, copy), copy))
-            return self.engine.delete(entity_id, list(dict.fromkeys(planned)))
+            change = _to_come(history, fact_id)
+            plans = [p for p in plans_of(self.engine, entity_id, change) if p not in planned] if change else []
+            return self.engine.delete(entity_id, list(dict.fromkeys(planned)), told_by=plans)
 
         return self._guard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id, copies),
                            lambda exc: self._forgotten_after(entity_id, fact_id, planned, exc))
@@ -643,7 +647,10 @@ class MemoryTools:
             planned[:] = with_earlier_versions(history, fact_id)
             for copy in copies:
                 planned.extend(with_earlier_versions(await self.engine.ahistory(entity_id, copy), copy))
-            return await self.engine.adelete(entity_id, list(dict.fromkeys(planned)))
+            change = _to_come(history, fact_id)
+            told = await asyncio.to_thread(plans_of, self.engine, entity_id, change) if change else []
+            plans = [p for p in told if p not in planned]
+            return await self.engine.adelete(entity_id, list(dict.fromkeys(planned)), told_by=plans)
 
         return await self._aguard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id, copies),
                                   lambda exc: self._forgotten_after(entity_id, fact_id, planned, exc))
@@ -674,6 +681,12 @@ def with_earlier_versions(history: Sequence[StoredFact], fact_id: str, now: date
     at = time.time() if now is None else now.timestamp()
     return [fact_id, *(f.id for f in history
                        if f.id != fact_id and f.valid_to is not None and iso_to_ts(f.valid_to) <= at)]
+
+
+def _to_come(history: Sequence[StoredFact], fact_id: str) -> StoredFact | None:
+    """Fact ``fact_id`` from its ``history`` when it is a change told ahead whose start has not come, else ``None``."""
+    fact = next((f for f in history if f.id == fact_id), None)
+    return fact if fact is not None and is_to_come(fact, time.time()) else None
 
 
 def _name(exc: BaseException) -> str:
