@@ -63,8 +63,8 @@ from .text import normalize_fact_text
 from .validate import turn_as_of
 
 __all__ = ["NEAREST_LIMIT", "ToolWrite", "change_to_come", "Written", "acopies_of", "aheld_instead", "aplan_write", "astore_plan",
-           "awrite_facts", "copies_of", "dated_as_told", "ended_by", "held_instead", "is_core", "is_core_write", "plan_write",
-           "said_before_now", "same_fact", "store_plan", "stored_by", "told_late"]
+           "awrite_facts", "copies_of", "dated_as_told", "ended_by", "held_instead", "is_core", "is_core_write",
+           "plan_write", "said_before_now", "same_fact", "store_plan", "stored_by", "stored_together", "told_late"]
 
 NEAREST_LIMIT = 10
 """How many of the user's best-ranked facts for a written text (``engine.nearest``) a write is checked against,
@@ -285,6 +285,17 @@ def stored_by(plan: ToolWrite) -> dict[str, Any]:
     return stored
 
 
+def stored_together(plans: Sequence[ToolWrite]) -> dict[str, Any]:
+    """``engine.add``'s ``facts``, ``core`` and ``expires_at`` for several ``plans`` in one write, each as
+    :func:`stored_by` stores it, in order (an ``expires_at`` only when one of them expires)."""
+    each = [stored_by(p) for p in plans]
+    stored: dict[str, Any] = {"facts": [t for s in each for t in s["facts"]],
+                              "core": [c for s in each for c in s["core"]]}
+    if any("expires_at" in s for s in each):
+        stored["expires_at"] = [e for s in each for e in s.get("expires_at", [None] * len(s["facts"]))]
+    return stored
+
+
 def _superseding(ends: Sequence[_Fact]) -> dict[str, Any]:
     """``engine.add``'s ``supersedes`` for the facts a write ends (none: no argument)."""
     return {"supersedes": [f.id for f in ends]} if ends else {}
@@ -424,9 +435,8 @@ async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core:
             out[key] = Written(plan.same.id, True)
     plain = [(key, p) for key, p in plans.items() if key not in out and not p.ends and p.to_come is None]
     if plain:
-        expiring = {"expires_at": [p.expires_at for _, p in plain]} if any(p.expires_at for _, p in plain) else {}
-        ids = await engine.aadd(entity_id, [p.text for _, p in plain], core=[p.core for _, p in plain],
-                                created_at=said_at, **expiring)
+        # a plain plan ends nothing, so keeps nothing: one fact, one id each
+        ids = await engine.aadd(entity_id, **stored_together([p for _, p in plain]), created_at=said_at)
         landed.extend(ids)
         out.update({key: Written(fid, False) for (key, _), fid in zip(plain, ids)})
     for key, plan in plans.items():

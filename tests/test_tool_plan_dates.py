@@ -17,6 +17,7 @@ from _langchain_fakes import replies
 from memori_core.extraction.rules import judge_sentence
 from memori_core.mcp_server import build_server
 from memori_core.memory_tools import MemoryTools
+from memori_core.tool_writes import ToolWrite, stored_by, stored_together
 from memori_langchain import memory_tools
 
 TOLD = datetime(2026, 10, 5, 9, tzinfo=timezone.utc)
@@ -92,3 +93,11 @@ def test_a_dated_plan_remembered_in_an_earlier_turn_is_confirmed_by_its_read_bac
     answer = MemoryTools(engine).remember("ann", "User is flying to Tokyo next Friday.", said_at=said)
     [stored] = engine.list("ann")
     assert answer.startswith(f"Remembered as fact {stored.id}: {stored.content} (confirmed by reading it back")
+
+
+def test_stored_together_gives_each_plan_the_expiry_stored_by_gives_it_and_none_when_none_expires():
+    trip = ToolWrite("User is flying to Tokyo on Tuesday 2026-10-20.", False, expires_at=TOLD + timedelta(days=16))
+    home = ToolWrite("User lives in Berlin.", False)
+    assert stored_together([home, trip]) == {"facts": [home.text, trip.text], "core": [False, False],
+                                             "expires_at": [None, stored_by(trip)["expires_at"][0]]}
+    assert "expires_at" not in stored_together([home])
