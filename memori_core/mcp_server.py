@@ -77,7 +77,7 @@ from .store.chroma_client import NoServerAnswers
 from .store.deadline import NotReached
 from .time_limit import check_timeout
 from .tool_queries import as_the_user_asks
-from .tool_writes import awrite_facts, said_before_now, told_late
+from .tool_writes import awrite_facts, dated_as_told, said_before_now, told_late
 from .unexpired import anewest_unexpired
 from .validate import check_entity_id, check_time
 
@@ -626,9 +626,10 @@ def build_server(
         nothing is changed, and the error names the fact that holds now (update that one, or `restore` the old
         one first). `said_at` (ISO 8601 with its offset, as `add` takes it): when the user told the change, when
         you know it (an imported chat); the new text holds from then, default now."""
-        who, fid, new, when = whose(ctx), check_editable_id(fact_id), check_fact_text(text), _said_at(said_at)
+        who, fid, when = whose(ctx), check_editable_id(fact_id), _said_at(said_at)
+        new, expires = dated_as_told(check_fact_text(text), when)
         try:
-            return {"fact": _records([await live().aupdate(who, fid, text=new, at=when)])[0]}
+            return {"fact": _records([await live().aupdate(who, fid, text=new, expires_at=expires, at=when)])[0]}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
         except ReplacedFactError as exc:
@@ -650,13 +651,15 @@ def build_server(
         every: list[str] = []
         for fid in wanted:
             try:
-                every += with_earlier_versions(await live().ahistory(who, fid), fid)
+                every += with_earlier_versions(await live().ahistory(who, fid), fid, now=when)
             except KeyError:
                 every.append(fid)  # reported as unknown below
         try:
             deleted = await live().adelete(who, list(dict.fromkeys(every)), told_by=plans, at=when)
         except NothingToCancelError as exc:
             raise MemoryToolError(str(exc).replace(f" of entity {who!r}", "")) from None
+        except ValueError as exc:  # said_at before a fact it deletes was stated
+            raise MemoryToolError(_named_said_at(exc)) from None
         return {"deleted": deleted, "unknown": [i for i in wanted if i not in set(deleted)]}
 
     async def history(fact_id: str, ctx: Context = None) -> dict[str, Any]:
@@ -678,8 +681,9 @@ def build_server(
             return {"fact": _records([await live().arestore(who, fid, at=when)])[0]}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
-        except ValueError as exc:  # valid already, or a version whose text the fact has: said without the entity
-            raise MemoryToolError(str(exc).replace(f" of entity {who!r}", "")) from None
+        except ValueError as exc:  # valid already, a version whose text the fact has (said without the entity), or
+            # said_at before what it undoes
+            raise MemoryToolError(_named_said_at(ValueError(str(exc).replace(f" of entity {who!r}", "")))) from None
 
     async def cancel(fact_id: str, told_by: list[str] | None = None, at: str | None = None,
                      ctx: Context = None) -> dict[str, Any]:

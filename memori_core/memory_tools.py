@@ -46,7 +46,6 @@ from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import RecallEngine, ReplacedFactError, derived_fact_id, version_of
 from .engine.plans import is_to_come, not_to_come
 from .extraction.rewrite import rewrite
-from .extraction.rules import date_stated
 from .facts import RecalledFact, StoredFact
 from .failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, awithin, check_timeout, is_outage, within
 from .store.base import WriteOutcomeUnknown
@@ -56,8 +55,8 @@ from .validate import iso_to_ts
 from .meta_questions import asks_what_memory_holds
 from .tool_queries import as_the_user_asks
 from .unexpired import HeldPage, anewest_unexpired, newest_unexpired
-from .tool_writes import (ToolWrite, acopies_of, aheld_instead, aplan_write, astore_plan, copies_of, held_instead,
-                          is_core, plan_write, said_before_now, store_plan, told_late)
+from .tool_writes import (ToolWrite, acopies_of, aheld_instead, aplan_write, astore_plan, copies_of, dated_as_told,
+                          held_instead, is_core, plan_write, said_before_now, store_plan, told_late)
 
 logger = logging.getLogger("memori_core.memory_tools")
 
@@ -354,13 +353,13 @@ class MemoryTools:
         now."""
         text, core, when = check_fact_text(text), check_core_arg(core), said_before_now(said_at)
         return self._guard(entity_id, "remember", "saved", lambda _: self._write(entity_id, text, core, when),
-                           _remembered, lambda exc: self._remembered_after(entity_id, text, exc))
+                           _remembered, lambda exc: self._remembered_after(entity_id, text, exc, when))
 
     async def aremember(self, entity_id: str, text: Any, core: Any = None, *, said_at: datetime | None = None) -> str:
         """Async :meth:`remember`."""
         text, core, when = check_fact_text(text), check_core_arg(core), said_before_now(said_at)
         return await self._aguard(entity_id, "remember", "saved", lambda _: self._awrite(entity_id, text, core, when),
-                                  _remembered, lambda exc: self._remembered_after(entity_id, text, exc))
+                                  _remembered, lambda exc: self._remembered_after(entity_id, text, exc, when))
 
     def _write(self, entity_id: str, text: str, core: bool | None,
                said_at: datetime | None = None) -> tuple[ToolWrite, str]:
@@ -394,10 +393,11 @@ class MemoryTools:
                 plan = replace(plan, instead=await aheld_instead(self.engine, entity_id, fid))
             return _settled(plan, fid, await asettle_repeats(self.engine, entity_id, [fid], began))
 
-    def _remembered_after(self, entity_id: str, text: str, exc: Exception) -> str:
+    def _remembered_after(self, entity_id: str, text: str, exc: Exception, said_at: datetime | None = None) -> str:
         """After a failed remember: whether the store holds ``text`` now (as a plan is stored, its day written
-        out: :func:`~memori_core.extraction.rules.date_stated`), read under its derived id."""
-        text = date_stated(text, datetime.now(timezone.utc))[0]
+        out as of the write's time ``said_at``, ``None``: now: :func:`~memori_core.tool_writes.dated_as_told`),
+        read under its derived id."""
+        text = dated_as_told(text, said_at)[0]
         fid = derived_fact_id(text)
         found = self.engine.store.get(entity_id, [fid])
         if found and normalize_fact_text(found[0].content) == normalize_fact_text(text):
@@ -558,12 +558,15 @@ class MemoryTools:
     # -- update -----------------------------------------------------------------------------------
     def update(self, entity_id: str, fact_id: Any, text: Any) -> str:
         """Replace the text of ``entity_id``'s fact ``fact_id`` (an unknown id, or a fact a newer one replaced:
-        :class:`MemoryToolError`, the latter naming the fact that holds now: :func:`replaced_error`)."""
-        fact_id, text = check_editable_id(fact_id), check_fact_text(text)
+        :class:`MemoryToolError`, the latter naming the fact that holds now: :func:`replaced_error`). The new text
+        is dated as :meth:`remember` dates one (:func:`~memori_core.tool_writes.dated_as_told`): a plan's day written
+        out and its expiry set to it, a plain fact's expiry cleared."""
+        fact_id = check_editable_id(fact_id)
+        text, expires = dated_as_told(check_fact_text(text))
 
         def run(_: FailOpenCall) -> StoredFact:
             try:
-                return self.engine.update(entity_id, fact_id, text=text)
+                return self.engine.update(entity_id, fact_id, text=text, expires_at=expires)
             except ReplacedFactError as exc:
                 raise replaced_error(exc) from None
 
@@ -575,11 +578,12 @@ class MemoryTools:
 
     async def aupdate(self, entity_id: str, fact_id: Any, text: Any) -> str:
         """Async :meth:`update`."""
-        fact_id, text = check_editable_id(fact_id), check_fact_text(text)
+        fact_id = check_editable_id(fact_id)
+        text, expires = dated_as_told(check_fact_text(text))
 
         async def run(_: FailOpenCall) -> StoredFact:
             try:
-                return await self.engine.aupdate(entity_id, fact_id, text=text)
+                return await self.engine.aupdate(entity_id, fact_id, text=text, expires_at=expires)
             except ReplacedFactError as exc:
                 raise replaced_error(exc) from None
 
@@ -605,7 +609,9 @@ class MemoryTools:
     def forget(self, entity_id: str, fact_id: Any) -> str:
         """Delete ``entity_id``'s fact ``fact_id`` and its earlier versions (:func:`with_earlier_versions`), and the
         other valid facts that say the same (:func:`~memori_core.tool_writes.copies_of`: recall showed them as
-        one) with theirs (an unknown id: :class:`MemoryToolError`)."""
+        one) with theirs (an unknown id: :class:`MemoryToolError`). A change told ahead forgotten before its start
+        never starts: the facts it was to end hold on, and the facts that told it
+        (:func:`~memori_core.capture.called_off.plans_of`) are ended, as :meth:`cancel` ends them."""
         fact_id = check_editable_id(fact_id)
         planned: list[str] = []  # the ids the delete was for, once known
         copies: list[str] = []
@@ -619,7 +625,9 @@ class MemoryTools:
             planned[:] = with_earlier_versions(history, fact_id)
             for copy in copies:
                 planned.extend(with_earlier_versions(self.engine.history(entity_id, copy), copy))
-            return self.engine.delete(entity_id, list(dict.fromkeys(planned)))
+            change = _to_come(history, fact_id)
+            plans = [p for p in plans_of(self.engine, entity_id, change) if p not in planned] if change else []
+            return self.engine.delete(entity_id, list(dict.fromkeys(planned)), told_by=plans)
 
         return self._guard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id, copies),
                            lambda exc: self._forgotten_after(entity_id, fact_id, planned, exc))
@@ -639,7 +647,10 @@ class MemoryTools:
             planned[:] = with_earlier_versions(history, fact_id)
             for copy in copies:
                 planned.extend(with_earlier_versions(await self.engine.ahistory(entity_id, copy), copy))
-            return await self.engine.adelete(entity_id, list(dict.fromkeys(planned)))
+            change = _to_come(history, fact_id)
+            told = await asyncio.to_thread(plans_of, self.engine, entity_id, change) if change else []
+            plans = [p for p in told if p not in planned]
+            return await self.engine.adelete(entity_id, list(dict.fromkeys(planned)), told_by=plans)
 
         return await self._aguard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id, copies),
                                   lambda exc: self._forgotten_after(entity_id, fact_id, planned, exc))
@@ -660,15 +671,22 @@ class MemoryTools:
                 f"error ({_name(exc)}); they are history recall does not show.")
 
 
-def with_earlier_versions(history: Sequence[StoredFact], fact_id: str) -> list[str]:
+def with_earlier_versions(history: Sequence[StoredFact], fact_id: str, now: datetime | None = None) -> list[str]:
     """``fact_id`` and the ids of the versions of its ``history`` (``engine.history``) no longer valid: what the
     agent tools and the MCP server delete for it. A user who asks to forget where they live means the address they
     had before too (``User lives in Lisbon.``, superseded by ``User lives in Madrid.``), which recall never shows a
     model, so a model could not delete it itself. A fact that holds still, to be ended by a change told ahead at
-    its start ("User works at Bosch." until the job at Siemens begins), is no earlier version and stays."""
-    now = time.time()
+    its start ("User works at Bosch." until the job at Siemens begins), is no earlier version and stays.
+    ``now``: the time the delete is told at (a replayed chat's), judged as the engine judges it; ``None``: now."""
+    at = time.time() if now is None else now.timestamp()
     return [fact_id, *(f.id for f in history
-                       if f.id != fact_id and f.valid_to is not None and iso_to_ts(f.valid_to) <= now)]
+                       if f.id != fact_id and f.valid_to is not None and iso_to_ts(f.valid_to) <= at)]
+
+
+def _to_come(history: Sequence[StoredFact], fact_id: str) -> StoredFact | None:
+    """Fact ``fact_id`` from its ``history`` when it is a change told ahead whose start has not come, else ``None``."""
+    fact = next((f for f in history if f.id == fact_id), None)
+    return fact if fact is not None and is_to_come(fact, time.time()) else None
 
 
 def _name(exc: BaseException) -> str:

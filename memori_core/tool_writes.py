@@ -63,8 +63,8 @@ from .text import normalize_fact_text
 from .validate import turn_as_of
 
 __all__ = ["NEAREST_LIMIT", "ToolWrite", "change_to_come", "Written", "acopies_of", "aheld_instead", "aplan_write", "astore_plan",
-           "awrite_facts", "copies_of", "ended_by", "held_instead", "is_core", "is_core_write", "plan_write",
-           "said_before_now", "same_fact", "store_plan", "stored_by", "told_late"]
+           "awrite_facts", "copies_of", "dated_as_told", "ended_by", "held_instead", "is_core", "is_core_write",
+           "plan_write", "said_before_now", "same_fact", "store_plan", "stored_by", "stored_together", "told_late"]
 
 NEAREST_LIMIT = 10
 """How many of the user's best-ranked facts for a written text (``engine.nearest``) a write is checked against,
@@ -159,6 +159,14 @@ def said_before_now(said_at: datetime | None) -> datetime | None:
     return said_at
 
 
+def dated_as_told(text: str, said_at: datetime | None = None) -> tuple[str, datetime | None]:
+    """A model's text as it is stored, and when it expires, told at ``said_at`` (``None``: now): a plan with its
+    day written out, expiring when that day is over; a plain fact with no expiry
+    (:func:`~memori_core.extraction.rules.date_stated`). One rule for a new fact (``remember``, MCP ``add``) and a
+    fact's new text (``update_memory``, MCP ``update``)."""
+    return date_stated(text, said_at if said_at is not None else datetime.now(timezone.utc))
+
+
 def is_core_write(text: str, core: bool | None = None) -> bool:
     """Whether a model's write of ``text`` is core: ``core`` when the call gives it, else capture's rule
     (:func:`~memori_core.extraction.core_facts.is_core_fact`)."""
@@ -237,7 +245,7 @@ def _decide(text: str, core: bool | None, facts: Sequence[_Fact], said_at: datet
     """The plan over ``facts``, judged as capture judges a turn said at ``said_at``: a replay (said over a minute
     ago: :func:`~memori_core.validate.turn_as_of`) is a repeat only of a fact stated by then and not expired then,
     and ends only facts not expired then (:func:`~memori_core.capture.shown_facts.held_then`)."""
-    dated, expires = date_stated(text, said_at if said_at is not None else datetime.now(timezone.utc))
+    dated, expires = dated_as_told(text, said_at)
     # the change told ahead is read from the words as told: a day written out ("on Sunday 2026-11-01") would be
     # read again from its weekday
     return replace(_decided(dated, core, facts, said_at, change_to_come(text, said_at)), expires_at=expires)
@@ -274,6 +282,17 @@ def stored_by(plan: ToolWrite) -> dict[str, Any]:
     stored = {"facts": [plan.text, *plan.keeps], "core": [plan.core, *(is_core_write(t) for t in plan.keeps)]}
     if plan.expires_at is not None:  # a plan ends when its day is over; what of an ended fact still holds does not
         stored["expires_at"] = [plan.expires_at, *(None for _ in plan.keeps)]
+    return stored
+
+
+def stored_together(plans: Sequence[ToolWrite]) -> dict[str, Any]:
+    """``engine.add``'s ``facts``, ``core`` and ``expires_at`` for several ``plans`` in one write, each as
+    :func:`stored_by` stores it, in order (an ``expires_at`` only when one of them expires)."""
+    each = [stored_by(p) for p in plans]
+    stored: dict[str, Any] = {"facts": [t for s in each for t in s["facts"]],
+                              "core": [c for s in each for c in s["core"]]}
+    if any("expires_at" in s for s in each):
+        stored["expires_at"] = [e for s in each for e in s.get("expires_at", [None] * len(s["facts"]))]
     return stored
 
 
@@ -416,9 +435,8 @@ async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core:
             out[key] = Written(plan.same.id, True)
     plain = [(key, p) for key, p in plans.items() if key not in out and not p.ends and p.to_come is None]
     if plain:
-        expiring = {"expires_at": [p.expires_at for _, p in plain]} if any(p.expires_at for _, p in plain) else {}
-        ids = await engine.aadd(entity_id, [p.text for _, p in plain], core=[p.core for _, p in plain],
-                                created_at=said_at, **expiring)
+        # a plain plan ends nothing, so keeps nothing: one fact, one id each
+        ids = await engine.aadd(entity_id, **stored_together([p for _, p in plain]), created_at=said_at)
         landed.extend(ids)
         out.update({key: Written(fid, False) for (key, _), fid in zip(plain, ids)})
     for key, plan in plans.items():

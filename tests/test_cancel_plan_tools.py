@@ -103,3 +103,15 @@ async def test_cancel_plan_refuses_an_unknown_id_and_fails_open_on_a_broken_stor
     answer = ops.cancel("ann", change)
     assert answer.startswith("Memory is unavailable right now (") and "nothing was called off" in answer
     assert "cancel failed for entity 'ann'" in caplog.text
+
+
+@pytest.mark.parametrize("run", ["sync", "async"])
+async def test_forget_memory_of_a_change_told_ahead_ends_the_plan_that_told_it(engine, run):
+    # before: the change went and KPMG held on, but "starting at Deloitte" stayed a valid plan
+    known = ids(engine)
+    ops = MemoryTools(engine)
+    said = ops.forget("ann", known[DELOITTE]) if run == "sync" else await ops.aforget("ann", known[DELOITTE])
+    assert said == f"Forgot fact {known[DELOITTE]}."
+    assert [f.content for f in engine.list("ann")] == [KPMG]
+    [plan] = engine.get("ann", [known[PLAN]])
+    assert plan.valid_to is not None  # ended, kept as history

@@ -91,3 +91,47 @@ async def test_mcp_update_takes_said_at_and_delete_takes_told_by(hash_embedder) 
     assert early.isError and "said_at 2026-10-01T00:00:00+00:00 is before fact" in early.content[0].text
     assert deleted.structuredContent["deleted"] == [siemens]
     assert [f.content for f in engine.list("alice")] == ["User works at Bosch."]
+
+
+async def test_mcp_delete_told_before_a_changes_start_keeps_the_fact_it_was_to_end(hash_embedder) -> None:
+    # said_at before the start (which is past by the wall clock): the delete calls the change off, so Bosch,
+    # ended only by it, is no earlier version of it and holds on
+    engine = ungated_engine(hash_embedder)
+    [bosch] = engine.add("alice", ["User works at Bosch."], created_at="2026-09-01T09:00:00+00:00")
+    [plan] = engine.add("alice", ["User got a job at Siemens, starting Nov 1."], created_at=STATED)
+    [siemens] = engine.add("alice", ["User works at Siemens."], supersedes=[bosch],
+                           valid_from="2026-11-01T00:00:00+00:00", created_at=STATED)
+    async with create_connected_server_and_client_session(build_server(engine, entity="alice")) as session:
+        deleted = await session.call_tool("delete", {"ids": [siemens], "told_by": [plan],
+                                                     "said_at": "2026-10-20T10:00:00+00:00"})
+    assert deleted.structuredContent["deleted"] == [siemens]
+    assert [f.content for f in engine.list("alice")] == ["User works at Bosch."]
+
+
+def test_restore_and_delete_refuse_an_at_before_what_they_act_on_and_change_nothing(hash_embedder) -> None:
+    # before: a restore told before the supersede erased the superseded period, and a delete told before the
+    # change was stated erased it without ending its plan
+    engine = ungated_engine(hash_embedder)
+    [lisbon] = engine.add("ann", ["User lives in Lisbon."], created_at="2026-10-01T00:00:00+00:00")
+    [madrid] = engine.add("ann", ["User lives in Madrid."], supersedes=[lisbon], created_at="2026-10-10T00:00:00+00:00")
+    with pytest.raises(ValueError, match=r"^at 2026-10-05T00:00:00\+00:00 is before fact .* was stated"):
+        engine.restore("ann", lisbon, at="2026-10-05T00:00:00+00:00")
+    with pytest.raises(ValueError, match=r"^at 2026-09-01T00:00:00\+00:00 is before fact .* was stated"):
+        engine.restore("ann", lisbon, at="2026-09-01T00:00:00+00:00")
+    assert [h.id for h in engine.history("ann", lisbon)] == [lisbon, madrid]  # the superseded period is intact
+    bosch, plan, siemens = _change_to_come(lambda name, *a, **k: getattr(engine, name)(*a, **k))
+    with pytest.raises(ValueError, match=r"^at 2026-10-02T00:00:00\+00:00 is before fact .* was stated"):
+        engine.delete("alice", [siemens], told_by=[plan], at="2026-10-02T00:00:00+00:00")
+    assert len(engine.get("alice", [bosch, plan, siemens])) == 3
+
+
+async def test_mcp_restore_and_delete_name_said_at_when_it_is_before_what_they_act_on(hash_embedder) -> None:
+    engine = ungated_engine(hash_embedder)
+    [lisbon] = engine.add("ann", ["User lives in Lisbon."], created_at="2026-10-01T00:00:00+00:00")
+    engine.add("ann", ["User lives in Madrid."], supersedes=[lisbon], created_at="2026-10-10T00:00:00+00:00")
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as session:
+        restored = await session.call_tool("restore", {"fact_id": lisbon, "said_at": "2026-10-05T00:00:00Z"})
+        deleted = await session.call_tool("delete", {"ids": [lisbon], "said_at": "2026-09-05T00:00:00Z"})
+    assert restored.isError and "said_at 2026-10-05T00:00:00+00:00 is before" in restored.content[0].text
+    assert deleted.isError and "said_at 2026-09-05T00:00:00+00:00 is before" in deleted.content[0].text
+    assert engine.get("ann", [lisbon])

@@ -11,10 +11,13 @@ from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage
 from mcp.shared.memory import create_connected_server_and_client_session
 
+from _faults import Faults
 from _helpers import ungated_engine
 from _langchain_fakes import replies
 from memori_core.extraction.rules import judge_sentence
 from memori_core.mcp_server import build_server
+from memori_core.memory_tools import MemoryTools
+from memori_core.tool_writes import ToolWrite, stored_by, stored_together
 from memori_langchain import memory_tools
 
 TOLD = datetime(2026, 10, 5, 9, tzinfo=timezone.utc)
@@ -52,3 +55,49 @@ def test_a_plan_remembered_by_a_langchain_agent_names_its_day_and_expires_after_
     stored = {f.content: f.expires_at for f in engine.list("ann")}
     assert stored == {"User is going to Denver in November 2026 for a conference.": "2026-12-01T12:00:00+00:00",
                       "User works as a nurse.": None}
+
+
+def test_update_memory_of_a_plan_dates_the_new_day_and_moves_its_expiry_and_a_plain_fact_clears_it(hash_embedder):
+    # before: the new text kept "on Sunday" undated and Friday's expiry, so the moved trip left recall before it
+    engine = ungated_engine(hash_embedder)
+    fly_on = (datetime.now(timezone.utc) + timedelta(days=20)).date()
+    later = fly_on + timedelta(days=3)
+    ops = MemoryTools(engine)
+    [trip] = engine.add("ann", [f"User is flying to Tokyo on {fly_on.isoformat()}."],
+                        expires_at=datetime.combine(fly_on, datetime.min.time(), timezone.utc) + timedelta(days=1))
+    ops.update("ann", trip, f"User is flying to Tokyo on {later.isoformat()}.")
+    [moved] = engine.get("ann", [trip])
+    assert moved.content == f"User is flying to Tokyo on {later.strftime('%A')} {later.isoformat()}."
+    assert datetime.fromisoformat(moved.expires_at).date() > later
+    ops.update("ann", trip, "User lives in Berlin.")
+    assert engine.get("ann", [trip])[0].expires_at is None
+
+
+async def test_mcp_update_of_a_plan_is_dated_at_said_at_as_add_dates_it(hash_embedder):
+    engine = ungated_engine(hash_embedder)
+    [trip] = engine.add("ann", ["User is flying to Tokyo on 2026-10-12."], created_at=TOLD,
+                        expires_at=datetime(2026, 10, 13, tzinfo=timezone.utc))
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as session:
+        updated = (await session.call_tool("update", {"fact_id": trip, "text": TOKYO,
+                                                      "said_at": TOLD.isoformat()})).structuredContent["fact"]
+    said = judge_sentence("I'm flying to Tokyo on 2026-10-20 for a week.", 2000, now=TOLD)
+    assert updated["text"] == said.fact
+    assert datetime.fromisoformat(updated["expires_at"]) == TOLD + said.expires_in
+
+
+def test_a_dated_plan_remembered_in_an_earlier_turn_is_confirmed_by_its_read_back_after_a_store_error(hash_embedder):
+    # before: the read-back dated the text at now ("as of" today) and missed the fact stored as of the turn
+    engine = ungated_engine(hash_embedder)
+    Faults(engine.store).arm("upsert", "after", times=1)
+    said = datetime.now(timezone.utc) - timedelta(days=5)
+    answer = MemoryTools(engine).remember("ann", "User is flying to Tokyo next Friday.", said_at=said)
+    [stored] = engine.list("ann")
+    assert answer.startswith(f"Remembered as fact {stored.id}: {stored.content} (confirmed by reading it back")
+
+
+def test_stored_together_gives_each_plan_the_expiry_stored_by_gives_it_and_none_when_none_expires():
+    trip = ToolWrite("User is flying to Tokyo on Tuesday 2026-10-20.", False, expires_at=TOLD + timedelta(days=16))
+    home = ToolWrite("User lives in Berlin.", False)
+    assert stored_together([home, trip]) == {"facts": [home.text, trip.text], "core": [False, False],
+                                             "expires_at": [None, stored_by(trip)["expires_at"][0]]}
+    assert "expires_at" not in stored_together([home])

@@ -19,6 +19,7 @@ from .closing import when_open
 from .embedding import Embedding
 from .fact_ids import _is_version_of, _one_id, version_id, version_of
 from .storing import Storing, _bounded
+from .told_at import check_told_after
 
 
 class NothingToRestoreError(ValueError):
@@ -91,7 +92,8 @@ class Versions(Embedding, Storing):
         :class:`NothingToRestoreError` (a ``ValueError``), an unknown id ``KeyError``.
 
         ``at``: when the restore was told (a ``datetime`` or ISO 8601 string, read as ``created_at``; ``None``:
-        now), for a conversation replayed later: "from now" above is then.
+        now), for a conversation replayed later: "from now" above is then; one before the fact was stated, or
+        before the fact that replaced it (the supersede or update undone), raises ``ValueError`` naming ``at``.
         """
         entity_id = check_entity_id(entity_id)
         when = check_created_at(at, "at")
@@ -114,6 +116,8 @@ class Versions(Embedding, Storing):
                 raise NothingToRestoreError(
                     f"fact {fid!r} of entity {entity_id!r} is valid: there is nothing to restore{undo}")
             newer = self.store.get(entity_id, [old.superseded_by]) if old.superseded_by else []
+            check_told_after(when, [old])
+            check_told_after(when, newer, "the supersede or update it undoes")
             now = when or datetime.now(timezone.utc).isoformat()
             # Only a version row of an update (``<newer id>@v<n>``) becomes its fact again; any other fact is a
             # superseded one, made valid again even when the newer fact was rewritten since (upsert by id, or

@@ -57,6 +57,7 @@ from .successors import Successors
 from .late_facts import PastPlace, landed, place_in_past, relinked, split_by_start
 from .supersede import _check_known, _collapse, _linked, _split_new_and_seen, _superseded, numbered
 from .text_owners import owners_of
+from .told_at import check_told_after
 from .versions import Versions
 
 
@@ -384,7 +385,8 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         landed, the ``PartialDeleteError`` names the facts put back and the ``told_by`` facts ended too.
 
         ``at``: when the delete was told (as in :meth:`update`; ``None``: now), the time a change to come is
-        judged still to come at and the ``told_by`` facts end at.
+        judged still to come at and the ``told_by`` facts end at; one before a fact it deletes was stated raises
+        ``ValueError`` naming ``at``, and nothing is deleted.
         """
         entity_id = check_entity_id(entity_id)
         when = check_created_at(at, "at")
@@ -404,6 +406,7 @@ class WritePath(Versions, ImportPath, Successors, Plans):
                 # A change to come erased: what it was to end at its start holds on (then the delete: retried exactly).
                 now = iso_to_ts(when) if when else time.time()
                 targets = read(present)
+                check_told_after(when, targets)
                 if plan_ids:
                     check_told_by_target(entity_id, targets, now, "delete")
                 restored = put_back(targets, read, now, gone)
@@ -572,9 +575,7 @@ class WritePath(Versions, ImportPath, Successors, Plans):
             elif new_core is False:
                 meta.pop(CORE_KEY, None)
             now = when or datetime.now(timezone.utc).isoformat()
-            if when and iso_to_ts(when) < iso_to_ts(old[0].created_at):
-                raise ValueError(f"at {when} is before fact {fid_s!r} was stated ({old[0].created_at}): an edit is "
-                                 "told after the fact it edits")
+            check_told_after(when, old)
             if expires_at is _UNSET:
                 expiry = old[0].expires_at
             elif expires_at is _NOW:
