@@ -50,6 +50,15 @@ _LEFT_SO = rx(
     r"(?:\w+\s+){1,2}ago|to\s+(?:join|start|become|work|study|focus|go\s+(?:freelance|back)|take|pursue|retrain|"
     r"train|care|look\s+after|set\s+up)|and\s+(?!went|came|headed|drove|walked|got\s+(?:home|back)|caught)\w+)\b)"
 )
+# What "dropped my ..." ends: a course or class ("dropped my evening class"), not a thing held ("dropped my phone").
+_STUDIED = rx(r"\b(?:course|class|classes|module|lessons|subscription|membership|degree|apprenticeship)$")
+# A stretch of time after an ending says a pause, not an ending ("done with Durham for this term", "quit Notion for a
+# sec", "done with Duolingo for today").
+_FOR_A_WHILE = rx(
+    r"^\s*for\s+(?:(?:the|this|a|an|one|another|the\s+rest\s+of\s+the)\s+)?(?:summer|spring|autumn|fall|winter|"
+    r"term|semester|holidays?|break|day|today|tonight|now|week|weekend|evening|night|moment|sec|second|minute|bit|"
+    r"while|month|year|time\s+being)\b"
+)
 # A stored fact a leaving ends: studies, a membership, a habit or pastime, a role on a team.
 _HELD = rx(r"^User\s+(?:(?:still|currently|now|also)\s+)?(?:is\s+(?:doing|studying|learning|training|taking|"
            r"enrolled|a\s+member|in\s+the\s+\w+\s+year)|studies|learns|plays|attends|volunteers|trains|sings|belongs|"
@@ -78,7 +87,14 @@ def _named(thing: str, left: bool) -> frozenset[str]:
 
 def _an_ending(m: re.Match[str], rest: str) -> bool:
     """Whether the ending verb and thing of ``m``, followed by ``rest``, read as an ending: "left" with nothing after
-    the thing or a when or why of a leaving (:data:`_LEFT_SO`)."""
+    the thing or a when or why of a leaving (:data:`_LEFT_SO`), no stretch of time after it (:data:`_FOR_A_WHILE`), and
+    "dropped" not of something of the user's ("dropped my iPhone today" is a fall; "dropped the course" an ending)."""
+    verb = m.group("verb").lower()
+    if _FOR_A_WHILE.match(rest):
+        return False
+    if verb == "dropped" and (m.group("det") or "").lower() in ("my", "their", "our") \
+            and not _STUDIED.search(m.group("thing")):
+        return False
     return m.group("left") is None or bool(_LEFT_SO.match(rest))
 
 
