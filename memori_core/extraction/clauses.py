@@ -226,9 +226,9 @@ _SOMEONE_ELSE = rx(
 
 
 # The left clause told as a change of that person's itself ("my sister moved ...", "she's just started ..."): only then
-# is a change typed without its subject after it theirs too; after a state ("my boss was screaming", "my kids are
+# is a change typed without its subject after it theirs too ("she's moved" may reach here as "is moved"); after a state ("my boss was screaming", "my kids are
 # driving me crazy", "my husband is away") it is the user's own.
-_THEIR_CHANGE = rx(r"^(?:'s|\s+(?:has|had|have)|)\s*(?:(?:just|finally|recently|also|then|now)\s+)*(?:moved|relocated|"
+_THEIR_CHANGE = rx(r"^(?:'s|\s+(?:has|had|have|is|was)|)\s*(?:(?:just|finally|recently|also|then|now)\s+)*(?:moved|relocated|"
                    r"switched|started|joined|quit|retired|graduated|became|become|sold|bought|got|gotten|adopted|left|"
                    r"went|gone|took|taken|landed|found|passed|married|divorced|split|changed|signed)\b")
 
