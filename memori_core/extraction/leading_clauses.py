@@ -43,10 +43,12 @@ _MEANS = rx(
     r"^(?P<before>[^,]*,\s*)*?(?P<lead>[^,]{1,60}?)\s+(?:means|meant)\s+"
     r"(?:that\s+)?(?P<main>" + _MAIN + r".+)$"
 )
-# "the new rota means I'm working nights from Monday", "Sam's promotion means we're moving to Bristol": a change told as
-# coming, which the rules cannot restate cut from its cause ("User is a working nights.", "User is from Monday."); the
-# sentence is left whole, as before the split was read.
-_COMING = rx(r"^(?:i'm|im|i\s+am|we're|were|we\s+are)\s+(?:(?:just|only|now|also|still|going\s+to\s+be)\s+)?[a-z]+ing\b")
+# "the new rota means I'm working nights from Monday": a change told as starting later, which the rules cannot restate
+# cut from its cause ("User is a working nights.", "User is from Monday."); the sentence is left whole, as before the
+# split was read. "new roster means I'm knocking off at 3" holds now and is split.
+_COMING = rx(r"^(?:i'm|im|i\s+am|we're|were|we\s+are)\s+(?:(?:just|only|now|also|still|going\s+to\s+be)\s+)?[a-z]+ing\b"
+             r".*\b(?:from|starting|as\s+of|next|tomorrow)\s+(?:\w+day|week|month|year|tomorrow|next|jan|feb|mar|apr|"
+             r"may|jun|jul|aug|sep|oct|nov|dec|the\s+\d|\d)")
 _BASE = {"worked": "work", "lived": "live", "drove": "drive", "taught": "teach", "rented": "rent", "owned": "own"}
 # "After the GP appointment", "Following my divorce,", "For the purposes of the pension projection,": when or why.
 _LEAD_PHRASE = rx(
