@@ -42,20 +42,33 @@ _TOLD = rx(
 )
 # "... with her husband and our two grandchildren, Arjun who is 8 and ...": the count alone, as a clause of its own.
 _COUNT_ALONE = rx(rf"^(?:(?:and|with)\s+)?(?:my|our)\s+{_COUNTED}\s*[,.!]*$")
+# "my two girls from work", "my two boys up front": people of the user's work, course or team, not their children.
+_NOT_KIN = (r"\s+(?:from\s+(?:work|uni|university|college|the\s+office|the\s+gym|church|the\s+club|the\s+team)|"
+            r"at\s+(?:work|the\s+office|the\s+back)|up\s+front|in\s+(?:defence|defense|midfield|goal|attack|the\s+team|"
+            r"the\s+squad|the\s+office)|on\s+(?:the\s+)?(?:team|squad|wing|wings|bench|shift|staff|the\s+line))\b")
 # "with my partner Sam and our three kids", "my two boys attend Corona School", "midwife and mom of three boys": the
 # user's children counted in passing, in a clause about something else. Not right after "with" ("I live in Leeds
 # with my two sons": the fact kept says the count), nor before a "who" aside ("My wife and our two grandchildren,
 # who we adore.": a fragment, kept as nothing), nor named ("my two girls Kayla and Brooke are 16 and 14": kept with
 # their names), nor "mom of three" with no noun (kept as said).
 _COUNTED_IN_PASSING = rx(
-    rf"(?<!with\s)\b(?:my|our)\s+{_COUNTED}(?!\s*,\s*who\b)(?!\s+(?-i:[A-Z])[a-z])"
+    rf"(?<!with\s)\b(?:my|our)\s+{_COUNTED}(?!\s*,\s*who\b)(?!\s+(?-i:[A-Z])[a-z])(?!{_NOT_KIN})"
     r"|\b(?:mum|mom|mother|dad|father)\s+of\s+(?P<n2>two|three|four|five|six|[2-6])\s+(?P<noun2>kids|children|boys|"
     r"girls|sons|daughters)\b"
 )
+# What else is told with an age: a thing or a pet ("my 5 year old laptop", "my 3 year old lab"), no child.
+_THING_AGED = (r"(?:laptops?|computer|pc|mac|macbook|ipad|tablet|phone|iphone|android|car|van|truck|bike|motorbike|"
+               r"scooter|tv|telly|house|flat|boiler|fridge|freezer|washer|dishwasher|oven|sofa|couch|mattress|bed|roof|"
+               r"kitchen|boiler|printer|camera|console|xbox|playstation|ps5|watch|boots|shoes|trainers|tyres|tires|"
+               r"battery|guitar|piano|boat|mower|lawnmower|carpet|account|business|company|startup|blog|channel|"
+               r"garden|plants?|tree|dog|cat|puppy|kitten|pup|lab|labrador|retriever|spaniel|terrier|collie|poodle|"
+               r"husky|beagle|pug|dachshund|greyhound|lurcher|whippet|shepherd|gsd|rabbit|bunny|horse|pony|hamster|"
+               r"guinea\s+pig|tortoise|parrot|budgie|fish|sourdough|starter|shirt|jacket|coat)")
 # "is it ok to give my 4 year old melatonin?", "my son, he is 7 years and very shy", "My son is 4 and starts
 # kindergarten": a child of the user's with their age, told in passing (a question's too).
 _AGED_CHILD = rx(
     r"\bmy\s+(?:(?P<age>\d{1,2})(?:-|\s)(?:year|yr)s?(?:-|\s)old(?:\s+(?P<noun>son|daughter|boy|girl))?\b"
+    rf"(?!\s+(?:[\w-]+\s+)?{_THING_AGED}\b)"
     r"|(?P<noun2>son|daughter|boy|girl)\s*,?\s+(?:(?:he|she)\s+)?(?:is|'s)\s+(?:only\s+|just\s+)?(?P<age2>\d{1,2})"
     r"(?!\s*(?:%|kg|lbs?|cm|am|pm|:|st\b|nd\b|rd\b|th\b|months?|weeks?|days?)))"
 )

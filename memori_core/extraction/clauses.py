@@ -225,12 +225,21 @@ _SOMEONE_ELSE = rx(
 )
 
 
+# The left clause told as a change of that person's itself ("my sister moved ...", "she's just started ..."): only then
+# is a change typed without its subject after it theirs too ("she's moved" may reach here as "is moved"); after a state ("my boss was screaming", "my kids are
+# driving me crazy", "my husband is away") it is the user's own.
+_THEIR_CHANGE = rx(r"^(?:'s|\s+(?:has|had|have|is|was)|)\s*(?:(?:just|finally|recently|also|then|now)\s+)*(?:moved|relocated|"
+                   r"switched|started|joined|quit|retired|graduated|became|become|sold|bought|got|gotten|adopted|left|"
+                   r"went|gone|took|taken|landed|found|passed|married|divorced|split|changed|signed)\b")
+
+
 def _with_elided_subject(left: str, right: str) -> str:
-    """``right``, a clause cut off after ``left``, with the subject it was typed without when ``left`` is told of
-    someone else ("my sister moved to Bristol" + "got a job at Airbus" -> "my sister got a job at Airbus"); else
-    ``right`` as it is."""
-    other = _SOMEONE_ELSE.match(strip_lead(left.strip()))
-    if other is None or not _ELIDED_CHANGE.match(right):
+    """``right``, a clause cut off after ``left``, with the subject it was typed without when ``left`` is a change
+    told of someone else ("my sister moved to Bristol" + "got a job at Airbus" -> "my sister got a job at Airbus");
+    else ``right`` as it is."""
+    said = strip_lead(left.strip())
+    other = _SOMEONE_ELSE.match(said)
+    if other is None or not _ELIDED_CHANGE.match(right) or not _THEIR_CHANGE.match(said[other.end("who"):]):
         return right
     return f"{other.group('who')} {right}"
 

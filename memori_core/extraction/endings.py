@@ -63,6 +63,10 @@ _DIED = re.compile(
     r"(?:'s|\s+is|\s+has)?\s+(?:(?:finally|just|completely|officially)\s+)?"
     r"(?:died|dead|conked\s+out|gave\s+up\s+the\s+ghost)\b"
 )
+# A part of a vehicle, whose dying ("my bike light died", "my motorbike battery died") leaves the vehicle in use.
+_PART = frozenset("battery batteries light lights lamp tyre tyres tire tires key keys radio stereo screen clutch engine "
+                  "alternator starter horn indicator wiper wipers sat nav satnav charger fob chain brake brakes bell "
+                  "motor app heater aircon ac phone".split())
 _DRIVEN = re.compile(r"^(?:user|i)\s+(?:\w+\s+)?(?:drives|rides|drive|ride)\b")
 # "I gave up on Spanish", "I quit the choir", "I dropped out of college": what the user stopped, whose stored
 # habit ends ("User is learning Spanish.", "User sings in a choir.") even when no slot knows the word.
@@ -145,7 +149,14 @@ def ends_ownership(new: str, old: str) -> bool:
     sold the Civic." ends "User drives an old Honda Civic."): ``old`` is an ownership fact holding a word of
     the thing (:func:`disposed_words`), and both are the same person's. A vehicle told dead ("User's beloved corolla
     died on the M6.") ends the fact that the user drives or rides it ("User drives a 2004 corolla.")."""
-    return _ends(disposed_words(new), _OWNERSHIP, new, old) or _ends(_thing_words(_DIED, new), _DRIVEN, new, old)
+    return _ends(disposed_words(new), _OWNERSHIP, new, old) or _ends(_dead_vehicle(new), _DRIVEN, new, old)
+
+
+def _dead_vehicle(text: str) -> frozenset[str]:
+    """The head word of each thing :data:`_DIED` finds dead in ``text`` (the last word: "Ford Focus" -> "focus"), but
+    none of a part ("bike light", "motorbike battery": the vehicle is still driven)."""
+    heads = (m.group("thing").split()[-1] for m in _DIED.finditer(_fold(text)))
+    return frozenset(w for head in heads if head not in _PART for w in content_words(head))
 
 
 # "User's rabbit Hoppel lives by their sister in Freiburg now.": a pet of the user's named, living with someone else now.

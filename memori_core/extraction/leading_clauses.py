@@ -43,6 +43,12 @@ _MEANS = rx(
     r"^(?P<before>[^,]*,\s*)*?(?P<lead>[^,]{1,60}?)\s+(?:means|meant)\s+"
     r"(?:that\s+)?(?P<main>" + _MAIN + r".+)$"
 )
+# "the new rota means I'm working nights from Monday": a change told as starting later, which the rules cannot restate
+# cut from its cause ("User is a working nights.", "User is from Monday."); the sentence is left whole, as before the
+# split was read. "new roster means I'm knocking off at 3" holds now and is split.
+_COMING = rx(r"^(?:i'm|im|i\s+am|we're|were|we\s+are)\s+(?:(?:just|only|now|also|still|going\s+to\s+be)\s+)?[a-z]+ing\b"
+             r".*\b(?:from|starting|as\s+of|next|tomorrow)\s+(?:\w+day|week|month|year|tomorrow|next|jan|feb|mar|apr|"
+             r"may|jun|jul|aug|sep|oct|nov|dec|the\s+\d|\d)")
 _BASE = {"worked": "work", "lived": "live", "drove": "drive", "taught": "teach", "rented": "rent", "owned": "own"}
 # "After the GP appointment", "Following my divorce,", "For the purposes of the pension projection,": when or why.
 _LEAD_PHRASE = rx(
@@ -70,6 +76,8 @@ def split_leading(sentence: str) -> list[str] | None:
     ["I'm only in the office on Tuesdays now"]
     >>> split_leading("Being a paralegal means I read forty records a day") is None
     True
+    >>> split_leading("the new rota means I'm working nights from Monday") is None
+    True
     """
     text = sentence.strip()
     m = _SINCE_I.match(text)
@@ -83,7 +91,7 @@ def split_leading(sentence: str) -> list[str] | None:
     if m is not None:
         return [f"I used to {_BASE[m.group('verb').lower()]} {m.group('what')}", m.group("main")]
     m = _MEANS.match(text)
-    if m is not None and not re.match(r"(?:which|that|this|it|so|being|as)\b|.*\b(?:i|i'm|im|i've|we|we're)\b",
+    if m is not None and not _COMING.match(m.group("main")) and not re.match(r"(?:which|that|this|it|so|being|as)\b|.*\b(?:i|i'm|im|i've|we|we're)\b",
                                       m.group("lead").strip(), re.IGNORECASE):
         return [m.group("main")]
     m = _LEAD_PHRASE.match(text)

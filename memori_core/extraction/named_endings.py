@@ -33,10 +33,32 @@ _THING = (r"(?P<thing>(?-i:[A-Z])?[\w&-]+(?:\s+(?!(?:after|for|in|on|at|to|and|b
           r"yesterday|today|now|ago|off|by|out|up|back|down|with|over|early|late|finally|too|again|for\s+good)\b)"
           r"[\w&-]+){0,2})")
 _NEW = rx(r"^User\s+(?:(?:has|had|have|just|finally|officially|also|now|recently|actually)\s+)*"
-          rf"(?:{_ENDING})\s+(?:(?:the|my|their|our)\s+)?{_THING}")
+          rf"(?P<verb>{_ENDING})\s+(?:(?P<det>the|my|their|our)\s+)?{_THING}")
 # The same told without its "I": "dropped duolingo", "officially done with Cranfield", "left the band in May".
 _BARE = rx(r"^(?:(?:just|finally|officially|so|and|also|now|recently|actually)\s+)*"
-           rf"(?P<verb>{_ENDING})\s+(?:(?:the|my|our)\s+)?{_THING}(?P<rest>.*)$")
+           rf"(?P<verb>{_ENDING})\s+(?:(?P<det>the|my|our)\s+)?{_THING}(?P<rest>.*)$")
+# What may follow a thing "left" for the leaving to be an ending, not a trip out ("I left Google at 5 today", "left the
+# club early tonight", "left PureGym at 7 and went home"): nothing more in its clause, or a when or why of a leaving
+# ("after nine years", "in June", "last month", "for good", "to join Meta", "because ...", "and I'm training as ...").
+# A day alone may come first ("left the band yesterday", "User left Google on Friday 2026-08-07.").
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+_LEFT_SO = rx(
+    r"^\s*(?:(?:today|yesterday|recently|finally|officially|on\s+\w+day(?:\s+\d{4}-\d\d-\d\d)?)\s*)*"
+    r"(?:$|[.!?;,:)]|-|\u2014|(?:after|because|since|as|so|cos|cause|for\s+good|last\s+(?:week|month|year|spring|"
+    r"summer|autumn|fall|winter|term)|this\s+(?:week|month|year|spring|summer|autumn|fall|winter|term)|"
+    rf"in\s+(?:{_MONTH}|(?:early|late|mid)[\s-]+\w+|(?:the\s+)?(?:spring|summer|autumn|fall|winter)|\d{{4}})|"
+    r"(?:\w+\s+){1,2}ago|to\s+(?:join|start|become|work|study|focus|go\s+(?:freelance|back)|take|pursue|retrain|"
+    r"train|care|look\s+after|set\s+up)|and\s+(?!went|came|headed|drove|walked|got\s+(?:home|back)|caught)\w+)\b)"
+)
+# What "dropped my ..." ends: a course or class ("dropped my evening class"), not a thing held ("dropped my phone").
+_STUDIED = rx(r"\b(?:course|class|classes|module|lessons|subscription|membership|degree|apprenticeship)$")
+# A stretch of time after an ending says a pause, not an ending ("done with Durham for this term", "quit Notion for a
+# sec", "done with Duolingo for today").
+_FOR_A_WHILE = rx(
+    r"^\s*for\s+(?:(?:the|this|a|an|one|another|the\s+rest\s+of\s+the)\s+)?(?:summer|spring|autumn|fall|winter|"
+    r"term|semester|holidays?|break|day|today|tonight|now|week|weekend|evening|night|moment|sec|second|minute|bit|"
+    r"while|month|year|time\s+being)\b"
+)
 # A stored fact a leaving ends: studies, a membership, a habit or pastime, a role on a team.
 _HELD = rx(r"^User\s+(?:(?:still|currently|now|also)\s+)?(?:is\s+(?:doing|studying|learning|training|taking|"
            r"enrolled|a\s+member|in\s+the\s+\w+\s+year)|studies|learns|plays|attends|volunteers|trains|sings|belongs|"
@@ -63,6 +85,19 @@ def _named(thing: str, left: bool) -> frozenset[str]:
     return content_words(thing) - _GENERAL
 
 
+def _an_ending(m: re.Match[str], rest: str) -> bool:
+    """Whether the ending verb and thing of ``m``, followed by ``rest``, read as an ending: "left" with nothing after
+    the thing or a when or why of a leaving (:data:`_LEFT_SO`), no stretch of time after it (:data:`_FOR_A_WHILE`), and
+    "dropped" not of something of the user's ("dropped my iPhone today" is a fall; "dropped the course" an ending)."""
+    verb = m.group("verb").lower()
+    if _FOR_A_WHILE.match(rest):
+        return False
+    if verb == "dropped" and (m.group("det") or "").lower() in ("my", "their", "our") \
+            and not _STUDIED.search(m.group("thing")):
+        return False
+    return m.group("left") is None or bool(_LEFT_SO.match(rest))
+
+
 def _ended_by(thing: frozenset[str], raw: str, old: str) -> bool:
     """Whether the stored fact ``old`` is a state the named ``thing`` (as typed: ``raw``) held up: it holds every word
     of it and is a job, studies, a membership or habit of the user's, or names it with a capital."""
@@ -85,7 +120,7 @@ def ends_named(new: str, old: str) -> bool:
     False
     """
     m = _NEW.match(new.strip())
-    if m is None or is_negated(new):
+    if m is None or is_negated(new) or not _an_ending(m, new.strip()[m.end():]):
         return False
     return _ended_by(_named(m.group("thing"), m.group("left") is not None), m.group("thing"), old)
 
@@ -93,7 +128,7 @@ def ends_named(new: str, old: str) -> bool:
 def _restated(sentence: str, known: Sequence[str]) -> str | None:
     """One sentence of :func:`bare_named_ending` restated, or ``None``."""
     m = _BARE.match(sentence)
-    if m is None:
+    if m is None or not _an_ending(m, m.group("rest")):
         return None
     thing = _named(m.group("thing"), m.group("left") is not None)
     ended = [text for text in known if _ended_by(thing, m.group("thing"), text)]
