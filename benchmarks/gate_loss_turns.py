@@ -23,13 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from need_cause_study import classify  # noqa: E402
+from need_cause_study import read_turns  # noqa: E402
 
 from memori_core.config import RecallConfig  # noqa: E402
-from memori_core.embedders import default_embedder  # noqa: E402
-from memori_core.evaluation.app_memory import accepts_keyword, add_user, load_app_memory  # noqa: E402
-from memori_core.evaluation.embedding import CachingEmbedder  # noqa: E402
-from memori_core.evaluation.runner import EnginePool  # noqa: E402
 from memori_core.ranking.asking import ASKING_WORDS, query_terms  # noqa: E402
 from memori_core.text import analyzer  # noqa: E402
 
@@ -46,49 +42,31 @@ def shared_stems(question: str, fact: str, config: RecallConfig) -> list[str]:
 
 def rows(path: str, config: RecallConfig, limit: int = 5, depth: int = 30) -> tuple[list[str], list[str]]:
     """The gate losses' and the ranking losses' table rows of the set at ``path``."""
-    data = load_app_memory(path)
-    pool = EnginePool(CachingEmbedder(default_embedder()))
-    gated = pool.engine(config)
-    ungated = pool.engine(config.replace(gate="off"))
-    takes_context = accepts_keyword(gated.recall, "context")
-    pool.embedder.warm([f.text for u in data.users for f in u.facts])
-    for user in data.users:
-        add_user(gated, user)
     gate_rows: list[str] = []
     rank_rows: list[str] = []
-    for user in data.users:
+    for user, turn, extra, _, _, ranked, kind, gated in read_turns(path, config, limit, depth):
         texts = {f.id: f.text for f in user.facts}
-        for dialogue in user.dialogues:
-            for i, turn in enumerate(dialogue.turns):
-                if turn.offtopic:
-                    continue
-                context = [t.text for t in dialogue.turns[:i]]
-                extra = {"context": context} if takes_context and context else {}
-                injected = [f.id for f in gated.recall(turn.text, user.user, limit, **extra)]
-                top = [f.id for f in ungated.recall(turn.text, user.user, limit, **extra)]
-                ranked = [f.id for f in ungated.recall(turn.text, user.user, depth, **extra)]
-                kind = classify(set(turn.needs), injected, top, ranked)
-                asked = turn.text.replace("|", "/")
-                if kind == "gate":
-                    report = gated.explain(turn.text, user.user, limit, **extra)
-                    read = report.candidates
-                    at = next(k for k, c in enumerate(read) if c.id in turn.needs)
-                    fact = read[at]
-                    gate_cos = fact.cosine if fact.gate_cosine is None else fact.gate_cosine
-                    note = f"{report.note} {report.gate_note}"
-                    state = ("general" if "a general question" in note
-                             else "closed" if report.gate_opened is False else "open")
-                    pushed = at >= limit and any(c.passed_by == "implied" for c in read[:limit])
-                    cls = "displaced" if pushed else state if state != "open" else "open, passed others"
-                    stems = " ".join(shared_stems(turn.text, fact.content, config)) or "-"
-                    gate_rows.append(
-                        f"| {turn.kind} | {asked} | {state} | {fact.content} | {at + 1} | {fact.cosine:.3f} / "
-                        f"{gate_cos:.3f} | {stems} | {'y' if fact.content.startswith('User') else 'n'} | {cls} |")
-                elif kind.startswith("rank"):
-                    best = min((n for n in turn.needs if n in ranked), key=ranked.index, default=turn.needs[0])
-                    at = ranked.index(best) + 1 if best in ranked else None
-                    stems = " ".join(shared_stems(turn.text, texts[best], config)) or "-"
-                    rank_rows.append(f"| {turn.kind} | {asked} | {texts[best]} | {at or f'>{depth}'} | {stems} |")
+        asked = turn.text.replace("|", "/")
+        if kind == "gate":
+            report = gated.explain(turn.text, user.user, limit, **extra)
+            read = report.candidates
+            at = next(k for k, c in enumerate(read) if c.id in turn.needs)
+            fact = read[at]
+            gate_cos = fact.cosine if fact.gate_cosine is None else fact.gate_cosine
+            note = f"{report.note} {report.gate_note}"
+            state = ("general" if "a general question" in note
+                     else "closed" if report.gate_opened is False else "open")
+            pushed = at >= limit and any(c.passed_by == "implied" for c in read[:limit])
+            cls = "displaced" if pushed else state if state != "open" else "open, passed others"
+            stems = " ".join(shared_stems(turn.text, fact.content, config)) or "-"
+            gate_rows.append(
+                f"| {turn.kind} | {asked} | {state} | {fact.content} | {at + 1} | {fact.cosine:.3f} / "
+                f"{gate_cos:.3f} | {stems} | {'y' if fact.content.startswith('User') else 'n'} | {cls} |")
+        elif kind.startswith("rank"):
+            best = min((n for n in turn.needs if n in ranked), key=ranked.index, default=turn.needs[0])
+            at = ranked.index(best) + 1 if best in ranked else None
+            stems = " ".join(shared_stems(turn.text, texts[best], config)) or "-"
+            rank_rows.append(f"| {turn.kind} | {asked} | {texts[best]} | {at or f'>{depth}'} | {stems} |")
     return gate_rows, rank_rows
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 from memori_core.config import RecallConfig
 from memori_core.embedders import default_embedder
@@ -57,8 +59,21 @@ def classify(needs: set[str], injected: list[str], top_limit: list[str], ranked:
     return "rank@6-10" if best <= 10 else "rank@11-20" if best <= 20 else "rank@21-30"
 
 
-def study(path: str, config: RecallConfig, limit: int = 5,
-          depth: int = 30) -> tuple[dict[str, Counter], Counter]:
+class TurnRead(NamedTuple):
+    """One turn with needs, recalled gated and ungated: what each returned and its class (:func:`classify`)."""
+    user: Any
+    turn: Any
+    extra: dict[str, Any]
+    injected: list[str]
+    top: list[str]
+    ranked: list[str]
+    kind: str
+    gated: Any
+
+
+def read_turns(path: str, config: RecallConfig, limit: int = 5, depth: int = 30) -> Iterator[TurnRead]:
+    """Every turn with needs of the app set at ``path``, recalled at ``limit`` by the gated engine and at ``limit``
+    and ``depth`` by the same ranking ungated, with the conversation before it as context."""
     data = load_app_memory(path)
     pool = EnginePool(CachingEmbedder(default_embedder()))
     gated = pool.engine(config)
@@ -67,9 +82,6 @@ def study(path: str, config: RecallConfig, limit: int = 5,
     pool.embedder.warm([f.text for u in data.users for f in u.facts])
     for user in data.users:
         add_user(gated, user)
-    counts: dict[str, Counter] = {k: Counter() for k in KINDS if not k.startswith("offtopic")}
-    counts["all"] = Counter()
-    details: Counter = Counter()
     for user in data.users:
         for dialogue in user.dialogues:
             for i, turn in enumerate(dialogue.turns):
@@ -80,12 +92,22 @@ def study(path: str, config: RecallConfig, limit: int = 5,
                 injected = [f.id for f in gated.recall(turn.text, user.user, limit, **extra)]
                 top = [f.id for f in ungated.recall(turn.text, user.user, limit, **extra)]
                 ranked = [f.id for f in ungated.recall(turn.text, user.user, depth, **extra)]
-                c = classify(set(turn.needs), injected, top, ranked)
-                counts[turn.kind][c] += 1
-                counts["all"][c] += 1
-                if c == "gate":
-                    for key in _gate_loss(gated.explain(turn.text, user.user, limit, **extra), set(turn.needs)):
-                        details[key] += 1
+                yield TurnRead(user, turn, extra, injected, top, ranked,
+                               classify(set(turn.needs), injected, top, ranked), gated)
+
+
+def study(path: str, config: RecallConfig, limit: int = 5,
+          depth: int = 30) -> tuple[dict[str, Counter], Counter]:
+    counts: dict[str, Counter] = {k: Counter() for k in KINDS if not k.startswith("offtopic")}
+    counts["all"] = Counter()
+    details: Counter = Counter()
+    for read in read_turns(path, config, limit, depth):
+        counts[read.turn.kind][read.kind] += 1
+        counts["all"][read.kind] += 1
+        if read.kind == "gate":
+            report = read.gated.explain(read.turn.text, read.user.user, limit, **read.extra)
+            for key in _gate_loss(report, set(read.turn.needs)):
+                details[key] += 1
     return counts, details
 
 
