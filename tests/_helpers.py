@@ -354,6 +354,14 @@ def shared_engine(seed: Any, what: str, config: Any = None) -> Iterator[Any]:
         yield shared
 
 
+def engine_among(entity: str, others: list[str], facts: tuple[str, ...], config: RecallConfig | None = None) -> Any:
+    """An engine (reference in-memory store, :class:`HashEmbedder`, ``config``) where ``entity`` holds ``facts``
+    after ``others``: unrelated facts that make a pool of the size a real memory gives the gate to read."""
+    engine = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder(), config=config)
+    engine.add(entity, [*others, *facts])
+    return engine
+
+
 def ungated_engine(embedder: Any = None, *, store: Any = None, **config: Any) -> Any:
     """An engine with every gate off (``RecallConfig(gate="off", **config)``): it recalls everything
     it holds, best first; for tests of what can be recalled at all, or of plumbing, with the hashing embedder,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from _helpers import HashEmbedder
-from memori_core import InMemoryFactStore, RecallConfig, RecallEngine
+from _helpers import engine_among
+from memori_core import RecallConfig, RecallEngine
 from memori_core.ranking.everyday import MOST_IN_ALL, MOST_OPENED, everyday_rows
 
 BALCONY = "User has only a small north-facing balcony."
@@ -16,9 +16,7 @@ NOTES = [f"User's reminder number {i} is about renewing the library card." for i
 
 def engine_with(*facts: str, config: RecallConfig | None = None) -> RecallEngine:
     """An engine (in-memory store, hash embedder) where "u" has ``facts`` among 29 unrelated reminders."""
-    eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder(), config=config)
-    eng.add("u", [*NOTES, *facts])
-    return eng
+    return engine_among("u", NOTES, facts, config)
 
 
 def test_a_garden_question_recalls_the_balcony_fact_its_cosine_leaves_out():

@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from _helpers import HashEmbedder
+from _helpers import HashEmbedder, engine_among
 from memori_core import ChromaStore, InMemoryFactStore, RecallConfig, RecallEngine
 from memori_core.ranking.fusion import rank_order
 from memori_core.ranking.gate import decide
@@ -34,9 +34,7 @@ OTHERS = [f"User's note number {i} is about the garden shed." for i in range(29)
 
 def ann_with(*facts: str, config: RecallConfig | None = None) -> RecallEngine:
     """An engine (in-memory store, hash embedder) where "ann" has ``facts`` among 29 notes about other things."""
-    eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder(), config=config)
-    eng.add("ann", [*OTHERS, *facts])
-    return eng
+    return engine_among("ann", OTHERS, facts, config)
 
 
 def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEngine, RecallEngine]:
