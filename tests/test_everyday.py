@@ -80,3 +80,12 @@ def test_a_question_asking_to_be_told_the_askers_own_habit_opens_no_domain():
     told = eng.explain("How often do I water the tomatoes?", "u")
     assert "everyday" not in told.gate_note
     assert BALCONY not in [f.content for f in eng.recall("How often do I water the tomatoes?", "u")]
+
+
+def test_an_allergy_to_something_not_eaten_is_no_food_fact_so_a_dinner_question_does_not_vouch_for_it():
+    # `memori demo`: "What should I cook for dinner tonight?" passed bob's "User is allergic to cats." as food
+    from memori_core.ranking.everyday import fact_domains
+    assert "food" not in fact_domains("User is allergic to cats.")
+    assert "food" not in fact_domains("User is allergic to penicillin and ibuprofen.")
+    assert "food" in fact_domains("User is allergic to peanuts.")
+    assert "food" in fact_domains("User is allergic to cats and is vegan.")

@@ -29,7 +29,7 @@ import re
 from ..calendar_words import MONTH_NAMES
 from .care import CARRIED_MEDICINE, NOT_FOOD, SULFONYLUREAS, is_care_fact, negated_at
 
-__all__ = ["ADDED_CONCERNS", "FACT_CONCERNS", "LIMIT_CONCERNS", "QUESTION_CONCERNS", "SITUATION_CONCERNS",
+__all__ = ["ADDED_CONCERNS", "FACT_CONCERNS", "LIMIT_CONCERNS", "NOT_EATEN_ALLERGY", "QUESTION_CONCERNS", "SITUATION_CONCERNS",
            "fact_concerns", "question_concerns"]
 
 
@@ -44,12 +44,15 @@ def _any(*words: str) -> str:
 
 
 # an allergy to something not eaten: a medicine, a sting, an animal, what touches the skin or is breathed in
-_NOT_EATEN_ALLERGY = (
-    r"|\ballergic\s+to\s+(?!(?:\w+\s+){0,2}?(?:penicillin|amoxicillin|antibiotics?|latex|aspirin|ibuprofen|nsaids?|codeine|"
+_NOT_EATEN = (
+    r"(?:penicillin|amoxicillin|antibiotics?|latex|aspirin|ibuprofen|nsaids?|codeine|"
     r"morphine|opioids?|sulf\w+|sulph\w+|co-\w+|metamizol\w*|dipyrone|contrast|iodine|anaesthetic|anesthetic|bees?|wasps?|"
     r"stings?|insect\w*|cats?|dogs?|horses?|pets?|animals?|pollen|grass|hay|dust|mites?|mould|mold|nickel|plasters?|"
     r"adhesive|perfumes?|fragrances?|hair\s+dye|feathers?|sun|cold|medicines?|medications?|drugs?|painkillers?|"
-    r"acrylates?|acrylics?|methacrylates?|gel\s+polish|nail\s+\w+|chemicals?|cosmetics?|make-?up|detergents?)\b)")
+    r"acrylates?|acrylics?|methacrylates?|gel\s+polish|nail\s+\w+|chemicals?|cosmetics?|make-?up|detergents?)")
+_NOT_EATEN_ALLERGY = r"|\ballergic\s+to\s+(?!(?:\w+\s+){0,2}?" + _NOT_EATEN + r"\b)"
+NOT_EATEN_ALLERGY = re.compile(r"\ballergic\s+to\s+(?:\w+\s+){0,2}?" + _NOT_EATEN + r"\b", re.IGNORECASE)
+"""An allergy to something not eaten ("allergic to cats", "allergic to penicillin"): no fact about food."""
 FACT_CONCERNS: dict[str, str] = {
     "peanut": _any("peanut", "groundnut", "nut", "tree nut"),
     "tree nut": _any("nut", "tree nut", "almond", "walnut", "cashew", "hazelnut", "pecan", "pistachio"),

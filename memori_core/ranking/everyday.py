@@ -24,6 +24,7 @@ import numpy as np
 
 from ..calendar_words import WEEKDAYS
 from .care import NOT_FOOD
+from .concerns import NOT_EATEN_ALLERGY
 
 __all__ = ["DOMAINS", "MOST_IN_ALL", "MOST_OPENED", "asks_for_suggestions", "everyday_rows", "fact_domains", "question_domains"]
 
@@ -467,8 +468,13 @@ def fact_domains(text: str) -> frozenset[str]:
 
     >>> sorted(fact_domains("User has a north-facing balcony."))
     ['home']
+    >>> "food" in fact_domains("User is allergic to cats."), "food" in fact_domains("User is allergic to peanuts.")
+    (False, True)
     """
-    return frozenset(name for name, rx in _FACT_RE.items() if rx.search(text))
+    found = {name for name, rx in _FACT_RE.items() if rx.search(text)}
+    if "food" in found and not _FACT_RE["food"].search(NOT_EATEN_ALLERGY.sub(" ", text)):
+        found.discard("food")  # "User is allergic to cats.": an allergy, but not to anything eaten
+    return frozenset(found)
 
 
 def everyday_rows(question: str, facts: Sequence[str], rank: np.ndarray,
