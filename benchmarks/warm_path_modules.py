@@ -43,7 +43,7 @@ CONCERNS: dict[str, tuple[str, ...]] = {
     # layer 6
     "adapter": ("memori_langchain.*", "memori_llamaindex.*"),
     # layer 5
-    "command line, public names": ("memori_core", "memori_core.cli.*"),
+    "command line, public names": ("memori_core", "memori_core.__main__", "memori_core.cli.*"),
     # layers 4 and 2: what every adapter shares, and the fail-open policy's parts
     "adapter policy": ("memori_core.adapter_args", "memori_core.metadata_keys", "memori_core.failopen",
                        "memori_core.outage", "memori_core.time_limit", "memori_core.error_log"),

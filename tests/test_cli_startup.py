@@ -93,3 +93,13 @@ def test_the_capture_names_of_the_package_are_there_when_asked_for() -> None:
         assert getattr(memori_core, name) is value and name in dir(memori_core) and name in memori_core.__all__
     with pytest.raises(AttributeError, match="has no attribute 'RuleBasedExtractor'"):
         memori_core.RuleBasedExtractor  # noqa: B018 - a typo is an AttributeError, as before
+
+
+@pytest.mark.slow
+def test_python_dash_m_memori_core_is_the_memori_command(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(memori_core.__file__).parents[1]),
+                                                         os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-m", "memori_core", "--help"], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.startswith("usage: memori ") and "recall" in proc.stdout

@@ -34,7 +34,7 @@ LAYERS: dict[str, int] = {
     "extraction": 4, "capture": 4, "capture_failures": 4, "unanswered": 4, "sdk": 4, "adapter_args": 4, "metadata_keys": 4, "evaluation": 4, "memory_tools": 4, "tool_arguments": 4, "tool_writes": 4, "unexpired": 4,
     "mcp_server": 4,
     # the command line and the package's public names
-    "cli": 5, "<top>": 5,
+    "cli": 5, "<top>": 5, "__main__": 5,
     # the framework adapters
     "memori_langchain": 6, "memori_llamaindex": 6,
 }
