@@ -77,7 +77,7 @@ from .store.chroma_client import NoServerAnswers
 from .store.deadline import NotReached
 from .time_limit import check_timeout
 from .tool_queries import as_the_user_asks
-from .tool_writes import awrite_facts, dated_as_told, said_before_now, told_late
+from .tool_writes import awrite_facts, edit_dated, said_before_now, told_late
 from .unexpired import anewest_unexpired
 from .validate import check_entity_id, check_time
 
@@ -627,9 +627,9 @@ def build_server(
         one first). `said_at` (ISO 8601 with its offset, as `add` takes it): when the user told the change, when
         you know it (an imported chat); the new text holds from then, default now."""
         who, fid, when = whose(ctx), check_editable_id(fact_id), _said_at(said_at)
-        new, expires = dated_as_told(check_fact_text(text), when)
+        new, expiry = edit_dated(check_fact_text(text), when)
         try:
-            return {"fact": _records([await live().aupdate(who, fid, text=new, expires_at=expires, at=when)])[0]}
+            return {"fact": _records([await live().aupdate(who, fid, text=new, at=when, **expiry)])[0]}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
         except ReplacedFactError as exc:

@@ -55,7 +55,7 @@ from .validate import iso_to_ts
 from .meta_questions import asks_what_memory_holds
 from .tool_queries import as_the_user_asks
 from .unexpired import HeldPage, anewest_unexpired, newest_unexpired
-from .tool_writes import (ToolWrite, acopies_of, aheld_instead, aplan_write, astore_plan, copies_of, dated_as_told,
+from .tool_writes import (ToolWrite, acopies_of, aheld_instead, aplan_write, astore_plan, copies_of, dated_as_told, edit_dated,
                           held_instead, is_core, plan_write, said_before_now, store_plan, told_late)
 
 logger = logging.getLogger("memori_core.memory_tools")
@@ -559,14 +559,14 @@ class MemoryTools:
     def update(self, entity_id: str, fact_id: Any, text: Any) -> str:
         """Replace the text of ``entity_id``'s fact ``fact_id`` (an unknown id, or a fact a newer one replaced:
         :class:`MemoryToolError`, the latter naming the fact that holds now: :func:`replaced_error`). The new text
-        is dated as :meth:`remember` dates one (:func:`~memori_core.tool_writes.dated_as_told`): a plan's day written
-        out and its expiry set to it, a plain fact's expiry cleared."""
+        is dated as :meth:`remember` dates one (:func:`~memori_core.tool_writes.edit_dated`): a plan's day written
+        out and its expiry set to it; a plain text keeps the fact's expiry."""
         fact_id = check_editable_id(fact_id)
-        text, expires = dated_as_told(check_fact_text(text))
+        text, expiry = edit_dated(check_fact_text(text))
 
         def run(_: FailOpenCall) -> StoredFact:
             try:
-                return self.engine.update(entity_id, fact_id, text=text, expires_at=expires)
+                return self.engine.update(entity_id, fact_id, text=text, **expiry)
             except ReplacedFactError as exc:
                 raise replaced_error(exc) from None
 
@@ -579,11 +579,11 @@ class MemoryTools:
     async def aupdate(self, entity_id: str, fact_id: Any, text: Any) -> str:
         """Async :meth:`update`."""
         fact_id = check_editable_id(fact_id)
-        text, expires = dated_as_told(check_fact_text(text))
+        text, expiry = edit_dated(check_fact_text(text))
 
         async def run(_: FailOpenCall) -> StoredFact:
             try:
-                return await self.engine.aupdate(entity_id, fact_id, text=text, expires_at=expires)
+                return await self.engine.aupdate(entity_id, fact_id, text=text, **expiry)
             except ReplacedFactError as exc:
                 raise replaced_error(exc) from None
 

@@ -63,7 +63,7 @@ from .text import normalize_fact_text
 from .validate import turn_as_of
 
 __all__ = ["NEAREST_LIMIT", "ToolWrite", "change_to_come", "Written", "acopies_of", "aheld_instead", "aplan_write", "astore_plan",
-           "awrite_facts", "copies_of", "dated_as_told", "ended_by", "held_instead", "is_core", "is_core_write",
+           "awrite_facts", "copies_of", "dated_as_told", "edit_dated", "ended_by", "held_instead", "is_core", "is_core_write",
            "plan_write", "said_before_now", "same_fact", "store_plan", "stored_by", "stored_together", "told_late"]
 
 NEAREST_LIMIT = 10
@@ -165,6 +165,14 @@ def dated_as_told(text: str, said_at: datetime | None = None) -> tuple[str, date
     (:func:`~memori_core.extraction.rules.date_stated`). One rule for a new fact (``remember``, MCP ``add``) and a
     fact's new text (``update_memory``, MCP ``update``)."""
     return date_stated(text, said_at if said_at is not None else datetime.now(timezone.utc))
+
+
+def edit_dated(text: str, said_at: datetime | None = None) -> tuple[str, dict[str, Any]]:
+    """A fact's new text (``update_memory``, MCP ``update``) as it is stored, and the expiry to give
+    ``engine.update``: a plan's, set to its day (:func:`dated_as_told`); none for a plain text, so the fact keeps
+    the expiry it had (a typo fixed in a stay of three days stays a stay of three days)."""
+    new, expires = dated_as_told(text, said_at)
+    return new, ({} if expires is None else {"expires_at": expires})
 
 
 def is_core_write(text: str, core: bool | None = None) -> bool:

@@ -57,7 +57,7 @@ def test_a_plan_remembered_by_a_langchain_agent_names_its_day_and_expires_after_
                       "User works as a nurse.": None}
 
 
-def test_update_memory_of_a_plan_dates_the_new_day_and_moves_its_expiry_and_a_plain_fact_clears_it(hash_embedder):
+def test_update_memory_of_a_plan_dates_the_new_day_and_moves_its_expiry_and_a_plain_text_keeps_it(hash_embedder):
     # before: the new text kept "on Sunday" undated and Friday's expiry, so the moved trip left recall before it
     engine = ungated_engine(hash_embedder)
     fly_on = (datetime.now(timezone.utc) + timedelta(days=20)).date()
@@ -69,8 +69,14 @@ def test_update_memory_of_a_plan_dates_the_new_day_and_moves_its_expiry_and_a_pl
     [moved] = engine.get("ann", [trip])
     assert moved.content == f"User is flying to Tokyo on {later.strftime('%A')} {later.isoformat()}."
     assert datetime.fromisoformat(moved.expires_at).date() > later
-    ops.update("ann", trip, "User lives in Berlin.")
-    assert engine.get("ann", [trip])[0].expires_at is None
+    # a typo fixed in a stay of three days (no day in the text) keeps the stay's expiry (reviewer rev37c: it was
+    # cleared, so the stay became permanent)
+    ends = datetime.now(timezone.utc) + timedelta(days=3)
+    [stay] = engine.add("ann", ["User is staying at the Hilton on Main Street."], expires_at=ends)
+    ops.update("ann", stay, "User is staying at the Hilton on Main St.")
+    [fixed] = engine.get("ann", [stay])
+    assert fixed.content == "User is staying at the Hilton on Main St."
+    assert datetime.fromisoformat(fixed.expires_at) == datetime.fromisoformat(engine.get("ann", [f"{stay}@v1"])[0].expires_at)
 
 
 async def test_mcp_update_of_a_plan_is_dated_at_said_at_as_add_dates_it(hash_embedder):
