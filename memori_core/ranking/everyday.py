@@ -498,10 +498,13 @@ def everyday_rows(question: str, facts: Sequence[str], rank: np.ndarray,
     if not asked:
         return rows, []
     holding: dict[str, list[int]] = {d: [] for d in asked}
-    for i, text in enumerate(facts):
-        if (taken is not None and taken[i]) or (within is not None and not within[i]):
-            continue
-        for d in fact_domains(text) & asked:
+    readable = np.ones(len(facts), dtype=bool)
+    if taken is not None:
+        readable &= ~np.asarray(taken, dtype=bool)
+    if within is not None:
+        readable &= np.asarray(within, dtype=bool)
+    for i in np.flatnonzero(readable).tolist():  # the few facts within the limit, not the whole pool
+        for d in fact_domains(facts[i]) & asked:
             holding[d].append(i)
     chosen: dict[int, list[str]] = {}
     for d in sorted(holding):
