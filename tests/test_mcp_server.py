@@ -574,9 +574,7 @@ def test_the_mcp_example_serves_alice_over_stdio_and_refuses_bob() -> None:
 
     out = run_example("mcp_server.py")
     assert "Which snacks should I avoid? -> ['User is allergic to peanuts.']" in out
-    # core: about the user; and where she lives, which is what a weekend's plans depend on (the everyday
-    # vocabulary's place domain, docs/ranking.md item 52)
-    assert "What should I do this weekend? -> ['User lives in Lyon.', 'User is allergic to peanuts.']" in out
+    assert "What should I do this weekend? -> ['User is allergic to peanuts.']" in out  # core: about the user
     assert "What's the capital of Australia? -> No stored memory" in out  # about the world: none
     assert "history: ['User lives in Lyon.', 'User lives in Paris.']" in out
     assert "refused: add: unexpected argument(s) entity_id" in out

@@ -261,7 +261,8 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
                "congregation", "pastor", "priest", "imam", "rabbi") + r"|\b(?-i:Lent)\b"),
     # hobbies, instruments, crafts: what the user makes, plays and practises in their own time
     "hobbies": (
-        ("hobby", "hobbies", "free time", "spare time", "pastime", "something to do", "bored", "weekend",
+        ("hobby", "hobbies", "free time", "spare time", "pastime", "something to do", "bored", "this weekend",
+         "at the weekend", "on the weekend", "weekend plans",
          "class", "classes", "course", "lesson", "lessons", "practice", "practise", "practicing",
          "practising", "instrument", "sing", "singing", "choir", "band", "gig", "recital", "concert",
          "knit", "knitting", "crochet", "sew", "sewing", "quilt", "quilting", "embroidery", "cross stitch",
@@ -309,7 +310,7 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "outfit", "what to wear", "layers", "heating", "air con", "air conditioning", "aircon",
          "sunscreen", "sun cream", "umbrella", "storm", "typhoon", "hurricane", "monsoon", "flood", "frost",
          "local", "locally", "nearby", "near me", "in my area", "around here", "my city", "my town",
-         "neighbourhood", "neighborhood", "time zone", "day trip", "things to do", "what to do", "weekend",
+         "neighbourhood", "neighborhood", "time zone", "day trip", "things to do", "what to do",
          "outdoors", "outside", "plant now", "this time of year", "sunset", "sunrise"),
         r"\b(?:lives?|living|based|settled|stays?|staying|moved|moving|relocat\w*)\s+(?:\w+\s+)?(?:in|on|near|by|"
         r"outside|to|at)\b|" + _words(
@@ -417,6 +418,12 @@ _PHRASES, _PREFIXES, _LONGEST = _question_table()
 _DENTAL = re.compile(r"\b(?:dentist\w*|dental|teeth|tooth|hygienist|orthodontist\w*)\b", re.IGNORECASE)
 
 
+# a question about another place than the asker's own: "there", "in Paris", "to Lisbon" (session 37: "What should I
+# pack for a weekend in Paris?" had opened the asker's home and hobbies; a weekend opens free time only as "this
+# weekend", "at the weekend", and no longer the place one lives)
+_ELSEWHERE = re.compile(r"\bthere\b|\b(?:in|to|at|around|visiting)\s+(?-i:[A-Z])\w+", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=4096)
 def question_domains(text: str) -> frozenset[str]:
     """The everyday domains a question's words open (one pass over its words, word pairs and longer phrases).
@@ -438,6 +445,8 @@ def question_domains(text: str) -> frozenset[str]:
             found |= domains
     if "food" in found and NOT_FOOD.search(text.lower()):
         found.discard("food")  # "What should I wear to the dinner?": not a question about what to eat
+    if "place" in found and _ELSEWHERE.search(text):
+        found.discard("place")  # "What local food should I try there?", "...a weekend in Paris": not where one lives
     return frozenset(found)
 
 
