@@ -421,7 +421,8 @@ _DENTAL = re.compile(r"\b(?:dentist\w*|dental|teeth|tooth|hygienist|orthodontist
 # a question about another place than the asker's own: "there", "in Paris", "to Lisbon" (session 37: "What should I
 # pack for a weekend in Paris?" had opened the asker's home and hobbies; a weekend opens free time only as "this
 # weekend", "at the weekend", and no longer the place one lives)
-_ELSEWHERE = re.compile(r"\bthere\b|\b(?:in|to|at|around|visiting)\s+(?-i:[A-Z])\w+", re.IGNORECASE)
+_ELSEWHERE = re.compile(r"(?<!\bis\s)(?<!\bare\s)\bthere\b(?!\s+(?:is|are|was|were)\b|'s\b)|"
+                        r"\b(?:in|to|at|around|visiting)\s+(?-i:[A-Z])\w+", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -430,6 +431,8 @@ def question_domains(text: str) -> frozenset[str]:
 
     >>> sorted(question_domains("How often should I water my orchids?"))
     ['home']
+    >>> "place" in question_domains("Are there things to do nearby?"), "place" in question_domains("Any local food there?")
+    (True, False)
     """
     tokens = [t.removesuffix("'s") for t in _key(text).split(" ") if t]
     if _DENTAL.search(text):
