@@ -311,7 +311,8 @@ def test_the_dev_set_users_differ() -> None:
                           ("blind13", 6, 157, 270), ("blind14", 8, 179, 332),
                           ("blind15", 8, 182, 404),
                           ("blind16", 8, 176, 354),
-                          ("blind17", 8, 178, 463)])
+                          ("blind17", 8, 178, 463),
+                          ("blind18", 8, 168, 357)])
 def test_the_blind_sets_load_with_the_counts_their_readme_gives(name: str, users: int, facts: int, turns: int) -> None:
     data = load_app_memory(DEV.with_name(f"{name}.json"))
     assert data.name == f"app-memory-{name}"
