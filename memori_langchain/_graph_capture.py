@@ -104,7 +104,9 @@ def memori_capture_node(
     of it failed or was dropped). A graph with a checkpointer whose state lacks
     the key logs a warning, once per node. Facts get
     metadata ``source="langgraph"``, ``role="user"``, ``thread_id`` and
-    ``message_id`` when known, and the thread id as ``session_id``; they are
+    ``message_id`` when known, and the thread id as ``session_id`` (the run config's ``thread_id``, else the
+    graph's thread, else the config's ``session_id``: in a plain chain, outside a graph, the node captures
+    the messages it is given the same way); they are
     dated when the turn was said, the human message's ``additional_kwargs["created_at"]`` (else
     ``response_metadata["created_at"]``: a timezone-aware datetime or an ISO 8601 string with a UTC offset),
     else when the node runs, which is also the "now" the extractor reads "on Thursday" against (a time

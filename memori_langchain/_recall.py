@@ -39,11 +39,17 @@ def graph_runtime_context() -> Any:
 def thread_of_run(config: Mapping[str, Any] | None, runtime: Any = None) -> str | None:
     """The conversation thread of a run, the one rule the capturing adapters follow: the run ``config``'s
     ``configurable.thread_id``, else the thread LangGraph's runtime knows (``runtime.execution_info``; the
-    runtime of the current graph run when ``runtime`` is not given); ``None`` when neither names one."""
-    thread_id = ((config or {}).get("configurable") or {}).get("thread_id")
+    runtime of the current graph run when ``runtime`` is not given), else ``configurable.session_id`` (the key
+    ``RunnableWithMessageHistory`` names a chain's conversation by); ``None`` when none names one."""
+    configurable = (config or {}).get("configurable") or {}
+    thread_id = configurable.get("thread_id")
     if thread_id is None:
         info = getattr(runtime if runtime is not None else graph_runtime(), "execution_info", None)
         thread_id = getattr(info, "thread_id", None)
+    if thread_id is None:
+        # A chain's capture node sees no graph: without its conversation the captured facts get no session,
+        # and recall ranks them unlike the same facts captured by the middleware in a thread.
+        thread_id = configurable.get("session_id")
     return str(thread_id) if thread_id is not None else None
 
 
