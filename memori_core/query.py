@@ -88,13 +88,22 @@ def _checked_messages(messages: Any) -> Any:
         role = field_of(message, "role")
         if not isinstance(role, str):
             got = f"a {type(message).__name__} without 'role'" if role is None else f"role {role!r}"
-            raise TypeError(f"{name} must be a message with a str 'role' and a 'content', got {got}")
+            raise TypeError(f"{name} must be a message with a str 'role' and a 'content', got {got}"
+                            f"{langchain_hint(message)}")
         has_content = "content" in message if isinstance(message, Mapping) else hasattr(message, "content")
         if role == "user" and not has_content:
             keys = f" (its keys: {', '.join(map(repr, message))})" if isinstance(message, Mapping) else ""
             raise TypeError(f"{name} is a user message without 'content'{keys}")
         check_message_content(field_of(message, "content"), f"{name}['content']")
     return messages
+
+
+def langchain_hint(item: Any) -> str:
+    """What to use instead, when ``item`` is a LangChain message given where a provider SDK's message belongs."""
+    if not type(item).__module__.startswith("langchain"):
+        return ""
+    return (" (LangChain messages are read by memori_langchain: MemoriContextInjector or MemoriMiddleware recall for "
+            "them, memori_capture_node captures a chain's or a graph's turns)")
 
 
 def content_text(content: Any) -> str:

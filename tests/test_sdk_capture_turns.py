@@ -73,7 +73,9 @@ def test_an_anthropic_reply_object_kept_whole_or_as_its_content_is_captured(
                                                    "'role', 'text')"),
         (HumanMessage("I keep bees."), "messages[1]: expected a Message, a (role, text) pair or a provider SDK "
                                        "message (a mapping or an object with a 'role' and its 'content'), "
-                                       "got HumanMessage"),
+                                       "got HumanMessage (LangChain messages are read by memori_langchain: "
+                                       "MemoriContextInjector or MemoriMiddleware recall for them, "
+                                       "memori_capture_node captures a chain's or a graph's turns)"),
         ({"text": "I keep bees."}, "got dict with keys 'text'"),
     ],
     ids=["user dict without content", "LangChain message", "dict without role"],

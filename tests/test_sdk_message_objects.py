@@ -54,5 +54,6 @@ def test_a_chat_message_whose_content_cannot_be_written_is_an_error_naming_it(me
 
 
 def test_langchain_messages_are_a_type_error_naming_the_message(memory: MemoriRecall) -> None:
-    with pytest.raises(TypeError, match=r"kwargs\['messages'\]\[0\] .* SystemMessage without 'role'"):
+    with pytest.raises(TypeError, match=r"kwargs\['messages'\]\[0\] .* SystemMessage without 'role' \(LangChain "
+                                        r"messages are read by memori_langchain: MemoriContextInjector"):
         memory.apply({"model": "m", "messages": [SystemMessage("Be brief."), HumanMessage(TURN_1)]})

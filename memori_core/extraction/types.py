@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from ..query import langchain_hint
 from ..validate import check_said_at, clip_turn
 from .sdk_messages import sdk_role_and_text
 
@@ -84,7 +85,7 @@ def as_messages(items: Iterable[MessageLike], name: str = "messages") -> list[Me
             keys = f" with keys {', '.join(map(repr, item))}" if isinstance(item, Mapping) else ""
             raise TypeError(
                 f"{name}[{i}]: expected a Message, a (role, text) pair or a provider SDK message (a mapping or an "
-                f"object with a 'role' and its 'content'), got {type(item).__name__}{keys}"
+                f"object with a 'role' and its 'content'), got {type(item).__name__}{keys}{langchain_hint(item)}"
             )
         if not isinstance(role, str) or not isinstance(text, str):
             raise TypeError(f"{name}[{i}]: a message's role and text must be str")
