@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ..calendar_words import WEEKDAY_STEMS
 from ..slots import fold as _fold
 from ..text import get_stemmer
 from .cues import is_negated
@@ -66,7 +67,7 @@ _HOW_OFTEN = re.compile(
     r"once|twice)\s+(?:a|per|every)\s+(?:day|week|month|year|fortnight)\b|\b(?:every\s+(?:day|night|morning|evening|"
     r"week|weekend|other\s+day)|daily|weekly|most\s+(?:days|mornings|evenings|weekends))\b|"
     # the days of the week it is done on: "on Tuesdays and Thursdays", "on Thursdays only"
-    r"\bon\s+(?:mon|tues|wednes|thurs|fri|satur|sun)days\b",
+    rf"\bon\s+(?:{WEEKDAY_STEMS})days\b",
     re.IGNORECASE,
 )
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta, timezone
 
+from ..calendar_words import WEEKDAYS_PLURAL
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .dates import IN_SPAN, WEEKDAY, span_days
@@ -324,8 +325,7 @@ _ILLNESS_RECURS = rx(r"\b(?:every|each|usually|always|when(?:ever)?|recurr(?:ing
                      r"(?:once|twice|\d+\s+times|a\s+few\s+times)\s+a\s+(?:week|month|year|winter|season))\b")
 _DATED_EVENT = rx(rf"\b(?:{_EVENT_WORDS}|conference|festival|graduation|ceremony|reunion|retreat|workshop|course|"
                   r"tournament|race|marathon|trip|holiday|vacation|exams)\b")
-_RECURRING = rx(r"\b(?:every|each|weekly|daily|usually|always|on\s+(?:mondays|tuesdays|wednesdays|thursdays|"
-                r"fridays|saturdays|sundays|weekdays|weekends))\b")
+_RECURRING = rx(rf"\b(?:every|each|weekly|daily|usually|always|on\s+(?:{WEEKDAYS_PLURAL}|weekdays|weekends))\b")
 # "I have a meeting at 3pm tomorrow": true until it has happened.
 SOON = rx(rf"\b(?:tomorrow|the\s+day\s+after\s+tomorrow|next\s+(?:week|weekend|{WEEKDAY})|"
           rf"(?:on|this)\s+{WEEKDAY}|this\s+weekend)\b")

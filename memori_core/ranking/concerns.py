@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import re
 
-from ..calendar_words import MONTH_NAMES
+from ..calendar_words import MONTH_NAMES, WEEKDAY_STEMS
 from .care import CARRIED_MEDICINE, NOT_FOOD, SULFONYLUREAS, is_care_fact, negated_at
 
 __all__ = ["ADDED_CONCERNS", "FACT_CONCERNS", "LIMIT_CONCERNS", "NOT_EATEN_ALLERGY", "QUESTION_CONCERNS", "SITUATION_CONCERNS",
@@ -290,7 +290,7 @@ _BREEDS = (r"(?:labradors?|labs|poodles?|spaniels?|terriers?|retrievers?|collies
            r"tabb(?:y|ies)|bengals?|sphynx)")
 _CHILD = (r"(?:sons?|daughters?|kids?|children|child|toddlers?|bab(?:y|ies)|twins|eldest|youngest|"
           r"grand(?:children|child|kids?|sons?|daughters?)|step(?:sons?|daughters?|kids?))")
-_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_DAY = rf"(?:{WEEKDAY_STEMS})day"
 _MONTH = "(?:" + "|".join(MONTH_NAMES) + ")"
 SITUATION_CONCERNS: dict[str, str] = {
     "children": rf"\b{_CHILD}\b(?!')|\b(?:user's|my|our|his|her|their|two|three|four)\s+(?:little\s+|young\s+|teenage\s+)?"
