@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from ..calendar_words import MONTH_NAMES, WEEKDAYS
+from ..number_words import count_of, number_words
 from .patterns import rx
 
 __all__ = [
@@ -61,12 +62,10 @@ DATED = rx(
 
 # "in two weeks", "in 10 days", "in a fortnight": when a plan happens, counted from now.
 IN_SPAN = re.compile(
-    r"\bin\s+(?:(?P<n>a|an|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
+    rf"\bin\s+(?:(?P<n>a|an|{number_words('eight')}|a\s+couple\s+of|a\s+few|\d{{1,2}})\s+"
     r"(?P<unit>days?|weeks?)|(?P<fortnight>a\s+fortnight))\b",
     re.IGNORECASE,
 )
-_SPAN_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                "eight": 8, "a couple of": 2, "a few": 3}
 
 # The phrases a plan names its day with, first found wins; each alternative's groups say which it is.
 _PHRASE = re.compile(
@@ -128,8 +127,7 @@ def span_days(span: re.Match[str]) -> timedelta:
     """How far ahead an :data:`IN_SPAN` match puts a plan."""
     if span.group("fortnight"):
         return timedelta(days=14)
-    n = re.sub(r"\s+", " ", span.group("n").lower())
-    count = int(n) if n.isdigit() else _SPAN_COUNTS[n]
+    count = count_of(span.group("n"))
     return timedelta(days=count * (7 if span.group("unit").lower().startswith("week") else 1))
 
 
@@ -483,8 +481,7 @@ def date_told(fact: str, now: datetime) -> str:
 
 
 
-_COUNT = r"a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}"
-_COUNTS = {**_SPAN_COUNTS, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_COUNT = rf"a|an|{number_words('twelve')}|\d{{1,2}}"
 # A past time named from the day it was said: "last month", "this year", "two weeks ago", "last Friday". "this
 # month", "this week" and "this year" name the month, week or year said in, whether the fact is past or present.
 # Not a time followed by "'s" or "of" ("last year's festival", "last year of college": a thing, not a time).
@@ -573,8 +570,7 @@ def _said_past(m: re.Match[str], today: date, before: str) -> str | None:
         saturday = today - timedelta(days=(today.weekday() - 5) % 7 or 7)
         said, lead = f"the weekend of {day_label(saturday)}", lead and "on"
     else:
-        n = g["n"].lower()
-        count = int(n) if n.isdigit() else _COUNTS[n]
+        count = count_of(g["n"])
         unit = g["ago_unit"].lower()
         if unit == "day":
             said, lead = day_label(today - timedelta(days=count)), lead and "on"

@@ -15,6 +15,7 @@ import re
 from datetime import date, datetime, timedelta, timezone
 
 from ..calendar_words import WEEKDAYS_PLURAL
+from ..number_words import count_of, number_words
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .dates import IN_SPAN, WEEKDAY, span_days
@@ -346,11 +347,9 @@ _DAY_NAMED = rx(
 )
 # "for two weeks", "for a few days", "for the weekend": how long a visit told now lasts.
 _STAY_FOR = rx(
-    r"\bfor\s+(?:(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
+    rf"\bfor\s+(?:(?P<n>a|an|{number_words('ten')}|a\s+couple\s+of|a\s+few|\d{{1,2}})\s+"
     r"(?P<unit>days?|nights?|weeks?)|(?P<fortnight>a\s+fortnight)|the\s+(?P<the>weekend|week))\b"
 )
-_STAY_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "a few": 3}
 
 
 def _stay_length(m: re.Match[str]) -> timedelta:
@@ -359,8 +358,7 @@ def _stay_length(m: re.Match[str]) -> timedelta:
         return timedelta(days=14)
     if m.group("the"):
         return timedelta(days=3 if m.group("the").lower() == "weekend" else 7)
-    n = re.sub(r"\s+", " ", m.group("n").lower())
-    count = int(n) if n.isdigit() else _STAY_COUNTS[n]
+    count = count_of(m.group("n"))
     return timedelta(days=count * (7 if m.group("unit").lower().startswith("week") else 1))
 
 

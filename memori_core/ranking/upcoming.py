@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 import numpy as np
 
 from ..calendar_words import WEEKDAYS
+from ..number_words import count_of, number_words
 
 __all__ = ["CHANGE_DAYS", "HORIZON_DAYS", "UPCOMING_MOST", "asks_about_travel", "asks_what_is_coming",
            "plans_in_force", "still_ahead", "tells_a_plan"]
@@ -160,8 +161,7 @@ _PLAN_WORDS = re.compile(r"\b(?:is|are|am|'s|'m|'re)\s+(?:\w+\s+)?(?:going|flyin
                          re.IGNORECASE)
 _CHANGED = re.compile(r"\b(?:cancell?ed|called\s+off|postponed|rescheduled|pushed\s+back|is\s+off|"
                       r"no\s+longer\s+(?:going|flying|travell?ing|attending))\b", re.IGNORECASE)
-_DURATION = re.compile(r"\bfor\s+(?:a|one|two|three|\d+)\s+(days?|weeks?|nights?)\b", re.IGNORECASE)
-_COUNT = {"a": 1, "one": 1, "two": 2, "three": 3}
+_DURATION = re.compile(rf"\bfor\s+(?:a|{number_words('three')}|\d+)\s+(days?|weeks?|nights?)\b", re.IGNORECASE)
 
 
 def tells_a_plan(text: str) -> bool:
@@ -183,8 +183,7 @@ def _lasting(text: str) -> float:
     m = _DURATION.search(text)
     if m is None:
         return 0.0
-    number = m.group(0).split()[1].lower()
-    n = _COUNT.get(number, int(number) if number.isdigit() else 1)
+    n = count_of(m.group(0).split()[1])
     unit = m.group(1).lower()
     return n * (7 if unit.startswith("week") else 1) * DAY
 
