@@ -61,7 +61,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from ..calendar_words import MONTH_NAMES, WEEKDAYS
+from ..calendar_words import ANY_MONTH, ANY_WEEKDAY
 from ..capture import capture_facts
 from ..embedders import default_embedder
 from ..engine import RecallEngine
@@ -254,8 +254,8 @@ _WORD = re.compile(r"\w+")
 # A time written out from the day it was said ("on Thursday 2026-08-06", "in the week of Monday 2026-07-20", "in
 # July 2026", "in 2025"), as capture writes "yesterday", "last week", "last month" or "last year": a time word too.
 _WRITTEN_TIME = re.compile(
-    rf"\b(?:(?:the\s+week(?:end)?\s+of\s+)?(?:{'|'.join(WEEKDAYS)})\s+"
-    rf"\d{{4}}-\d{{2}}-\d{{2}}|(?:(?:{'|'.join(MONTH_NAMES)})\s+)?(?:19|20)\d{{2}})\b"
+    rf"\b(?:(?:the\s+week(?:end)?\s+of\s+)?(?:{ANY_WEEKDAY})\s+"
+    rf"\d{{4}}-\d{{2}}-\d{{2}}|(?:(?:{ANY_MONTH})\s+)?(?:19|20)\d{{2}})\b"
 )
 
 

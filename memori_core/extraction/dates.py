@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from ..calendar_words import MONTH_NAMES, WEEKDAYS
+from ..calendar_words import ANY_MONTH as _MONTH, ANY_WEEKDAY as _WEEKDAY, MONTH_NAMES, SHORT_MONTHS, WEEKDAYS, month_of
 from ..number_words import count_of, number_words
 from .patterns import rx
 
@@ -28,7 +28,6 @@ __all__ = [
     "SAID_TIME",
     "UNKNOWN_ZONE_MARGIN",
     "WEEKDAY",
-    "WEEKDAYS",
     "AnchoredPlan",
     "anchor_plan",
     "date_said",
@@ -42,8 +41,6 @@ UNKNOWN_ZONE_MARGIN = timedelta(hours=12)
 """How long after 24:00 of a plan's day (in UTC) it expires when the user's zone is not known: the day has then
 ended everywhere (UTC-12 is the last zone to end a day)."""
 
-_WEEKDAY = "|".join(WEEKDAYS)
-_MONTH = "|".join(MONTH_NAMES)
 _PART = r"morning|afternoon|evening|night"
 _ORDINAL = r"(?:st|nd|rd|th)"
 # "in May 15", "in 15 May": a day typed after "in" is written "on <day>" (the "in" is no part of it; "in May" stays)
@@ -196,8 +193,7 @@ def _on(prep: str | None, day: date, part: str | None = None) -> str:
 
 
 # A month's short name before a day of it, as people type it: "Nov 1", "Sept. 30" (not "Nov" alone, nor "may 3").
-_SHORT_MONTH = re.compile(r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?(?=\s+\d{1,2}(?!\d|\s*[:.]\d))")
-_SHORT_NAMES = {name[:3]: name for name in MONTH_NAMES}
+_SHORT_MONTH = re.compile(rf"\b({SHORT_MONTHS.title()})\.?(?=\s+\d{{1,2}}(?!\d|\s*[:.]\d))")
 
 
 def spell_months(text: str) -> str:
@@ -206,7 +202,7 @@ def spell_months(text: str) -> str:
     >>> spell_months("User starts at Deloitte on Nov 1.")
     'User starts at Deloitte on November 1.'
     """
-    return _SHORT_MONTH.sub(lambda m: _SHORT_NAMES[m.group(1)[:3].lower()].capitalize(), text)
+    return _SHORT_MONTH.sub(lambda m: month_of(m.group(1)).capitalize(), text)
 
 
 # "on 2027-01-16" with no weekday before it: read as "on 16 January 2027" (a weekday before it: anchored already)

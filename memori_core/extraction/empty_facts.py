@@ -11,7 +11,7 @@ import re
 
 from .passing_remarks import is_passing_remark
 from ..ranking.care import is_care_fact
-from ..calendar_words import WEEKDAYS
+from ..calendar_words import ANY_WEEKDAY as _DAYS
 from ..slots import PERSON, placed
 from .dates import DATED
 from .grammar import is_past
@@ -170,7 +170,6 @@ _NOT_KNOWING = rx(
 # "User starts in three weeks.", "User starts on Monday.": a start told with no what but when, leaning on what was
 # said before ("User starts work on Monday.", "User is starting on insulin next week." and "User starts at Monzo in
 # May." say what).
-_DAYS = "|".join(WEEKDAYS)
 _BARE_START = rx(
     r"^User\s+(?:(?:only|just|finally|actually)\s+)?(?:starts|begins|is\s+starting|will\s+start)\s+(?:"
     r"in\s+(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?)|"

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ..calendar_words import MONTH_NAMES
+from ..calendar_words import ANY_MONTH, SHORT_MONTHS
 from ..slots import PERSON, holder, names_no_home
 from .leads import CLINICIAN, strip_lead
 from .named import OWN_PREGNANCY, partner_of
@@ -36,7 +36,7 @@ __all__ = ["as_life_events", "restate_event"]
 _IM = I_OR_WE_ARE
 _NUMBER = (r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|a\s+couple\s+of|"
            r"several)")
-_MONTH = "(?:" + "|".join(MONTH_NAMES) + ")"
+_MONTH = f"(?:{ANY_MONTH})"
 _SPAN = rf"{_NUMBER}\s+(?:full\s+)?(?:days?|weeks?|months?|years?)"
 
 # What a habit's word is a habit of: "a cigarette" -> smoking.
@@ -117,7 +117,7 @@ _MOVED = rx(
 # "doing keto since jan": a diet the user is on since then.
 _STATE_SINCE = rx(
     rf"^(?:{_IM}\s+)?(?:now\s+|officially\s+|fully\s+)?(?P<on>(?:doing|on)\s+)?(?P<state>[a-z-]+)\s+"
-    rf"(?:since|as\s+of)\s+(?:the\s+)?(?:last\s+)?(?:{_MONTH}|(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b\.?|"
+    rf"(?:since|as\s+of)\s+(?:the\s+)?(?:last\s+)?(?:{_MONTH}|(?:{SHORT_MONTHS})\b\.?|"
     r"new\s+years?|new\s+year's|christmas|spring|summer|autumn|fall|winter|(?:19|20)\d\d|"
     r"(?:last\s+)?(?:week|month|year))\b"
 )

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import re
 
+from ..calendar_words import MONTH_NAMES, WEEKDAYS
 from ..ranking.care import is_care_fact
-from .dates import WEEKDAYS
 from .patterns import I_AM, rx
 from .rewrite import OTHER_FIRST_PERSON, article, end_sentence
-from .cues import MONTH_NAMES
 from .slots import slots_of
 from .speech_acts import SECOND_PERSON
 from .verdicts import DROP_SMALL_TALK, KEPT_INTRODUCTION, KEPT_REWRITTEN

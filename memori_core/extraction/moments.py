@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta, timezone
 
-from ..calendar_words import WEEKDAYS_PLURAL
+from ..calendar_words import ANY_MONTH, MONTH_NAMES, WEEKDAYS_PLURAL
 from ..number_words import count_of, number_words
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
@@ -25,7 +25,7 @@ from .activities import PETS
 from .asides import lost_track, passing_aside
 from .one_offs import moved_about_the_home, one_off_act
 from .recent_states import recent_state
-from .cues import MONTH_NAMES, is_change
+from .cues import is_change
 from .health import BODY_PART
 from .slots import slots_of
 from .stays import away_until
@@ -340,8 +340,8 @@ _DAY_NAMED = rx(
     # "We're doing Thanksgiving at my mom's": the holiday as what is planned
     r"(?:doing|having|hosting|spending)\s+(?:christmas|xmas|thanksgiving)\b(?!\s+(?:dinner|lunch|party))|"
     r"(?:on|for)\s+the\s+\d{1,2}(?:st|nd|rd|th)|"
-    rf"(?:on|for)\s+(?:{'|'.join(MONTH_NAMES)})\s+\d{{1,2}}(?:st|nd|rd|th)?|"
-    rf"(?:on|for)\s+\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{'|'.join(MONTH_NAMES)}))\b"
+    rf"(?:on|for)\s+(?:{ANY_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?|"
+    rf"(?:on|for)\s+\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{ANY_MONTH}))\b"
     # a weekday typed bare after the plan: "Jess is coming over saturday" (not "on saturdays", "saturday's match")
     rf"|(?<=\s)(?<!every\s)(?<!each\s){WEEKDAY}(?=\s*(?:[.!,;?]|$|(?:morning|afternoon|evening|night|at)\b))"
 )
@@ -386,8 +386,8 @@ _BUSY = rx(
 )
 # A day of the calendar: "May 15", "15 May", "May 15-17", "the 18th".
 _CALENDAR_DAY = rx(
-    rf"\b(?:(?:{'|'.join(MONTH_NAMES)})\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
-    rf"\d{{1,2}}(?:st|nd|rd|th)?(?:\s*[-\u2013]\s*\d{{1,2}}(?:st|nd|rd|th)?)?\s+(?:of\s+)?(?:{'|'.join(MONTH_NAMES)})\b|"
+    rf"\b(?:(?:{ANY_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?(?:\s*[-\u2013]\s*\d{{1,2}}(?:st|nd|rd|th)?)?\s+(?:of\s+)?(?:{ANY_MONTH})\b|"
     r"the\s+\d{1,2}(?:st|nd|rd|th)\b)"
 )
 # "I have my cousin's wedding May 25-27", "I had my cousin's wedding May 15-17", "We went to a concert on the 3rd":
@@ -475,7 +475,7 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
     if day is not None and _DATED_EVENT.search(body) and not _RECURRING.search(body) and (
             _EVENT_TOLD.match(body) or _MY_EVENT.match(body) or _THE_EVENT.match(body)):
         # "I have my cousin's wedding May 25-27": the day is written out, and ends it (rules.judge_sentence)
-        month = re.search(rf"\b(?:{'|'.join(MONTH_NAMES)})\b", day.group(0), re.IGNORECASE)
+        month = re.search(rf"\b(?:{ANY_MONTH})\b", day.group(0), re.IGNORECASE)
         return as_fact(body), KEPT_EXPIRING, _until_month_end(month.group(0), now) if month else timedelta(days=31)
     planned = _APPOINTMENT.match(body) or _MY_EVENT.match(body) or _THEIR_PLAN.match(body) or _PLANNED.match(body) \
         or _THE_EVENT.match(body) or _DOING_AN_EVENT.match(body)
@@ -564,8 +564,8 @@ _PLANNED = rx(
 _PLAN_MONTH = rx(
     rf"(?:\b(?:in|for|on|until|till)\s+(?:the\s+\w+\s+of\s+|early\s+|mid-?\s*|late\s+)?|\b(?=next\s+month)"
     # "at the end of the month", "end of next month", "the start of May"
-    rf"|\b{_MONTH_PART}(?:the\s+|this\s+)?(?=(?:month|next\s+month|{'|'.join(MONTH_NAMES)})\b))"
-    rf"(?P<month>{'|'.join(MONTH_NAMES)}|next\s+month|month)\b"
+    rf"|\b{_MONTH_PART}(?:the\s+|this\s+)?(?=(?:month|next\s+month|{ANY_MONTH})\b))"
+    rf"(?P<month>{ANY_MONTH}|next\s+month|month)\b"
 )
 
 

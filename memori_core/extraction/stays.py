@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from ..calendar_words import MONTH_NAMES
+from ..calendar_words import ANY_MONTH, MONTH_NAMES
 from ..number_words import count_of, number_words
 from .dates import WEEKDAY, AnchoredPlan, anchor_plan, said_time_end
 from .grammar import is_past_statement
@@ -35,7 +35,7 @@ _SPAN = rx(
 # to the 17th".
 _END = rx(
     r"\b(?:(?:until|till)\s+(?!(?:then|now|later|further|tonight|today|i|we|my|our|he|she|they|it|you)\b)"
-    r"|this\s+(?:week(?:end)?|month)\b|from\s+(?=the\s+\d|\d{1,2}(?:st|nd|rd|th)?\s|(?:" + "|".join(MONTH_NAMES) + r")\s+\d))"
+    r"|this\s+(?:week(?:end)?|month)\b|from\s+(?=the\s+\d|\d{1,2}(?:st|nd|rd|th)?\s|(?:" + ANY_MONTH + r")\s+\d))"
 )
 # What names no end of its own: what recurs ("every", "Monday until Friday"), what starts then and holds after it.
 _NO_END = rx(

@@ -18,13 +18,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ..calendar_words import ANY_MONTH as _MONTH
 from ..slots import PERSON, holder
 from .activities import PETS
 from .break_ups import as_break_up
 from .doses import as_new_dose
 from .operations import as_operation_done
 from .clauses import split_clauses
-from .cues import MONTH_NAMES, content_words, is_negated
+from .cues import content_words, is_negated
 from .diagnoses import LASTING_CONDITION, is_medicine
 from .diets import taken_back
 from .health import BODY_PART
@@ -37,7 +38,6 @@ from .slots import slots_of
 
 __all__ = ["as_told_endings", "told_ending"]
 
-_MONTH = "|".join(MONTH_NAMES)
 # Who died: someone named, "my husband", "our old cat", "he" / "she" (the stored facts say whose: .named).
 _WHO = (rf"(?P<who>(?:my|our)\s+(?:(?:old|little|beloved|dear|lovely|sweet)\s+)*(?:{PERSON}|{PETS})"
         r"(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f'-]+)?|mum|mom|mam|dad|nan|nana|gran|granny|grandma|grandpa|grandad|"

@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import re
 
-from ..calendar_words import MONTH_NAMES, WEEKDAY_STEMS
+from ..calendar_words import ANY_MONTH, MONTH_NAMES, WEEKDAY_STEMS
 from .word_tables import TOKEN, PhraseTable, alternation as _any, fold
 from .care import CARRIED_MEDICINE, NOT_FOOD, SULFONYLUREAS, is_care_fact, negated_at
 
@@ -282,7 +282,7 @@ _BREEDS = (r"(?:labradors?|labs|poodles?|spaniels?|terriers?|retrievers?|collies
 _CHILD = (r"(?:sons?|daughters?|kids?|children|child|toddlers?|bab(?:y|ies)|twins|eldest|youngest|"
           r"grand(?:children|child|kids?|sons?|daughters?)|step(?:sons?|daughters?|kids?))")
 _DAY = rf"(?:{WEEKDAY_STEMS})day"
-_MONTH = "(?:" + "|".join(MONTH_NAMES) + ")"
+_MONTH = f"(?:{ANY_MONTH})"
 SITUATION_CONCERNS: dict[str, str] = {
     "children": rf"\b{_CHILD}\b(?!')|\b(?:user's|my|our|his|her|their|two|three|four)\s+(?:little\s+|young\s+|teenage\s+)?"
                 r"(?:girls|boys)\b|\b(?:looks?\s+after|helps?\s+(?:out\s+)?with|minds?|babysits?)\s+(?-i:[A-Z])\w+|"

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..calendar_words import MONTH_NAMES, WEEKDAYS as _WEEKDAYS, WORKDAY_STEMS
+from ..calendar_words import ANY_WEEKDAY as _DAY_ALT, MONTH_NAMES, WEEKDAYS as _WEEKDAYS, WORKDAY_STEMS
 from ..slots import PERSON, placed, slot_keys
 from .allergens import allergen_rows
 from .care import FROM_HOME, asks_the_sky_here, for_the_asker, named_by
@@ -212,7 +212,6 @@ def _day_re(day: str) -> re.Pattern[str]:
     return re.compile(rf"\b{day.capitalize()}\b")
 
 
-_DAY_ALT = "|".join(_WEEKDAYS)
 # a span of the week: "Tuesday to Saturday", "from Friday sunset to Saturday sunset", "Monday through Thursday"
 _DAY_SPAN = re.compile(rf"\b({_DAY_ALT})s?(?:\s+\w+)?\s+(?:to|through|till|until|thru)\s+({_DAY_ALT})s?\b", re.IGNORECASE)
 _WEEKDAYS_WORD = re.compile(r"\bweekdays\b", re.IGNORECASE)

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from ..calendar_words import WEEKDAYS
+from ..calendar_words import ANY_WEEKDAY
 from ..number_words import count_of, number_words
 
 __all__ = ["CHANGE_DAYS", "HORIZON_DAYS", "UPCOMING_MOST", "asks_about_travel", "asks_what_is_coming",
@@ -55,7 +55,7 @@ _PLANS = re.compile(r"\b(?:any|my|our)\s+(?:\w+\s+)?plans\b|\bplans\s+for\s+(?:t
 _PLANS_FOR_A_THING = re.compile(
     r"\bplans?\s+for\s+(?!(?:my|our)\b|(?:(?:this|next|the|that)\s+)?(?:weekend|week|month|year|summer|winter|"
     r"spring|autumn|fall|holidays?|evening|morning|afternoon|night|day|break|half[\s-]term|rest\s+of)\b|"
-    rf"(?:tonight|tomorrow|today|christmas|easter|new\s+year|{'|'.join(WEEKDAYS)})\b)", re.IGNORECASE)
+    rf"(?:tonight|tomorrow|today|christmas|easter|new\s+year|{ANY_WEEKDAY})\b)", re.IGNORECASE)
 # "Am I busy next week?", "Am I free this weekend?", "Do I have anything tomorrow?"
 _WHEN_AHEAD = re.compile(r"\b(?:am\s+i|are\s+we)\s+(?:busy|free|away|travell?ing|going\s+anywhere)\b"
                          r"|\b(?:do|have)\s+(?:i|we)\s+(?:got\s+)?(?:anything|something)\b", re.IGNORECASE)
@@ -146,7 +146,7 @@ _RELATIVE: tuple[tuple[re.Pattern[str], float], ...] = tuple(
         (r"\b(?:tonight|today|this\s+(?:evening|afternoon|morning))\b", 1),
         (r"\btomorrow\b", 2),
         (r"\bthis\s+(?:weekend|week|saturday|sunday)\b", 7),
-        (rf"\b(?:next\s+(?:weekend|week|{'|'.join(WEEKDAYS)})|in\s+(?:a|one|two|"
+        (rf"\b(?:next\s+(?:weekend|week|{ANY_WEEKDAY})|in\s+(?:a|one|two|"
          r"a\s+couple\s+of|\d)\s+(?:days?|weeks?))\b", 14),
         (r"\b(?:this|later\s+this)\s+month\b|\bin\s+(?:three|four|\d)\s+weeks\b", 31),
         (r"\b(?:next\s+month|in\s+(?:a|one|two|\d)\s+months?)\b", 62),
