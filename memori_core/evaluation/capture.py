@@ -68,6 +68,7 @@ from ..engine import RecallEngine
 from ..extraction.prompted import PromptedFactExtractor
 from ..extraction.provenance import FACT_PATHS, FACT_TOPICS, CapturePolicy, check_policy, fact_topic
 from ..extraction.rule_based import RuleBasedFactExtractor
+from ..number_words import NUMBER_WORDS
 from ..extraction.types import ExtractedFact, FactExtractor, KnownFact, Message, MessageLike
 from ..store.chroma import ChromaStore
 from ..text import STEM_FOLDS, get_stemmer, normalize_fact_text
@@ -268,8 +269,7 @@ _SAME_WORD = {"kid": "child", "children": "child", "grandkid": "grandchild", "gr
                   ("mum", "mother"), ("mom", "mother"), ("mam", "mother"), ("dad", "father"), ("hubby", "husband"),
                   ("uni", "university"), ("dept", "department"))},
               # a small number written in digits is the number written in words: "4 days" is "four days"
-              **{str(n): get_stemmer("english")(word) for n, word in enumerate(
-                  "one two three four five six seven eight nine ten eleven twelve".split(), start=1)}}
+              **{str(n): get_stemmer("english")(word) for word, n in NUMBER_WORDS.items()}}
 # The word families the stemmer leaves apart that recall's analyzer folds too ("allergy" / "allergic",
 # "pregnancy" / "pregnant", "injury" / "injured"): one token, as a reader takes them.
 _FOLDS = STEM_FOLDS["english"]
