@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..number_words import number_words
 from ..calendar_words import ANY_MONTH as _MONTHS, SHORT_MONTHS, month_of
 from .dates import WEEKDAY
 from .patterns import PLACE_NAME, rx
@@ -34,7 +35,7 @@ __all__ = ["as_job_begun", "as_move_made", "as_plain_plans"]
 # When a plan is for: "next month", "in january", "in two weeks", "on Friday", "tomorrow", "soon".
 _PLAN_TIME = (
     rf"(?:next\s+(?:week|month|year|spring|summer|autumn|fall|winter|term|{WEEKDAY})|this\s+(?:summer|autumn|fall|"
-    rf"winter|spring|month|year)|in\s+(?:(?:early|mid|late)-?\s*)?(?:{_MONTHS})|in\s+(?:a|an|one|two|three|four|"
+    rf"winter|spring|month|year)|in\s+(?:(?:early|mid|late)-?\s*)?(?:{_MONTHS})|in\s+(?:a|an|{number_words('four')}|"
     rf"five|six|a\s+few|a\s+couple\s+of|\d{{1,2}})\s+(?:days?|weeks?|months?)|on\s+{WEEKDAY}|tomorrow|soon|"
     rf"(?:{_MONTHS})\s+\d{{1,2}}|after\s+(?:christmas|easter|the\s+summer))"
 )

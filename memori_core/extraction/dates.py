@@ -84,7 +84,7 @@ _PHRASE = re.compile(
     r")\b"
     # the weekend has its own prepositions: "at the weekend", "on the weekend", "this weekend"
     r"|\b(?P<weekend>(?:(?P<we_rel>this|next|the\s+coming|this\s+coming)\s+|(?:at|on|over)\s+the\s+)weekend)\b"
-    r"|\b(?P<span>in\s+(?:(?:a|an|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
+    rf"|\b(?P<span>in\s+(?:(?:a|an|{number_words('eight')}|a\s+couple\s+of|a\s+few|\d{{1,2}})\s+"
     r"(?:days?|weeks?)|a\s+fortnight))\b"
     # "for Christmas", "over Christmas", "on Boxing Day", "at New Year": a holiday of a fixed day
     # "doing Thanksgiving at my mom's": the holiday as what is planned

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..number_words import number_words
 from .passing_remarks import is_passing_remark
 from ..ranking.care import is_care_fact
 from ..calendar_words import ANY_WEEKDAY as _DAYS
@@ -172,7 +173,7 @@ _NOT_KNOWING = rx(
 # May." say what).
 _BARE_START = rx(
     r"^User\s+(?:(?:only|just|finally|actually)\s+)?(?:starts|begins|is\s+starting|will\s+start)\s+(?:"
-    r"in\s+(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?)|"
+    rf"in\s+(?:a|an|{number_words('six')}|\d+|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?)|"
     rf"on\s+(?:{_DAYS}|the\s+\d{{1,2}}(?:st|nd|rd|th))|next\s+(?:week|month|{_DAYS})|tomorrow|"
     rf"this\s+(?:week|month|{_DAYS}))\s*[.!]*$"
 )

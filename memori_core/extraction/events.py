@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ..number_words import number_words
 from ..calendar_words import ANY_MONTH, SHORT_MONTHS
 from ..slots import PERSON, holder, names_no_home
 from .leads import CLINICIAN, strip_lead
@@ -34,7 +35,7 @@ from .slots import is_job_offer, slots_of
 __all__ = ["as_life_events", "restate_event"]
 
 _IM = I_OR_WE_ARE
-_NUMBER = (r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|a\s+couple\s+of|"
+_NUMBER = (rf"(?:\d+|a|an|{number_words('twelve')}|a\s+few|a\s+couple\s+of|"
            r"several)")
 _MONTH = f"(?:{ANY_MONTH})"
 _SPAN = rf"{_NUMBER}\s+(?:full\s+)?(?:days?|weeks?|months?|years?)"
@@ -368,12 +369,12 @@ _DOING_NOW_REMARK = rx(r"^(?P<said>(?:doing|working|studying|teaching|living)\s+
 _BEEN_IN = rx(
     r"^(?P<who>i've|i\s+have|we've|we\s+have)\s+been\s+in\s+(?P<place>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)"
     r"\s+(?:for\s+)?(?P<span>(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+|roughly\s+)?"
-    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|many)\s+"
+    rf"(?:\d+|a|an|{number_words('ten')}|a\s+few|a\s+couple\s+of|several|many)\s+"
     r"(?:years?|months?))(?:\s+now)?[\s.!]*$"
 )
 # Too short a time in a place to say the user lives there: "a week", "a few months".
-_SHORT_STAY = rx(r"^(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+|roughly\s+)?(?:a|an|one|two|three|four|five|a\s+few|"
-                 r"a\s+couple\s+of|several)\s+months?$")
+_SHORT_STAY = rx(rf"^(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+|roughly\s+)?(?:a|an|{number_words('five')}|"
+                 r"a\s+few|a\s+couple\s+of|several)\s+months?$")
 
 
 def _been_in(clause: str, known: Sequence[str]) -> list[str] | None:

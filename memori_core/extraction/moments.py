@@ -92,7 +92,7 @@ _NOW_ONLY_AT = rx(r"^\W*(?:now|right\s+now|at\s+the\s+moment|currently)\W*$")  #
 _VISIT = (
     r"work|business|(?:a\s+|an\s+|the\s+|my\s+|our\s+)?(?:[\w'-]+\s+){0,2}?(?:conference|meeting|wedding|funeral|trip|visit|"
     r"holiday|vacation|gig|concert|match|game|festival|show|course|training|workshop|interview|layover|stopover|"
-    r"appointment|party|stag|hen\s+do)s?|(?:a|the|one|two|three|four|five|a\s+few|a\s+couple\s+of|\d+)\s+"
+    rf"appointment|party|stag|hen\s+do)s?|(?:a|the|{number_words('five')}|a\s+few|a\s+couple\s+of|\d+)\s+"
     r"(?:days?|nights?|weeks?)|the\s+(?:day|night|weekend|week)|a\s+(?:day|night|weekend|week)"
 )
 _ONLY_FOR_NOW = rx(

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from ..number_words import number_words
 from ..calendar_words import ANY_MONTH
 from ..slots import SLOTS, holder
 from ..slots import fold as _fold
@@ -144,7 +145,7 @@ _STARTS_LATER = re.compile(r"\b(?:got|accepted|landed|took)\s+(?:a|an|the)\s+(?:
 # another employer, said with a day to come (the fact has it written out: "around Wednesday 2026-09-30").
 _STARTS_AT_LATER = re.compile(
     r"\b(?:i|user)\s+(?:start|starts|begin|begins|(?:am|'m|is)\s+(?:starting|beginning))\s+(?:work\s+)?(?:at|with)\s+"
-    r"(?!\d)[^,.!?]*?\b(?:in\s+(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+"
+    rf"(?!\d)[^,.!?]*?\b(?:in\s+(?:a|an|{number_words('six')}|\d+|a\s+few|a\s+couple\s+of)\s+"
     r"(?:days?|weeks?|months?)|"
     rf"next\s+\w+|on\s+\w+|around\s+\w+|in\s+the\s+week\s+of|tomorrow|in\s+(?:{ANY_MONTH}))\b"
 )

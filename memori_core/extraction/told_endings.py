@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ..number_words import number_words
 from ..calendar_words import ANY_MONTH as _MONTH
 from ..slots import PERSON, holder
 from .activities import PETS
@@ -48,7 +49,7 @@ _WHEN_DIED = (
     r"peace)|"
     rf"on\s+(?:\w+day|the\s+\d|(?:{_MONTH}))|last\s+\w+|this\s+(?:morning|afternoon|evening|week|weekend|month|year|"
     r"\w+day)|yesterday|today|overnight|peacefully|suddenly|unexpectedly|recently|earlier|quietly|at\s+home|"
-    r"(?:a|one|two|three|\d+)\s+(?:days?|weeks?|months?|years?)\s+ago"
+    rf"(?:a|{number_words('three')}|\d+)\s+(?:days?|weeks?|months?|years?)\s+ago"
 )
 _STUDIES = (r"a[- ]levels|gcses|finals|degree|master's|masters|msc|phd|thesis|dissertation|apprenticeship|"
             r"sixth\s+form")
