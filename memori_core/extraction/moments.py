@@ -169,7 +169,7 @@ _FLARE_UP = rx(
 NOW_WORDS = rx(
     r"\b(?:today|tonight|right\s+now|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|week|weekend)|"
     r"(?:for|over)\s+the\s+(?:weekend|day|night)|for\s+(?:dinner|lunch|breakfast)|"
-    r"just\s+now|later\s+today|later(?:\s+on)?(?=\s*(?:[.!,]|$))|in\s+(?:a|an|one|two|three|four|five|ten|twenty|thirty|a\s+few|\d+)\s+"
+    rf"just\s+now|later\s+today|later(?:\s+on)?(?=\s*(?:[.!,]|$))|in\s+(?:a|an|{number_words('five')}|ten|twenty|thirty|a\s+few|\d+)\s+"
     r"(?:minutes?|mins?|hours?|hrs?))\b"
 )
 _MOMENT_VERB = rx(
@@ -316,7 +316,7 @@ CLOCK = rx(
 # "I have a date tonight", "My interview is this afternoon": an event later today, kept until the day is over
 # (not "right now", "in 20 minutes": soon over).
 _LATER_TODAY = rx(r"\b(?:tonight|later\s+today|today|this\s+(?:afternoon|evening))\b")
-_NOW_ONLY = rx(r"\b(?:right\s+now|at\s+the\s+moment|just\s+now|in\s+(?:a|an|one|two|three|four|five|ten|"
+_NOW_ONLY = rx(rf"\b(?:right\s+now|at\s+the\s+moment|just\s+now|in\s+(?:a|an|{number_words('five')}|ten|"
                r"twenty|thirty|a\s+few|\d+)\s+(?:minutes?|mins?|hours?|hrs?))\b")
 _EVENT = rx(rf"\b(?:{_EVENT_WORDS})\b")
 # An event a day of the calendar is for, a longer one too: "a conference on 26-28 May".

@@ -89,8 +89,8 @@ _SAID_PLAINLY: tuple[tuple[re.Pattern[str], str], ...] = (
     # "since the baby arrived I've gone down to three days a week": the user's work cut to part-time (not "the gym's
     # gone down to three days a week": someone else's days)
     (rx(r"^(?:(?:since|after|now\s+that)\s+[^,]+?\s*,?\s+)?(?:i've|i\s+have|i|ive)\s+(?:(?:just|now)\s+)?"
-        r"(?:gone|went|dropped|cut\s+back|come)\s+down\s+to\s+(?P<days>one|two|three|four|[1-4])\s+days\s+(?:a|per)\s+"
-        r"week\b"), "I work part-time now, {days} days a week"),
+        rf"(?:gone|went|dropped|cut\s+back|come)\s+down\s+to\s+(?P<days>{number_words('four')}|[1-4])\s+days\s+"
+        r"(?:a|per)\s+week\b"), "I work part-time now, {days} days a week"),
     # "new contract is fully remote", "my job's remote now": the user works from home
     (rx(r"^(?:(?:my|the)\s+)?(?:new\s+)?(?:job|contract|role|position)(?:'s|\s+is)\s+(?:now\s+)?"
         r"(?P<how>(?:fully|completely|totally|100%)\s+)?remote\b"),
