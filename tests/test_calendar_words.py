@@ -4,12 +4,11 @@ gate's and the capture scorer: no other module writes them out again."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
+from _helpers import written_out_elsewhere
 from memori_core.calendar_words import (MONTH_NAMES, SHORT_MONTHS, WEEKDAY_STEMS, WEEKDAYS, WEEKDAYS_PLURAL,
                                         WORKDAY_STEMS, month_of)
 
-ROOT = Path(__file__).resolve().parent.parent
 # Three names in a row, in any case, with anything but letters between them: a table or an alternation written out.
 _WRITTEN_OUT = re.compile(
     r"january\W+february\W+march|april\W+may\W+june|monday\W+tuesday\W+wednesday|friday\W+saturday\W+sunday"
@@ -20,11 +19,7 @@ _WRITTEN_OUT = re.compile(
 
 
 def test_the_month_and_weekday_names_are_written_out_only_in_calendar_words() -> None:
-    found = [f"{path.relative_to(ROOT)}:{text[: m.start()].count(chr(10)) + 1}"
-             for package in ("memori_core", "memori_langchain", "memori_llamaindex")
-             for path in sorted((ROOT / package).rglob("*.py")) if path.name != "calendar_words.py"
-             for text in [path.read_text(encoding="utf-8")] for m in _WRITTEN_OUT.finditer(text)]
-    assert found == []
+    assert written_out_elsewhere(_WRITTEN_OUT, "calendar_words.py") == []
 
 
 def test_the_tables_hold_the_names_in_calendar_order() -> None:

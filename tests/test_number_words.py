@@ -4,23 +4,18 @@ the capture scorer: no other module writes an in-order run of them out again, no
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
+from _helpers import written_out_elsewhere
 from memori_core.number_words import COUNT_WORDS, NUMBER_WORDS, count_of, number_words
 
-ROOT = Path(__file__).resolve().parent.parent
 # "one|two|three|four" (an alternation) or '"two": 2, "three": 3' (a word -> count table) written out.
 _WRITTEN_OUT = re.compile(r"\bone\|two\|three\|four\b|[\"']two[\"']:\s*2,\s*[\"']three[\"']:\s*3\b")
 
 
 def test_the_number_words_are_written_out_only_in_number_words() -> None:
-    found = [f"{path.relative_to(ROOT)}:{text[: m.start()].count(chr(10)) + 1}"
-             for package in ("memori_core", "memori_langchain", "memori_llamaindex")
-             for path in sorted((ROOT / package).rglob("*.py")) if path.name != "number_words.py"
-             for text in [path.read_text(encoding="utf-8")] for m in _WRITTEN_OUT.finditer(text)]
-    assert found == []
+    assert written_out_elsewhere(_WRITTEN_OUT, "number_words.py") == []
 
 
 def test_the_table_holds_one_to_twelve_in_order() -> None:
