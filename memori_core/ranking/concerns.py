@@ -27,8 +27,8 @@ import functools
 import re
 
 from ..calendar_words import ANY_MONTH, MONTH_NAMES, WEEKDAY_STEMS
-from .word_tables import TOKEN, PhraseTable, alternation as _any, fold
 from .care import CARRIED_MEDICINE, NOT_FOOD, SULFONYLUREAS, is_care_fact, negated_at
+from .word_tables import TOKEN, PhraseTable, alternation as _any, fold
 
 __all__ = ["ADDED_CONCERNS", "FACT_CONCERNS", "LIMIT_CONCERNS", "NOT_EATEN_ALLERGY", "QUESTION_CONCERNS", "SITUATION_CONCERNS",
            "fact_concerns", "question_concerns"]
