@@ -68,12 +68,12 @@ CONCERNS: dict[str, tuple[str, ...]] = {
     "question-reading tables": tuple(f"memori_core.ranking.{name}" for name in (
         "asking", "care", "intent", "concerns", "implications", "everyday", "kin", "allergens", "conversation",
         "referents",
-        "names", "own_first", "past", "upcoming")) + (
+        "names", "own_first", "past", "upcoming", "word_tables")) + (
         "memori_core.meta_questions", "memori_core.tool_queries"),
     # layer 0: values, checks, text analysis, the block
     "foundations": tuple(f"memori_core.{name}" for name in (
-        "config", "facts", "validate", "text", "calendar_words", "slots", "filters", "records", "bounded", "context",
-        "placement", "explain", "query", "judge", "lanes", "argspec", "extras", "_version")),
+        "config", "facts", "validate", "text", "calendar_words", "number_words", "slots", "filters", "records",
+        "bounded", "context", "placement", "explain", "query", "judge", "lanes", "argspec", "extras", "_version")),
 }
 # The layers of tests/test_layout.py's LAYERS that each concern's modules lie in: tests/test_warm_path_modules.py
 # checks that the two tables agree (every module of the tree in exactly one concern, of the layers named here), so a

@@ -10,6 +10,8 @@ import functools
 import re
 import unicodedata
 
+from .calendar_words import WEEKDAY_STEMS
+
 __all__ = ["NAME", "NO_HOME", "OCCUPATIONS", "PARTNERS", "PERSON", "SEEING_NAME", "SLOTS", "TOOLS", "fold", "holder",
            "names_no_home", "slot_keys", "slots_of", "speaks_of_a_group"]
 
@@ -109,7 +111,7 @@ to Notion for my notes"): a move to one is no change of residence."""
 NO_HOME = (
     r"(?:(?:a|the|another|new|different|my|our|their)\s+)*(?:[\w-]+\s+)?(?:team|department|role|position|job|"
     r"shifts?|rota|days|nights|evenings|mornings|afternoons|weekends|weekdays|part-time|full-time|management|sales|"
-    r"marketing|branch|project|office|site|ward|unit|class|group|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|"
+    rf"marketing|branch|project|office|site|ward|unit|class|group|(?:{WEEKDAY_STEMS})days?|"
     r"(?:early|late|day|night|evening|morning|afternoon|weekend)s?|\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d|"
     r"(?:half|full|four|three|two|fewer|more)[\s-]+days?)\b"
     # "moved to Sunday Street", "moved to Mayfield Road": a day's name in a street's is a place

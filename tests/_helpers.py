@@ -9,6 +9,7 @@
 - stores: :class:`CountingStore`, :func:`store_rows` / :func:`assert_same_rows` / :func:`copy_rows` /
   :func:`left_unchanged`; :func:`running_chroma_server`, :func:`free_port`; :func:`write_json`, :func:`edited`;
 - time: :class:`Clock` (a breaker's clock the test moves by hand), :func:`wait_until`;
+- tables written once: :func:`written_out_elsewhere` (where a word table is written out again in the packages);
 - evaluation: :func:`run_eval` (``memori eval`` in this process, with its JSON), :func:`report_fixture` (one
   evaluation per module, a copy per test), :data:`USER_FACTS` (facts a re-ranker is checked on).
 
@@ -218,6 +219,19 @@ def report_fixture(file_name: str, data: Callable[[], Any], load: Callable[[Path
         return copy.deepcopy(made[0])
 
     return report
+
+
+_PACKAGES = ("memori_core", "memori_langchain", "memori_llamaindex")
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def written_out_elsewhere(pattern: re.Pattern[str], home: str) -> list[str]:
+    """``path:line`` of every match of ``pattern`` (a table, or an alternation of it, written out) in the packages'
+    modules other than the table's ``home`` module file name: what a test of a table kept in one place expects empty."""
+    return [f"{path.relative_to(_ROOT)}:{text[: m.start()].count(chr(10)) + 1}"
+            for package in _PACKAGES
+            for path in sorted((_ROOT / package).rglob("*.py")) if path.name != home
+            for text in [path.read_text(encoding="utf-8")] for m in pattern.finditer(text)]
 
 
 def free_port() -> int:

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from langchain.agents import create_agent
-from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.tools import tool
 from pydantic import Field, PrivateAttr
@@ -35,6 +35,11 @@ class RecordingChatModel(GenericFakeChatModel):
         """The system prompt text of each call ("" when a call had none)."""
         return [system_text(call) for call in self.calls]
 
+    @property
+    def prompts(self) -> list[str]:
+        """The last message's text of each call: the prompt an ``LLMFactExtractor`` sends."""
+        return [call[-1].text for call in self.calls]
+
 
 class HeldChatModel(RecordingChatModel):
     """``RecordingChatModel`` whose first call waits until the test sets ``released`` (``answering`` is set once
@@ -56,17 +61,6 @@ class HeldChatModel(RecordingChatModel):
             self._answering.set()
             assert self._released.wait(30), "the test never released the model"
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
-
-
-class RecordingFake(FakeListChatModel):
-    """``FakeListChatModel`` that keeps the prompts it was sent (the last message of each call), as an
-    ``LLMFactExtractor`` sends them."""
-
-    prompts: list[str] = []
-
-    def _call(self, messages: list[Any], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> str:
-        self.prompts = [*self.prompts, messages[-1].content]
-        return super()._call(messages, stop=stop, run_manager=run_manager, **kwargs)
 
 
 def system_text(messages: Iterable[BaseMessage]) -> str:

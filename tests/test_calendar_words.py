@@ -4,26 +4,38 @@ gate's and the capture scorer: no other module writes them out again."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from memori_core.calendar_words import MONTH_NAMES, WEEKDAYS
+from _helpers import written_out_elsewhere
+from memori_core.calendar_words import (MONTH_NAMES, SHORT_MONTHS, WEEKDAY_STEMS, WEEKDAYS, WEEKDAYS_PLURAL,
+                                        WORKDAY_STEMS, month_of)
 
-ROOT = Path(__file__).resolve().parent.parent
 # Three names in a row, in any case, with anything but letters between them: a table or an alternation written out.
 _WRITTEN_OUT = re.compile(
-    r"january\W+february\W+march|april\W+may\W+june|monday\W+tuesday\W+wednesday|friday\W+saturday\W+sunday",
+    r"january\W+february\W+march|april\W+may\W+june|monday\W+tuesday\W+wednesday|friday\W+saturday\W+sunday"
+    # the short and plural forms built from them: "jan|feb|mar", "mon|tues|wednes", "mon|tue|wed", "mondays|tuesdays"
+    r"|\bjan\W+feb\W+mar\b|\bmon\W+tues?\W+wed(?:nes)?\b|\bmondays\W+tuesdays\b",
     re.IGNORECASE,
 )
 
 
 def test_the_month_and_weekday_names_are_written_out_only_in_calendar_words() -> None:
-    found = [f"{path.relative_to(ROOT)}:{text[: m.start()].count(chr(10)) + 1}"
-             for package in ("memori_core", "memori_langchain", "memori_llamaindex")
-             for path in sorted((ROOT / package).rglob("*.py")) if path.name != "calendar_words.py"
-             for text in [path.read_text(encoding="utf-8")] for m in _WRITTEN_OUT.finditer(text)]
-    assert found == []
+    assert written_out_elsewhere(_WRITTEN_OUT, "calendar_words.py") == []
 
 
 def test_the_tables_hold_the_names_in_calendar_order() -> None:
     assert len(MONTH_NAMES) == 12 and MONTH_NAMES[0] == "january" and MONTH_NAMES[11] == "december"
     assert len(WEEKDAYS) == 7 and WEEKDAYS[0] == "monday" and WEEKDAYS[6] == "sunday"
+
+
+def test_the_built_forms_match_every_name_of_the_tables() -> None:
+    assert all(re.fullmatch(rf"(?:{WEEKDAY_STEMS})day", day) for day in WEEKDAYS)
+    assert all(re.fullmatch(rf"(?:{WORKDAY_STEMS})day", day) for day in WEEKDAYS[:5])
+    assert not re.fullmatch(rf"(?:{WORKDAY_STEMS})day", "saturday")
+    assert all(re.fullmatch(WEEKDAYS_PLURAL, f"{day}s") for day in WEEKDAYS)
+
+
+def test_a_short_month_names_its_month_and_may_has_no_short_form() -> None:
+    shorts = re.compile(rf"(?:{SHORT_MONTHS})", re.IGNORECASE)
+    assert [month_of(s) for s in ("Jan", "sep", "Sept", "DEC")] == ["january", "september", "september", "december"]
+    assert all(shorts.fullmatch(month[:3]) for month in MONTH_NAMES if month != "may")
+    assert shorts.fullmatch("may") is None

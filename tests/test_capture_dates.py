@@ -19,7 +19,7 @@ from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.memory import Memory
 
 from _extractors import Gate
-from _langchain_fakes import RecordingFake, recall_model_capture_graph, replies
+from _langchain_fakes import recall_model_capture_graph, replies
 from _llamaindex_fakes import FixedLLM
 from memori_core import NaiveTimeWarning, RecallEngine, RuleBasedFactExtractor, capture_facts
 from memori_core.capture import BackgroundCapture, said_during, said_during_turn
@@ -260,8 +260,8 @@ def test_a_fact_said_twice_in_a_reply_keeps_the_longer_life() -> None:
 
 
 def test_the_agent_dates_a_turn_from_its_message_and_stores_the_models_expiry(ungated: RecallEngine) -> None:
-    llm = RecordingFake(responses=[json.dumps([{"fact": "User has a dentist appointment on Thursday 2026-01-15.",
-                                                "supersedes": [], "expires_at": "2026-01-15"}])])
+    llm = replies(json.dumps([{"fact": "User has a dentist appointment on Thursday 2026-01-15.", "supersedes": [],
+                               "expires_at": "2026-01-15"}]))
     middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True, extractor=LLMFactExtractor(llm))
     agent = create_agent(replies("Good luck!"), [], middleware=[middleware], checkpointer=InMemorySaver())
     said = HumanMessage("I've got a dentist appointment on Thursday", additional_kwargs={"created_at": MONDAY})
@@ -333,7 +333,7 @@ def test_the_graph_capture_node_dates_a_turn_from_its_checkpointed_message(ungat
 
 
 def test_the_langchain_extractor_reads_the_time_of_a_langchain_message() -> None:
-    llm = RecordingFake(responses=["[]"])
+    llm = replies("[]", "[]")
     LLMFactExtractor(llm).extract([HumanMessage("My exam is on Thursday",
                                                 additional_kwargs={"created_at": TOKYO_TUESDAY.isoformat()})])
     assert "was said on Tuesday 2026-01-13 at 07:00 (UTC+09:00)" in llm.prompts[0]

@@ -18,7 +18,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from _extractors import Exploding, Gate
 from _faults import Faults, break_store
 from _helpers import stored
-from _langchain_fakes import HeldChatModel, RecordingFake, recall_model_capture_graph, replies
+from _langchain_fakes import HeldChatModel, recall_model_capture_graph, replies
 from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor, capture_facts, unnormalized_entity_ids
 from memori_core.context import CLOSE_TAG, OPEN_TAG
 from memori_core.extraction import KnownFact, MessageLike, as_messages
@@ -287,9 +287,7 @@ def test_llm_extractor_malformed_reply_gives_no_facts() -> None:
 def test_agent_capture_with_the_llm_extractor_supersedes_only_the_users_own_facts(ungated: RecallEngine) -> None:
     [lisbon] = ungated.add("ann", ["User lives in Lisbon."])
     [bobs] = ungated.add("bob", ["User lives in Lisbon."])
-    llm = RecordingFake(responses=[
-        f'```json\n[{{"fact": "User lives in Porto.", "supersedes": ["F1", "{bobs}", "F7"]}}]\n```'
-    ])
+    llm = replies(f'```json\n[{{"fact": "User lives in Porto.", "supersedes": ["F1", "{bobs}", "F7"]}}]\n```')
     middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True, extractor=LLMFactExtractor(llm))
     agent = create_agent(replies("Welcome to Porto!"), [], middleware=[middleware])
     agent.invoke({"messages": [HumanMessage("I moved to Porto last week, any cafe tips?")]})

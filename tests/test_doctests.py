@@ -18,7 +18,8 @@ import memori_core.ranking
 PURE = sorted(
     {f"memori_core.ranking.{m.name}" for m in pkgutil.iter_modules(memori_core.ranking.__path__)}
     | {f"memori_core.extraction.{m.name}" for m in pkgutil.iter_modules(memori_core.extraction.__path__)}
-    | {"memori_core.text", "memori_core.slots", "memori_core.query"}
+    | {"memori_core.text", "memori_core.slots", "memori_core.query", "memori_core.calendar_words",
+       "memori_core.number_words"}
 )
 
 

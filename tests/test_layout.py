@@ -21,7 +21,7 @@ LAYERS: dict[str, int] = {
     "_version": 0, "text": 0, "validate": 0, "facts": 0, "filters": 0, "records": 0,
     "config": 0, "explain": 0, "context": 0, "placement": 0, "query": 0, "judge": 0, "lanes": 0, "slots": 0, "meta_questions": 0,
     "tool_queries": 0,
-    "argspec": 0, "bounded": 0, "extras": 0, "calendar_words": 0,
+    "argspec": 0, "bounded": 0, "extras": 0, "calendar_words": 0, "number_words": 0,
     # pure ranking functions, the durable store, the embedders
     "ranking": 1, "store": 1, "embedders": 1, "minilm": 1,
     # the in-process cache over the store, using the ranking's functions for its indexes; the fail-open policy,

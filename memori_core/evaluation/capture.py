@@ -61,13 +61,14 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from ..calendar_words import MONTH_NAMES, WEEKDAYS
+from ..calendar_words import ANY_MONTH, ANY_WEEKDAY
 from ..capture import capture_facts
 from ..embedders import default_embedder
 from ..engine import RecallEngine
 from ..extraction.prompted import PromptedFactExtractor
 from ..extraction.provenance import FACT_PATHS, FACT_TOPICS, CapturePolicy, check_policy, fact_topic
 from ..extraction.rule_based import RuleBasedFactExtractor
+from ..number_words import NUMBER_WORDS
 from ..extraction.types import ExtractedFact, FactExtractor, KnownFact, Message, MessageLike
 from ..store.chroma import ChromaStore
 from ..text import STEM_FOLDS, get_stemmer, normalize_fact_text
@@ -254,8 +255,8 @@ _WORD = re.compile(r"\w+")
 # A time written out from the day it was said ("on Thursday 2026-08-06", "in the week of Monday 2026-07-20", "in
 # July 2026", "in 2025"), as capture writes "yesterday", "last week", "last month" or "last year": a time word too.
 _WRITTEN_TIME = re.compile(
-    rf"\b(?:(?:the\s+week(?:end)?\s+of\s+)?(?:{'|'.join(WEEKDAYS)})\s+"
-    rf"\d{{4}}-\d{{2}}-\d{{2}}|(?:(?:{'|'.join(MONTH_NAMES)})\s+)?(?:19|20)\d{{2}})\b"
+    rf"\b(?:(?:the\s+week(?:end)?\s+of\s+)?(?:{ANY_WEEKDAY})\s+"
+    rf"\d{{4}}-\d{{2}}-\d{{2}}|(?:(?:{ANY_MONTH})\s+)?(?:19|20)\d{{2}})\b"
 )
 
 
@@ -268,8 +269,7 @@ _SAME_WORD = {"kid": "child", "children": "child", "grandkid": "grandchild", "gr
                   ("mum", "mother"), ("mom", "mother"), ("mam", "mother"), ("dad", "father"), ("hubby", "husband"),
                   ("uni", "university"), ("dept", "department"))},
               # a small number written in digits is the number written in words: "4 days" is "four days"
-              **{str(n): get_stemmer("english")(word) for n, word in enumerate(
-                  "one two three four five six seven eight nine ten eleven twelve".split(), start=1)}}
+              **{str(n): get_stemmer("english")(word) for word, n in NUMBER_WORDS.items()}}
 # The word families the stemmer leaves apart that recall's analyzer folds too ("allergy" / "allergic",
 # "pregnancy" / "pregnant", "injury" / "injured"): one token, as a reader takes them.
 _FOLDS = STEM_FOLDS["english"]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ..number_words import number_words
+from ..calendar_words import WEEKDAY_STEMS
 from ..slots import fold as _fold
 from ..text import get_stemmer
 from .cues import is_negated
@@ -62,11 +64,11 @@ def _activity_words(text: str, slot: str) -> frozenset[str]:
 
 # How often: "3 times a week", "twice a month", "every day", "daily", "most mornings".
 _HOW_OFTEN = re.compile(
-    r"\b(?:(?:\d+|one|two|three|four|five|six|seven|a\s+couple\s+of|a\s+few)\s+(?:times|days|nights|mornings|evenings)|"
+    rf"\b(?:(?:\d+|{number_words('seven')}|a\s+couple\s+of|a\s+few)\s+(?:times|days|nights|mornings|evenings)|"
     r"once|twice)\s+(?:a|per|every)\s+(?:day|week|month|year|fortnight)\b|\b(?:every\s+(?:day|night|morning|evening|"
     r"week|weekend|other\s+day)|daily|weekly|most\s+(?:days|mornings|evenings|weekends))\b|"
     # the days of the week it is done on: "on Tuesdays and Thursdays", "on Thursdays only"
-    r"\bon\s+(?:mon|tues|wednes|thurs|fri|satur|sun)days\b",
+    rf"\bon\s+(?:{WEEKDAY_STEMS})days\b",
     re.IGNORECASE,
 )
 

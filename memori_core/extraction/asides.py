@@ -9,6 +9,7 @@ care is never one (the caller checks). Pure: English patterns.
 
 from __future__ import annotations
 
+from ..number_words import number_words
 from .patterns import rx
 
 __all__ = ["lost_track", "passing_aside"]
@@ -66,7 +67,7 @@ _PUT_RIGHT = rx(
 _TIME_BUDGET = rx(
     rf"^(?:i|we)\s*(?:'ve|\s+have|\s+'ve)?\s+{_ADVERBS}(?:got|have|had)\s+(?:only\s+|just\s+)?"
     r"(?:(?:about|around|roughly|maybe|max|at\s+most|like|less\s+than|under|barely|only|just)\s+)?"
-    r"(?:(?:a|an|one|two|three|four|five|ten|fifteen|twenty|thirty|forty|forty-five|sixty|ninety|half\s+an?|"
+    rf"(?:(?:a|an|{number_words('five')}|ten|fifteen|twenty|thirty|forty|forty-five|sixty|ninety|half\s+an?|"
     r"a\s+couple\s+of|a\s+few|\d+)\s+(?:minutes?|mins?|hours?|hrs?)|half\s+an\s+hour|an\s+hour\s+or\s+so)"
     r"(?!.*\b(?:a|per|each|every)\s+(?:day|night|week|weekday|morning|evening)\b)"
     r"(?:\s+(?:left|spare|free|tops|max|or\s+so|tonight|today|now|before\s+[\w' -]+|to\s+[\w' -]+|"

@@ -25,17 +25,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .cues import MONTH_NAMES
+from ..number_words import number_words
+from ..calendar_words import ANY_MONTH as _MONTHS, SHORT_MONTHS, month_of
 from .dates import WEEKDAY
 from .patterns import PLACE_NAME, rx
 
 __all__ = ["as_job_begun", "as_move_made", "as_plain_plans"]
 
-_MONTHS = "|".join(MONTH_NAMES)
 # When a plan is for: "next month", "in january", "in two weeks", "on Friday", "tomorrow", "soon".
 _PLAN_TIME = (
     rf"(?:next\s+(?:week|month|year|spring|summer|autumn|fall|winter|term|{WEEKDAY})|this\s+(?:summer|autumn|fall|"
-    rf"winter|spring|month|year)|in\s+(?:(?:early|mid|late)-?\s*)?(?:{_MONTHS})|in\s+(?:a|an|one|two|three|four|"
+    rf"winter|spring|month|year)|in\s+(?:(?:early|mid|late)-?\s*)?(?:{_MONTHS})|in\s+(?:a|an|{number_words('four')}|"
     rf"five|six|a\s+few|a\s+couple\s+of|\d{{1,2}})\s+(?:days?|weeks?|months?)|on\s+{WEEKDAY}|tomorrow|soon|"
     rf"(?:{_MONTHS})\s+\d{{1,2}}|after\s+(?:christmas|easter|the\s+summer))"
 )
@@ -82,11 +82,8 @@ _AT_WORK = rx(r"\s*(?:at|with)\s+work\s*")
 _HAS_PREP = rx(r"(?:on|in|at|by|next|this|tomorrow)\b")
 _NOTICE = rx(r"\b(?:handed|gave|put)\s+in\s+(?:my|the)\s+notice(?P<at>\s+(?:at|with)\s+(?:the\s+|my\s+)?[\w' -]+?)?"
              r"(?=\s*(?:[,.;!]|$))")
-_ABBREVIATED = {"jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
-                "aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november",
-                "dec": "december"}
-_SHORT_MONTH = rx(r"\b(?P<m>jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?\s+(?P<d>\d{1,2}(?:st|nd|rd|th)?)\b"
-                  r"|\b(?P<d2>\d{1,2}(?:st|nd|rd|th)?)\s+(?P<m2>jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b")
+_SHORT_MONTH = rx(rf"\b(?P<m>{SHORT_MONTHS})\.?\s+(?P<d>\d{{1,2}}(?:st|nd|rd|th)?)\b"
+                  rf"|\b(?P<d2>\d{{1,2}}(?:st|nd|rd|th)?)\s+(?P<m2>{SHORT_MONTHS})\b")
 
 
 def _place_before(said: str) -> str | None:
@@ -112,8 +109,8 @@ def _written_month(when: str) -> str:
     """``when`` with an abbreviated month written in full ("dec 20" -> "december 20")."""
     def full(m: re.Match[str]) -> str:
         if m.group("m"):
-            return f"{_ABBREVIATED[m.group('m').lower()]} {m.group('d')}"
-        return f"{m.group('d2')} {_ABBREVIATED[m.group('m2').lower()]}"
+            return f"{month_of(m.group('m'))} {m.group('d')}"
+        return f"{m.group('d2')} {month_of(m.group('m2'))}"
     return _SHORT_MONTH.sub(full, when)
 
 

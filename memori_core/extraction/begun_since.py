@@ -11,13 +11,12 @@ it's cold, ...") names no time and is left as said. Pure: English patterns.
 
 from __future__ import annotations
 
-from .cues import MONTH_NAMES
+from ..calendar_words import ANY_MONTH as _MONTH
 from .dates import WEEKDAY
 from .patterns import rx
 
 __all__ = ["TIME_LEAD", "as_held_now"]
 
-_MONTH = "|".join(MONTH_NAMES)
 # A time gone by or this one, named: "Monday", "last week", "this month", "mid-November", "January", "2024", "the
 # 14th", "new year", "the start of the month" (not "today": "I'm vegan as of today" is a diet begun that day, with its
 # day written out, read by .events).

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cues import MONTH_NAMES
+from ..calendar_words import ANY_MONTH as _MONTH
 from .dates import WEEKDAY
 from .leads import CLINICIAN
 from .patterns import rx
 
 __all__ = ["as_bookings"]
 
-_MONTH = "|".join(MONTH_NAMES)
 _NTH = r"\d{1,2}(?:st|nd|rd|th)?"
 # "the 4th", "the 4th of May", "12 March", "March 12th", "Friday", "next Tuesday", "tomorrow": the day it is on.
 _DAY = (

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time
 
+from ..calendar_words import ANY_MONTH as _MONTH, MONTH_NAMES
 from ..slots import slot_keys
-from .cues import MONTH_NAMES
 from .diagnoses import is_medicine
 
 __all__ = ["ChangeToCome", "ends_at_start", "moved_plans", "state_to_come"]
@@ -38,7 +38,6 @@ class ChangeToCome:
     (a course of study may go beside a job)."""
 
 
-_MONTH = "|".join(MONTH_NAMES)
 # The day written out by the rules (extraction.dates.anchor_plan): "on Monday 2027-01-04", "around Wednesday
 # 2026-09-30", "in the week of Monday 2026-12-14", or a month with its year, "in January 2027".
 _DAY = re.compile(r"\b(?:on|around|in\s+the\s+week\s+of)\s+[A-Z][a-z]+day\s+(\d{4})-(\d{2})-(\d{2})\b")

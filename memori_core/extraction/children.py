@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..number_words import count_of, number_words
 from .patterns import rx
 from .rewrite import article
 
@@ -23,8 +24,7 @@ CHILD_WORDS = frozenset("kids kid children child sons son daughters daughter boy
                         "grandsons granddaughters".split())
 """The words the stored facts call the user's children by ("User has two kids.")."""
 _CHILDREN = r"(?:kids|children|sons|daughters|boys|girls|grandchildren|grandkids|grandsons|granddaughters)"
-_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-_COUNT = r"(?P<n>a|an|one|two|three|four|five|six|[1-6])"
+_COUNT = rf"(?P<n>a|an|{number_words('six')}|[1-6])"
 _COUNTED = (rf"{_COUNT}\s+(?:(?:young|little|grown-up|teenage|adult)\s+)?"
             r"(?P<noun>kids?|children|child|sons?|daughters?|boys?|girls?|grandchild(?:ren)?|grandkids?|grandsons?|"
             r"granddaughters?)\b")
@@ -128,12 +128,12 @@ def _children_told(known: Sequence[str], before: Sequence[str]) -> tuple[int, st
         m = _TOLD.match(before[i].strip()) or _COUNT_ALONE.match(before[i].strip())
         if m is not None:
             n = m.group("n") or m.groupdict().get("n2")
-            return (int(n) if n.isdigit() else _COUNTS[n.lower()]), (m.group("noun") or "children").lower(), i
+            return count_of(n), (m.group("noun") or "children").lower(), i
     for text in reversed(known):
         m = _STORED.match(text)
         if m is not None:
             n = m.group("n")
-            return (int(n) if n.isdigit() else _COUNTS[n.lower()]), m.group("noun"), None
+            return count_of(n), m.group("noun"), None
     return None
 
 
@@ -267,8 +267,7 @@ def as_children_counted(clauses: Sequence[str], known: Sequence[str] = ()) -> li
         m = None if counted else _COUNTED_IN_PASSING.search(clause)
         if m is None:
             continue
-        raw = (m.group("n") or m.group("n2")).lower()
-        n = int(raw) if raw.isdigit() else _COUNTS[raw]
+        n = count_of(m.group("n") or m.group("n2"))
         noun = (m.group("noun") or m.group("noun2") or "children").lower()
         if n < 2 or noun not in _ONE:
             continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ..number_words import number_words
 from ..slots import PERSON
 from .filler import strip_filler
 from .grammar import contracted_verb, is_bare_present, is_past, is_subjectless_change, is_verb_form
@@ -299,9 +300,9 @@ _OWNS_LIST = rx(r"^(?P<head>.*?\b(?:have|has|got|own|owns|adopted)\s+)(?P<items>
 # An animal kept, by its kind or a common breed: "a cat", "two Labradors", "a very dumb beagle", "three chickens".
 _CREATURE = (rf"(?:{PETS}|labradors?|labs|beagles?|retrievers?|spaniels?|terriers?|collies|collie|poodles?|huskies|"
              r"husky|dachshunds?|pugs?|chickens?|hens|ducks?|goats?|alpacas?)")
-_ANIMAL = rx(rf"^(?:a|an|one|two|three|four|five|\d+)\s+(?:[\w-]+\s+){{0,2}}?{_CREATURE}\b")
+_ANIMAL = rx(rf"^(?:a|an|{number_words('five')}|\d+)\s+(?:[\w-]+\s+){{0,2}}?{_CREATURE}\b")
 # "two kids": children counted, listed beside the animals ("we've got two kids and a beagle").
-_KIDS_COUNTED = rx(r"^(?:a|an|one|two|three|four|five|\d+)\s+(?:[\w-]+\s+)?(?:kids?|children|child|boys?|girls?|"
+_KIDS_COUNTED = rx(rf"^(?:a|an|{number_words('five')}|\d+)\s+(?:[\w-]+\s+)?(?:kids?|children|child|boys?|girls?|"
                    r"sons?|daughters?)$")
 # "I live in Halifax with two Labradors": the home, and the animals kept there.
 _HOME_WITH = rx(r"^(?P<home>(?P<who>i|we)\s+(?:(?:now|still|currently)\s+)?live\s+.+?)\s+with\s+(?P<them>.+?)[.!]*$")

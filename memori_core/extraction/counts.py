@@ -14,14 +14,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..number_words import NUMBER_WORDS, count_of, number_words
 from .grammar import third_person
 from .patterns import I_OR_WE_ARE, rx
 
 __all__ = ["as_count_now", "count_held", "count_left", "recounts", "singular"]
 
-_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-                 "twelve")
-_NUMBER = r"(?:\d{1,4}|" + "|".join(_NUMBER_WORDS[1:]) + r")"
+_NUMBER_WORDS = ("no", *NUMBER_WORDS)  # a count as written, by its value: "no" for none
+_NUMBER = rf"(?:\d{{1,4}}|{number_words('twelve')})"
 _IRREGULAR = {"children": "child", "people": "person", "mice": "mouse", "geese": "goose", "teeth": "tooth",
               "feet": "foot", "women": "woman", "men": "man"}
 # A word before the thing counted ("2 rescue dogs"), never one that ends the count ("2 coffees a day").
@@ -62,7 +62,7 @@ _DOWN_BARE = re.compile(
 
 def _value(number: str) -> int:
     """A count said in words or digits ("three", "3") as a number."""
-    return int(number) if number.isdigit() else _NUMBER_WORDS.index(number.lower())
+    return count_of(number)
 
 
 def _said(value: int) -> str:

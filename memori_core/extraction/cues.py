@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import re
 
-from ..calendar_words import MONTH_NAMES
+from ..calendar_words import ANY_MONTH as _MONTH
 from ..slots import fold as _fold
 from ..text import get_stemmer
 
 __all__ = [
-    "MONTH_NAMES",
     "content_words",
     "is_change",
     "is_ended",
@@ -60,7 +59,6 @@ _CHANGE = re.compile(
     r"(?:got|bought|have|'ve\s+got)\s+(?:a|an|my|our|the)\s+new|"
     r"(?:am|'m|is|are|'re|been)\s+(?:now\s+)?(?:retired|divorced|separated|widowed|sober|unemployed))\b"
 )
-_MONTH = "|".join(MONTH_NAMES)
 # A change only thought of or planned: "I'm thinking of switching", "I might move", "planning to quit".
 _INTENT = re.compile(
     r"\b(?:thinking\s+(?:about|of)|considering|contemplating|planning\s+(?:to|on)|plan\s+to|might|"

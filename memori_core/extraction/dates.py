@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from ..calendar_words import MONTH_NAMES, WEEKDAYS
+from ..calendar_words import ANY_MONTH as _MONTH, ANY_WEEKDAY as _WEEKDAY, MONTH_NAMES, SHORT_MONTHS, WEEKDAYS, month_of
+from ..number_words import count_of, number_words
 from .patterns import rx
 
 __all__ = [
@@ -27,7 +28,6 @@ __all__ = [
     "SAID_TIME",
     "UNKNOWN_ZONE_MARGIN",
     "WEEKDAY",
-    "WEEKDAYS",
     "AnchoredPlan",
     "anchor_plan",
     "date_said",
@@ -41,8 +41,6 @@ UNKNOWN_ZONE_MARGIN = timedelta(hours=12)
 """How long after 24:00 of a plan's day (in UTC) it expires when the user's zone is not known: the day has then
 ended everywhere (UTC-12 is the last zone to end a day)."""
 
-_WEEKDAY = "|".join(WEEKDAYS)
-_MONTH = "|".join(MONTH_NAMES)
 _PART = r"morning|afternoon|evening|night"
 _ORDINAL = r"(?:st|nd|rd|th)"
 # "in May 15", "in 15 May": a day typed after "in" is written "on <day>" (the "in" is no part of it; "in May" stays)
@@ -61,12 +59,10 @@ DATED = rx(
 
 # "in two weeks", "in 10 days", "in a fortnight": when a plan happens, counted from now.
 IN_SPAN = re.compile(
-    r"\bin\s+(?:(?P<n>a|an|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
+    rf"\bin\s+(?:(?P<n>a|an|{number_words('eight')}|a\s+couple\s+of|a\s+few|\d{{1,2}})\s+"
     r"(?P<unit>days?|weeks?)|(?P<fortnight>a\s+fortnight))\b",
     re.IGNORECASE,
 )
-_SPAN_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                "eight": 8, "a couple of": 2, "a few": 3}
 
 # The phrases a plan names its day with, first found wins; each alternative's groups say which it is.
 _PHRASE = re.compile(
@@ -88,7 +84,7 @@ _PHRASE = re.compile(
     r")\b"
     # the weekend has its own prepositions: "at the weekend", "on the weekend", "this weekend"
     r"|\b(?P<weekend>(?:(?P<we_rel>this|next|the\s+coming|this\s+coming)\s+|(?:at|on|over)\s+the\s+)weekend)\b"
-    r"|\b(?P<span>in\s+(?:(?:a|an|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
+    rf"|\b(?P<span>in\s+(?:(?:a|an|{number_words('eight')}|a\s+couple\s+of|a\s+few|\d{{1,2}})\s+"
     r"(?:days?|weeks?)|a\s+fortnight))\b"
     # "for Christmas", "over Christmas", "on Boxing Day", "at New Year": a holiday of a fixed day
     # "doing Thanksgiving at my mom's": the holiday as what is planned
@@ -128,8 +124,7 @@ def span_days(span: re.Match[str]) -> timedelta:
     """How far ahead an :data:`IN_SPAN` match puts a plan."""
     if span.group("fortnight"):
         return timedelta(days=14)
-    n = re.sub(r"\s+", " ", span.group("n").lower())
-    count = int(n) if n.isdigit() else _SPAN_COUNTS[n]
+    count = count_of(span.group("n"))
     return timedelta(days=count * (7 if span.group("unit").lower().startswith("week") else 1))
 
 
@@ -198,8 +193,7 @@ def _on(prep: str | None, day: date, part: str | None = None) -> str:
 
 
 # A month's short name before a day of it, as people type it: "Nov 1", "Sept. 30" (not "Nov" alone, nor "may 3").
-_SHORT_MONTH = re.compile(r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?(?=\s+\d{1,2}(?!\d|\s*[:.]\d))")
-_SHORT_NAMES = {name[:3]: name for name in MONTH_NAMES}
+_SHORT_MONTH = re.compile(rf"\b({SHORT_MONTHS.title()})\.?(?=\s+\d{{1,2}}(?!\d|\s*[:.]\d))")
 
 
 def spell_months(text: str) -> str:
@@ -208,7 +202,7 @@ def spell_months(text: str) -> str:
     >>> spell_months("User starts at Deloitte on Nov 1.")
     'User starts at Deloitte on November 1.'
     """
-    return _SHORT_MONTH.sub(lambda m: _SHORT_NAMES[m.group(1)[:3].lower()].capitalize(), text)
+    return _SHORT_MONTH.sub(lambda m: month_of(m.group(1)).capitalize(), text)
 
 
 # "on 2027-01-16" with no weekday before it: read as "on 16 January 2027" (a weekday before it: anchored already)
@@ -483,8 +477,7 @@ def date_told(fact: str, now: datetime) -> str:
 
 
 
-_COUNT = r"a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}"
-_COUNTS = {**_SPAN_COUNTS, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_COUNT = rf"a|an|{number_words('twelve')}|\d{{1,2}}"
 # A past time named from the day it was said: "last month", "this year", "two weeks ago", "last Friday". "this
 # month", "this week" and "this year" name the month, week or year said in, whether the fact is past or present.
 # Not a time followed by "'s" or "of" ("last year's festival", "last year of college": a thing, not a time).
@@ -573,8 +566,7 @@ def _said_past(m: re.Match[str], today: date, before: str) -> str | None:
         saturday = today - timedelta(days=(today.weekday() - 5) % 7 or 7)
         said, lead = f"the weekend of {day_label(saturday)}", lead and "on"
     else:
-        n = g["n"].lower()
-        count = int(n) if n.isdigit() else _COUNTS[n]
+        count = count_of(g["n"])
         unit = g["ago_unit"].lower()
         if unit == "day":
             said, lead = day_label(today - timedelta(days=count)), lead and "on"

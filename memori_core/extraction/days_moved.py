@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .dates import WEEKDAYS
+from ..calendar_words import WEEKDAY_STEMS
 from .leads import strip_lead
 from .patterns import rx
 
 __all__ = ["as_days_moved"]
 
-_DAYS = rf"(?:{'|'.join(w[:-3] for w in WEEKDAYS)})days|weekends|weekdays"
+_DAYS = rf"(?:{WEEKDAY_STEMS})days|weekends|weekdays"
 _MOVED_DAYS = rx(
     r"^(?:(?:i've|i\u2019ve|i\s+have|i|ive)\s+)?(?:(?:just|now|finally)\s+)?(?:moved|switched|cut\s+(?:back|down)|"
     r"changed|gone\s+(?:down|back)|dropped(?:\s+down)?)\s+to\s+"

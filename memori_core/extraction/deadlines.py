@@ -14,14 +14,13 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from .cues import MONTH_NAMES
+from ..calendar_words import ANY_MONTH as _MONTH
 from .dates import WEEKDAY, anchor_plan
 from .patterns import rx
 from .verdicts import SentenceVerdict
 
 __all__ = ["with_day_due"]
 
-_MONTH = "|".join(MONTH_NAMES)
 # A deadline's word, then a day: "by Friday", "due October 30", "expires on the 30th", "runs out on 3 May", "valid
 # until June 2", "deadline is March 3".
 _DUE_DAY = rx(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from ..number_words import number_words
 from ..ranking.care import is_care_fact
 from .leads import CLINICIAN
 from .patterns import rx
@@ -113,8 +114,9 @@ _BEGUN = rx(
     rf"(?:^|,\s*|\b(?:and|so|but)\s+)(?P<who>{_REPORTER})(?:'s|'ve|\s+has|\s+have)?\s+(?:(?:just|now|also)\s+)?"
     r"(?:put\s+me\s+on|started\s+me\s+on|added|prescribed(?:\s+me)?|gave\s+me|given\s+me)\s+"
     r"(?:(?:a\s+course\s+of|some|a\s+prescription\s+for)\s+)?(?P<drug>[\w-]+(?:\s+[\w-]+){0,2}?)"
-    r"(?P<tail>\s*(?:,\s*|\s+)(?:to\s+take\s+)?(?:one|two|three|half|\d+\s*(?:mg|mcg|ml)?|once|twice|three\s+times|"
-    r"daily|every|each|in\s+the\s+(?:morning|evening)|at\s+night|with\s+(?:breakfast|food|meals|dinner))\b"
+    rf"(?P<tail>\s*(?:,\s*|\s+)(?:to\s+take\s+)?(?:{number_words('three')}|half|\d+\s*(?:mg|mcg|ml)?|once|twice|"
+    r"three\s+times|daily|every|each|in\s+the\s+(?:morning|evening)|at\s+night|"
+    r"with\s+(?:breakfast|food|meals|dinner))\b"
     r"[^,.!?]{0,50})?"
     r"\s*[.!]*$"
 )

@@ -18,9 +18,10 @@ from .diagnoses import is_medicine
 from .leads import CLINICIAN
 from .patterns import rx
 
-__all__ = ["as_new_dose", "dose_of", "redoses"]
+__all__ = ["DOSE", "as_new_dose", "dose_of", "redoses"]
 
-_DOSE = r"\d+(?:\.\d+)?\s*(?:mg|mcg|µg|ug|g|ml|units?|iu)\b"
+DOSE = r"\d+(?:\.\d+)?\s*(?:mg|mcg|µg|ug|g|ml|units?|iu)\b"
+"""A dose as written: a number and its unit ("50mg", "0.5 mg", "20 units")."""
 _CHANGED = (r"(?:upped|raised|increased|bumped\s+up|put\s+up|doubled|lowered|reduced|decreased|cut|dropped|halved|"
             r"changed|adjusted|moved|went\s+up|gone\s+up|went\s+down|gone\s+down)")
 _WHO = rf"(?:(?:my|the|our)\s+)?(?:new\s+)?(?:{CLINICIAN})|she|he|they|i"
@@ -30,13 +31,13 @@ _REST = rx(r"^(?:\s+(?:now|today|yesterday|last\s+\w+|this\s+\w+|a\s+day|daily|o
 _SOMEONE_CHANGED = rx(
     rf"^(?:(?P<who>{_WHO})(?:'s|\s+has|\s+have|'ve)?\s+)?(?:(?:just|finally|now|also)\s+)?{_CHANGED}\s+"
     rf"(?:(?:my|the)\s+)?(?P<drug>[a-z][\w-]*(?:\s+[a-z][\w-]*)??)(?:\s+dose|\s+dosage)?\s+(?:up\s+|down\s+)?to\s+"
-    rf"(?P<dose>{_DOSE})(?P<rest>.*)$"
+    rf"(?P<dose>{DOSE})(?P<rest>.*)$"
 )
 # "my levothyroxine dose got upped to 75mcg", "the sertraline went up to 100mg", "metformin's been cut to 500mg"
 _DRUG_CHANGED = rx(
     rf"^(?:(?:my|the)\s+)?(?P<drug>[a-z][\w-]*(?:\s+[a-z][\w-]*)??)(?:\s+dose|\s+dosage)?"
     rf"(?:'s|\s+(?:got|was|has\s+been|'s\s+been|is\s+being|just|finally))*\s+{_CHANGED}\s+(?:up\s+|down\s+)?to\s+"
-    rf"(?P<dose>{_DOSE})(?P<rest>.*)$"
+    rf"(?P<dose>{DOSE})(?P<rest>.*)$"
 )
 
 
@@ -58,7 +59,7 @@ def as_new_dose(clause: str, known: Sequence[str] = ()) -> list[str] | None:
     return [f"I take {drug}, {dose} now"]
 
 
-_DOSED = rx(rf"\b(?P<dose>{_DOSE})")
+_DOSED = rx(rf"\b(?P<dose>{DOSE})")
 
 
 def dose_of(fact: str) -> str | None:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
+from ..number_words import number_words
 from .passing_remarks import is_passing_remark
 from ..ranking.care import is_care_fact
-from ..calendar_words import WEEKDAYS
+from ..calendar_words import ANY_WEEKDAY as _DAYS
 from ..slots import PERSON, placed
 from .dates import DATED
 from .grammar import is_past
@@ -170,10 +171,9 @@ _NOT_KNOWING = rx(
 # "User starts in three weeks.", "User starts on Monday.": a start told with no what but when, leaning on what was
 # said before ("User starts work on Monday.", "User is starting on insulin next week." and "User starts at Monzo in
 # May." say what).
-_DAYS = "|".join(WEEKDAYS)
 _BARE_START = rx(
     r"^User\s+(?:(?:only|just|finally|actually)\s+)?(?:starts|begins|is\s+starting|will\s+start)\s+(?:"
-    r"in\s+(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?)|"
+    rf"in\s+(?:a|an|{number_words('six')}|\d+|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?)|"
     rf"on\s+(?:{_DAYS}|the\s+\d{{1,2}}(?:st|nd|rd|th))|next\s+(?:week|month|{_DAYS})|tomorrow|"
     rf"this\s+(?:week|month|{_DAYS}))\s*[.!]*$"
 )

@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ..calendar_words import MONTH_NAMES
+from ..number_words import number_words
+from ..calendar_words import ANY_MONTH, SHORT_MONTHS
 from ..slots import PERSON, holder, names_no_home
 from .leads import CLINICIAN, strip_lead
 from .named import OWN_PREGNANCY, partner_of
@@ -34,9 +35,9 @@ from .slots import is_job_offer, slots_of
 __all__ = ["as_life_events", "restate_event"]
 
 _IM = I_OR_WE_ARE
-_NUMBER = (r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|a\s+couple\s+of|"
+_NUMBER = (rf"(?:\d+|a|an|{number_words('twelve')}|a\s+few|a\s+couple\s+of|"
            r"several)")
-_MONTH = "(?:" + "|".join(MONTH_NAMES) + ")"
+_MONTH = f"(?:{ANY_MONTH})"
 _SPAN = rf"{_NUMBER}\s+(?:full\s+)?(?:days?|weeks?|months?|years?)"
 
 # What a habit's word is a habit of: "a cigarette" -> smoking.
@@ -117,7 +118,7 @@ _MOVED = rx(
 # "doing keto since jan": a diet the user is on since then.
 _STATE_SINCE = rx(
     rf"^(?:{_IM}\s+)?(?:now\s+|officially\s+|fully\s+)?(?P<on>(?:doing|on)\s+)?(?P<state>[a-z-]+)\s+"
-    rf"(?:since|as\s+of)\s+(?:the\s+)?(?:last\s+)?(?:{_MONTH}|(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b\.?|"
+    rf"(?:since|as\s+of)\s+(?:the\s+)?(?:last\s+)?(?:{_MONTH}|(?:{SHORT_MONTHS})\b\.?|"
     r"new\s+years?|new\s+year's|christmas|spring|summer|autumn|fall|winter|(?:19|20)\d\d|"
     r"(?:last\s+)?(?:week|month|year))\b"
 )
@@ -368,12 +369,12 @@ _DOING_NOW_REMARK = rx(r"^(?P<said>(?:doing|working|studying|teaching|living)\s+
 _BEEN_IN = rx(
     r"^(?P<who>i've|i\s+have|we've|we\s+have)\s+been\s+in\s+(?P<place>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)"
     r"\s+(?:for\s+)?(?P<span>(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+|roughly\s+)?"
-    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|many)\s+"
+    rf"(?:\d+|a|an|{number_words('ten')}|a\s+few|a\s+couple\s+of|several|many)\s+"
     r"(?:years?|months?))(?:\s+now)?[\s.!]*$"
 )
 # Too short a time in a place to say the user lives there: "a week", "a few months".
-_SHORT_STAY = rx(r"^(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+|roughly\s+)?(?:a|an|one|two|three|four|five|a\s+few|"
-                 r"a\s+couple\s+of|several)\s+months?$")
+_SHORT_STAY = rx(rf"^(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+|roughly\s+)?(?:a|an|{number_words('five')}|"
+                 r"a\s+few|a\s+couple\s+of|several)\s+months?$")
 
 
 def _been_in(clause: str, known: Sequence[str]) -> list[str] | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..number_words import number_words
 from ..slots import PERSON, holder, placed
 from .children import as_child_aged, as_children_counted, as_children_named
 from .diagnoses import LASTING_CONDITION
@@ -89,7 +90,7 @@ _WENT_IN = rx(
 _LIVES_IN = rx(
     rf"^(?P<who>{_MY_ONE})\s+(?:(?:is|has\s+been|is\s+living)\s+(?:(?:now|still)\s+)?in|lives\s+(?:in|at))\s+"
     rf"(?P<place>{CARE_HOME})(?P<rest>(?!.*\b(?:respite|today|tonight|this\s+week(?:end)?|"
-    r"for\s+(?:a|an|one|two|three|a\s+few|\d+)\s+(?:days?|weeks?|nights?))\b).*)$"
+    rf"for\s+(?:a|an|{number_words('three')}|a\s+few|\d+)\s+(?:days?|weeks?|nights?))\b).*)$"
 )
 
 

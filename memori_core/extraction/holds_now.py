@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 
+from ..calendar_words import ANY_MONTH
 from ..slots import names_no_home, speaks_of_a_group
 from .dates import DATED, WEEKDAY
 from .patterns import rx
 from .corrections import without_correction
-from .cues import MONTH_NAMES
 from .family import CARE_HOME
 
 __all__ = ["as_holds_now", "holds_now"]
@@ -68,7 +68,7 @@ _SWITCHED_INSTRUMENT = re.compile(
 )
 _YEAR = re.compile(r"\b(?:in\s+)?(?:19|20)\d\d\b")
 _NOT_A_PLACE = re.compile(
-    rf"^(?:{WEEKDAY}|{'|'.join(MONTH_NAMES)}|user|i|it|this|that)\b", re.IGNORECASE,
+    rf"^(?:{WEEKDAY}|{ANY_MONTH}|user|i|it|this|that)\b", re.IGNORECASE,
 )
 
 

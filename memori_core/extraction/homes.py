@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cues import MONTH_NAMES
-from .dates import WEEKDAYS
+from ..calendar_words import ANY_MONTH, MONTH_NAMES, WEEKDAYS
 from .leads import strip_lead
 from .moments import NOW_WORDS, SOON
 from .patterns import I_OR_WE_ARE, rx
@@ -38,7 +37,7 @@ _STAY_IN = rx(rf"^(?:i|we)\s+(?:currently\s+|still\s+|now\s+)?stay\s+(?:in|at)\s
 # "since Monday", "since this morning": a stay of the moment).
 _BEEN_IN_SINCE = rx(
     rf"^(?:i've|i\s+have|we've|we\s+have)\s+been\s+(?:living\s+)?in\s+(?P<where>{_PLACE}{_IN_CITY})\s+since\s+"
-    rf"(?P<since>(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)|(?:19|20)\d\d|(?:last\s+)?(?:{'|'.join(MONTH_NAMES)}|year|"
+    rf"(?P<since>(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)|(?:19|20)\d\d|(?:last\s+)?(?:{ANY_MONTH}|year|"
     r"spring|summer|autumn|fall|winter))\b[^,;]*?[.!]*$"
 )
 # What follows "in" and is no place (checked in lower case, the first word).

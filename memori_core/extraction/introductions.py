@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
+from ..number_words import number_words
+from ..calendar_words import MONTH_NAMES, WEEKDAYS
 from ..ranking.care import is_care_fact
-from .dates import WEEKDAYS
 from .patterns import I_AM, rx
 from .rewrite import OTHER_FIRST_PERSON, article, end_sentence
-from .cues import MONTH_NAMES
 from .slots import slots_of
 from .speech_acts import SECOND_PERSON
 from .verdicts import DROP_SMALL_TALK, KEPT_INTRODUCTION, KEPT_REWRITTEN
@@ -178,7 +178,7 @@ _SHIFT_ITEM = rx(
     r"(?:\s+(?:at\s+the\s+moment|right\s+now|for\s+now|these\s+days|mostly))?)$"
 )
 _HOURS_ITEM = rx(
-    r"^(?:(?:usually|mostly|about|around|roughly)\s+)?(?:(?:one|two|three|four|five|six|seven|\d{1,2})\s+"
+    rf"^(?:(?:usually|mostly|about|around|roughly)\s+)?(?:(?:{number_words('seven')}|\d{{1,2}})\s+"
     r"(?:(?:\d{1,2}|eight|ten|twelve)[\s-]hour\s+|long\s+|night\s+|day\s+)?(?:shifts|days|nights)\s+(?:a|per)\s+week|"
     r"\d{1,2}\s+hours\s+(?:a|per)\s+week|part[\s-]time|full[\s-]time)$"
 )

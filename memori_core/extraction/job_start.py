@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from ..calendar_words import ANY_MONTH, ANY_WEEKDAY
 from ..slots import slots_of
-from .cues import MONTH_NAMES
-from .dates import WEEKDAYS, anchor_plan
+from .dates import anchor_plan
 from .leads import strip_lead
 from .patterns import I_AM, rx
 from .rewrite import article
@@ -22,7 +22,7 @@ __all__ = ["as_job_started"]
 _DOING = {"working": "work", "driving": "drive", "teaching": "teach", "cooking": "cook", "cleaning": "clean",
           "nursing": "nurse", "delivering": "deliver", "managing": "manage", "coding": "code", "serving": "serve",
           "tutoring": "tutor", "waiting": "wait", "bartending": "bartend", "temping": "temp"}
-_DAY = rf"(?:next\s+)?(?:{'|'.join(WEEKDAYS)})|tomorrow|next\s+week"
+_DAY = rf"(?:next\s+)?(?:{ANY_WEEKDAY})|tomorrow|next\s+week"
 # "Starting Monday I'm driving local delivery for Red River Grocers, home every night.": the work and the employer
 # it is for (a name), then an aside after a comma, which is left out.
 _STARTING = rx(
@@ -37,7 +37,7 @@ _STARTING = rx(
 _STARTING_AS = rx(
     r"^(?:" + I_AM + r"\s+)?(?:starting|beginning)\s+as\s+(?:(?:a|an)\s+)?(?P<role>[\w-]+(?:\s+[\w-]+){0,2}?)"
     r"(?P<where>\s+(?:at|in|with|for)\s+[^,.!]+?)?\s+(?:on|from)\s+"
-    rf"(?P<when>the\s+\d{{1,2}}(?:st|nd|rd|th)|{_DAY}|(?:{'|'.join(MONTH_NAMES)})\s+\d{{1,2}}(?:st|nd|rd|th)?)[\s.!]*$"
+    rf"(?P<when>the\s+\d{{1,2}}(?:st|nd|rd|th)|{_DAY}|(?:{ANY_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?)[\s.!]*$"
 )
 
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from .dates import WEEKDAY, WEEKDAYS, AnchoredPlan, anchor_plan, day_label, said_time_end
+from ..calendar_words import WEEKDAYS
+from .dates import WEEKDAY, AnchoredPlan, anchor_plan, day_label, said_time_end
 
 __all__ = ["with_lasting_day"]
 

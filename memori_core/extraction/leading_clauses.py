@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from ..calendar_words import MONTH_STARTS
 from .grammar import is_past
 from .patterns import rx
 
@@ -47,8 +48,8 @@ _MEANS = rx(
 # cut from its cause ("User is a working nights.", "User is from Monday."); the sentence is left whole, as before the
 # split was read. "new roster means I'm knocking off at 3" holds now and is split.
 _COMING = rx(r"^(?:i'm|im|i\s+am|we're|were|we\s+are)\s+(?:(?:just|only|now|also|still|going\s+to\s+be)\s+)?[a-z]+ing\b"
-             r".*\b(?:from|starting|as\s+of|next|tomorrow)\s+(?:\w+day|week|month|year|tomorrow|next|jan|feb|mar|apr|"
-             r"may|jun|jul|aug|sep|oct|nov|dec|the\s+\d|\d)")
+             rf".*\b(?:from|starting|as\s+of|next|tomorrow)\s+(?:\w+day|week|month|year|tomorrow|next|{MONTH_STARTS}|"
+             r"the\s+\d|\d)")
 _BASE = {"worked": "work", "lived": "live", "drove": "drive", "taught": "teach", "rented": "rent", "owned": "own"}
 # "After the GP appointment", "Following my divorce,", "For the purposes of the pension projection,": when or why.
 _LEAD_PHRASE = rx(

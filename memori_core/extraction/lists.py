@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from ..number_words import number_words
 from ..slots import PERSON, placed
 from .grammar import is_bare_present
 from .patterns import rx
@@ -121,7 +122,7 @@ def _items(text: str) -> list[str]:
 
 
 # "two kids (Elif 9 and Deniz 6)", "3 kids under 10": children or pets counted.
-_COUNTED = rx(r"^(?:one|two|three|four|five|six|\d)\s+(?:kids?|children|sons?|daughters?|boys|girls|grandkids|"
+_COUNTED = rx(rf"^(?:{number_words('six')}|\d)\s+(?:kids?|children|sons?|daughters?|boys|girls|grandkids|"
               r"grandchildren|cats?|dogs?)\b")
 
 

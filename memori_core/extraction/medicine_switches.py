@@ -18,13 +18,13 @@ import re
 from ..slots import holder
 from .cues import is_negated
 from .diagnoses import is_medicine
+from .doses import DOSE as _DOSE
 from .leads import CLINICIAN, strip_lead
 from .medicine_classes import MEDICINE_USES
 from .patterns import rx
 
 __all__ = ["as_medicine_switched", "ends_switched_medicine"]
 
-_DOSE = r"\d+(?:\.\d+)?\s*(?:mg|mcg|µg|ug|g|ml|units?|iu)\b"
 _DRUG = r"[a-z][\w-]*"
 # Who makes the switch: the user, "we", "they", a clinician, or no one named ("swapped it for ..."), at the start of
 # the clause or of a part of it ("the ramipril gave me a cough so the GP swapped it for losartan").

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta, timezone
 
+from ..calendar_words import ANY_MONTH, MONTH_NAMES, WEEKDAYS_PLURAL
+from ..number_words import count_of, number_words
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .dates import IN_SPAN, WEEKDAY, span_days
@@ -23,7 +25,7 @@ from .activities import PETS
 from .asides import lost_track, passing_aside
 from .one_offs import moved_about_the_home, one_off_act
 from .recent_states import recent_state
-from .cues import MONTH_NAMES, is_change
+from .cues import is_change
 from .health import BODY_PART
 from .slots import slots_of
 from .stays import away_until
@@ -90,7 +92,7 @@ _NOW_ONLY_AT = rx(r"^\W*(?:now|right\s+now|at\s+the\s+moment|currently)\W*$")  #
 _VISIT = (
     r"work|business|(?:a\s+|an\s+|the\s+|my\s+|our\s+)?(?:[\w'-]+\s+){0,2}?(?:conference|meeting|wedding|funeral|trip|visit|"
     r"holiday|vacation|gig|concert|match|game|festival|show|course|training|workshop|interview|layover|stopover|"
-    r"appointment|party|stag|hen\s+do)s?|(?:a|the|one|two|three|four|five|a\s+few|a\s+couple\s+of|\d+)\s+"
+    rf"appointment|party|stag|hen\s+do)s?|(?:a|the|{number_words('five')}|a\s+few|a\s+couple\s+of|\d+)\s+"
     r"(?:days?|nights?|weeks?)|the\s+(?:day|night|weekend|week)|a\s+(?:day|night|weekend|week)"
 )
 _ONLY_FOR_NOW = rx(
@@ -167,7 +169,7 @@ _FLARE_UP = rx(
 NOW_WORDS = rx(
     r"\b(?:today|tonight|right\s+now|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|week|weekend)|"
     r"(?:for|over)\s+the\s+(?:weekend|day|night)|for\s+(?:dinner|lunch|breakfast)|"
-    r"just\s+now|later\s+today|later(?:\s+on)?(?=\s*(?:[.!,]|$))|in\s+(?:a|an|one|two|three|four|five|ten|twenty|thirty|a\s+few|\d+)\s+"
+    rf"just\s+now|later\s+today|later(?:\s+on)?(?=\s*(?:[.!,]|$))|in\s+(?:a|an|{number_words('five')}|ten|twenty|thirty|a\s+few|\d+)\s+"
     r"(?:minutes?|mins?|hours?|hrs?))\b"
 )
 _MOMENT_VERB = rx(
@@ -314,7 +316,7 @@ CLOCK = rx(
 # "I have a date tonight", "My interview is this afternoon": an event later today, kept until the day is over
 # (not "right now", "in 20 minutes": soon over).
 _LATER_TODAY = rx(r"\b(?:tonight|later\s+today|today|this\s+(?:afternoon|evening))\b")
-_NOW_ONLY = rx(r"\b(?:right\s+now|at\s+the\s+moment|just\s+now|in\s+(?:a|an|one|two|three|four|five|ten|"
+_NOW_ONLY = rx(rf"\b(?:right\s+now|at\s+the\s+moment|just\s+now|in\s+(?:a|an|{number_words('five')}|ten|"
                r"twenty|thirty|a\s+few|\d+)\s+(?:minutes?|mins?|hours?|hrs?))\b")
 _EVENT = rx(rf"\b(?:{_EVENT_WORDS})\b")
 # An event a day of the calendar is for, a longer one too: "a conference on 26-28 May".
@@ -324,8 +326,7 @@ _ILLNESS_RECURS = rx(r"\b(?:every|each|usually|always|when(?:ever)?|recurr(?:ing
                      r"(?:once|twice|\d+\s+times|a\s+few\s+times)\s+a\s+(?:week|month|year|winter|season))\b")
 _DATED_EVENT = rx(rf"\b(?:{_EVENT_WORDS}|conference|festival|graduation|ceremony|reunion|retreat|workshop|course|"
                   r"tournament|race|marathon|trip|holiday|vacation|exams)\b")
-_RECURRING = rx(r"\b(?:every|each|weekly|daily|usually|always|on\s+(?:mondays|tuesdays|wednesdays|thursdays|"
-                r"fridays|saturdays|sundays|weekdays|weekends))\b")
+_RECURRING = rx(rf"\b(?:every|each|weekly|daily|usually|always|on\s+(?:{WEEKDAYS_PLURAL}|weekdays|weekends))\b")
 # "I have a meeting at 3pm tomorrow": true until it has happened.
 SOON = rx(rf"\b(?:tomorrow|the\s+day\s+after\s+tomorrow|next\s+(?:week|weekend|{WEEKDAY})|"
           rf"(?:on|this)\s+{WEEKDAY}|this\s+weekend)\b")
@@ -339,18 +340,16 @@ _DAY_NAMED = rx(
     # "We're doing Thanksgiving at my mom's": the holiday as what is planned
     r"(?:doing|having|hosting|spending)\s+(?:christmas|xmas|thanksgiving)\b(?!\s+(?:dinner|lunch|party))|"
     r"(?:on|for)\s+the\s+\d{1,2}(?:st|nd|rd|th)|"
-    rf"(?:on|for)\s+(?:{'|'.join(MONTH_NAMES)})\s+\d{{1,2}}(?:st|nd|rd|th)?|"
-    rf"(?:on|for)\s+\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{'|'.join(MONTH_NAMES)}))\b"
+    rf"(?:on|for)\s+(?:{ANY_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?|"
+    rf"(?:on|for)\s+\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{ANY_MONTH}))\b"
     # a weekday typed bare after the plan: "Jess is coming over saturday" (not "on saturdays", "saturday's match")
     rf"|(?<=\s)(?<!every\s)(?<!each\s){WEEKDAY}(?=\s*(?:[.!,;?]|$|(?:morning|afternoon|evening|night|at)\b))"
 )
 # "for two weeks", "for a few days", "for the weekend": how long a visit told now lasts.
 _STAY_FOR = rx(
-    r"\bfor\s+(?:(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
+    rf"\bfor\s+(?:(?P<n>a|an|{number_words('ten')}|a\s+couple\s+of|a\s+few|\d{{1,2}})\s+"
     r"(?P<unit>days?|nights?|weeks?)|(?P<fortnight>a\s+fortnight)|the\s+(?P<the>weekend|week))\b"
 )
-_STAY_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "a few": 3}
 
 
 def _stay_length(m: re.Match[str]) -> timedelta:
@@ -359,8 +358,7 @@ def _stay_length(m: re.Match[str]) -> timedelta:
         return timedelta(days=14)
     if m.group("the"):
         return timedelta(days=3 if m.group("the").lower() == "weekend" else 7)
-    n = re.sub(r"\s+", " ", m.group("n").lower())
-    count = int(n) if n.isdigit() else _STAY_COUNTS[n]
+    count = count_of(m.group("n"))
     return timedelta(days=count * (7 if m.group("unit").lower().startswith("week") else 1))
 
 
@@ -388,8 +386,8 @@ _BUSY = rx(
 )
 # A day of the calendar: "May 15", "15 May", "May 15-17", "the 18th".
 _CALENDAR_DAY = rx(
-    rf"\b(?:(?:{'|'.join(MONTH_NAMES)})\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
-    rf"\d{{1,2}}(?:st|nd|rd|th)?(?:\s*[-\u2013]\s*\d{{1,2}}(?:st|nd|rd|th)?)?\s+(?:of\s+)?(?:{'|'.join(MONTH_NAMES)})\b|"
+    rf"\b(?:(?:{ANY_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?(?:\s*[-\u2013]\s*\d{{1,2}}(?:st|nd|rd|th)?)?\s+(?:of\s+)?(?:{ANY_MONTH})\b|"
     r"the\s+\d{1,2}(?:st|nd|rd|th)\b)"
 )
 # "I have my cousin's wedding May 25-27", "I had my cousin's wedding May 15-17", "We went to a concert on the 3rd":
@@ -477,7 +475,7 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
     if day is not None and _DATED_EVENT.search(body) and not _RECURRING.search(body) and (
             _EVENT_TOLD.match(body) or _MY_EVENT.match(body) or _THE_EVENT.match(body)):
         # "I have my cousin's wedding May 25-27": the day is written out, and ends it (rules.judge_sentence)
-        month = re.search(rf"\b(?:{'|'.join(MONTH_NAMES)})\b", day.group(0), re.IGNORECASE)
+        month = re.search(rf"\b(?:{ANY_MONTH})\b", day.group(0), re.IGNORECASE)
         return as_fact(body), KEPT_EXPIRING, _until_month_end(month.group(0), now) if month else timedelta(days=31)
     planned = _APPOINTMENT.match(body) or _MY_EVENT.match(body) or _THEIR_PLAN.match(body) or _PLANNED.match(body) \
         or _THE_EVENT.match(body) or _DOING_AN_EVENT.match(body)
@@ -566,8 +564,8 @@ _PLANNED = rx(
 _PLAN_MONTH = rx(
     rf"(?:\b(?:in|for|on|until|till)\s+(?:the\s+\w+\s+of\s+|early\s+|mid-?\s*|late\s+)?|\b(?=next\s+month)"
     # "at the end of the month", "end of next month", "the start of May"
-    rf"|\b{_MONTH_PART}(?:the\s+|this\s+)?(?=(?:month|next\s+month|{'|'.join(MONTH_NAMES)})\b))"
-    rf"(?P<month>{'|'.join(MONTH_NAMES)}|next\s+month|month)\b"
+    rf"|\b{_MONTH_PART}(?:the\s+|this\s+)?(?=(?:month|next\s+month|{ANY_MONTH})\b))"
+    rf"(?P<month>{ANY_MONTH}|next\s+month|month)\b"
 )
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..calendar_words import MONTH_PREFIX as _MONTH
 from ..slots import PERSON, holder
 from .cues import content_words, is_negated
 from .patterns import rx
@@ -41,7 +42,6 @@ _BARE = rx(r"^(?:(?:just|finally|officially|so|and|also|now|recently|actually)\s
 # club early tonight", "left PureGym at 7 and went home"): nothing more in its clause, or a when or why of a leaving
 # ("after nine years", "in June", "last month", "for good", "to join Meta", "because ...", "and I'm training as ...").
 # A day alone may come first ("left the band yesterday", "User left Google on Friday 2026-08-07.").
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
 _LEFT_SO = rx(
     r"^\s*(?:(?:today|yesterday|recently|finally|officially|on\s+\w+day(?:\s+\d{4}-\d\d-\d\d)?)\s*)*"
     r"(?:$|[.!?;,:)]|-|\u2014|(?:after|because|since|as|so|cos|cause|for\s+good|last\s+(?:week|month|year|spring|"

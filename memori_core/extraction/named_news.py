@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..calendar_words import MONTH_NAMES
+from ..calendar_words import ANY_MONTH as _MONTH
 from .patterns import rx
 from .subjects import named_subject
 
@@ -55,7 +55,6 @@ _LISTED = re.compile(
     r"[a-z\u00e0-\u00ff]+)+)\b"
 )
 # "Kayla's birthday is September 19th": the name, then the day (a month and a day of it, either way round).
-_MONTH = "|".join(MONTH_NAMES)
 _BIRTHDAY = rx(
     rf"^(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff]+)'s\s+birthday\s+is\s+(?:on\s+)?(?P<day>(?:{_MONTH})\s+\d{{1,2}}"
     rf"(?:st|nd|rd|th)?|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH}))\s*[.!]*$"

@@ -10,6 +10,7 @@ is one a later conversation needs. Pure: patterns, English only.
 
 from __future__ import annotations
 
+from ..number_words import number_words
 from .patterns import rx
 
 __all__ = ["is_passing_remark"]
@@ -36,7 +37,7 @@ _PASSING_REMARK = rx(
     # resolve or a boast of the moment: "User is trying to be good.", "User knows their coffee."
     r"|is\s+trying\s+to\s+be\s+(?:good|healthy|better|careful|nice|sensible)|knows\s+their\s+\w+"
     # a count with nothing counted, an answer to what was asked: "User has 2."
-    r"|has\s+(?:\d+|one|two|three|four|five|six)"
+    rf"|has\s+(?:\d+|{number_words('six')})"
     # a figure of speech: "User bawled like a baby.", "User is blind as a bat without their glasses."
     r"|(?:[^.]*?\s)?(?:like\s+a\s+(?:baby|log|rock|champ|charm|trooper|zombie|madman|maniac)|"
     r"(?:blind|deaf|stubborn|sick|fit|right|happy|busy|quiet|cool|daft|mad)\s+as\s+a\s+\w+)\b[^.]*"

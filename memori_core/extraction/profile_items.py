@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from ..number_words import number_words
 from ..slots import OCCUPATIONS
 from .patterns import rx, words
 
@@ -35,7 +36,7 @@ _ROLE = rx(
 )
 _RAISED = rx(r"^(?:born\s+and\s+(?:raised|bred)|raised|grew\s+up)\s+in\s+(?P<place>(?-i:[A-Z]).+)$")
 _SERVED = rx(
-    r"^(?P<years>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)\s+years?\s+"
+    rf"^(?P<years>\d{{1,2}}|{number_words('twelve')}|fifteen|twenty)\s+years?\s+"
     r"in\s+the\s+(?P<force>army|navy|air\s+force|marines|raf|military|forces|national\s+guard|coast\s+guard)$"
 )
 _NONE_OF = rx(r"^no\s+(?P<what>kids|children|pets|car)$")

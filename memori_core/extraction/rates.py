@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from ..number_words import number_words
 from ..slots import holder
 from .counts import singular
 from .cues import is_negated
@@ -11,7 +12,7 @@ from .patterns import rx
 
 __all__ = ["rate_of", "rerates"]
 
-_NUMBER = (r"(?:\d{1,3}(?:\s*-\s*\d{1,3})?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+_NUMBER = (rf"(?:\d{{1,3}}(?:\s*-\s*\d{{1,3}})?|{number_words('twelve')}|fifteen|"
            r"twenty|thirty|forty|a\s+couple\s+of|a\s+few|a|an|half\s+a)")
 # Words the same habit is counted by: "a pack a day" is cigarettes, "cigs" and "fags" too.
 _SAME = {"pack": "cigarette", "packet": "cigarette", "cig": "cigarette", "ciggie": "cigarette", "fag": "cigarette",

@@ -9,12 +9,12 @@ import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
 
-from .cues import MONTH_NAMES, is_negated
+from ..calendar_words import ANY_MONTH as _MONTH, MONTH_NAMES
+from .cues import is_negated
 from .patterns import rx
 
 __all__ = ["month_end", "month_meant", "remonthed"]
 
-_MONTH = "|".join(MONTH_NAMES)
 # "oh wait I meant May", "sorry, May", "May not April", "*May": nothing but the month meant (and the one it replaces).
 _REMONTHED = rx(
     r"^\W*(?:(?:oh|wait|no|sorry|oops|whoops|typo|correction|actually|i\s+meant|i\s+mean|meant|make\s+(?:that|it))"

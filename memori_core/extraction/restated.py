@@ -11,12 +11,12 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
+from ..calendar_words import ANY_MONTH, ANY_WEEKDAY
 from .grammar import is_bare_present
 from .leads import strip_lead
 from .patterns import rx
 from ..slots import holder
-from .cues import MONTH_NAMES, content_words, is_negated
-from .dates import WEEKDAYS
+from .cues import content_words, is_negated
 
 __all__ = [
     "as_denial", "as_own_treatment", "corrected_in_message", "meant", "respelt", "said_then_corrected", "takes_back",
@@ -178,7 +178,7 @@ _SAID_THEN_RIGHT = rx(
 )
 # The kinds of words a correction swaps one for another: a month, a weekday, a clock time, a number.
 _SWAPPED_KINDS = tuple(rx(p) for p in (
-    rf"\b(?:{'|'.join(MONTH_NAMES)})\b", rf"\b(?:{'|'.join(WEEKDAYS)})\b",
+    rf"\b(?:{ANY_MONTH})\b", rf"\b(?:{ANY_WEEKDAY})\b",
     r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b", r"\b\d+(?:st|nd|rd|th)?\b",
 ))
 _OWN = rx(r"^(?:i|i'm|im|i've|i'd|my|we|we're|we've|our)\b")

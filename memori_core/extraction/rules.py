@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
+from ..number_words import number_words
 from ..ranking.care import is_care_fact
 from ..ranking.upcoming import tells_a_plan
 from ..slots import PERSON
@@ -100,7 +101,7 @@ _IMPLIED_IM = rx(
     r"(?:job|house|flat)[\s-]hunting|"
     r"doing\s+(?:a|an|my)\s+(?:[\w-]+\s+)?(?:master's|masters|phd|degree|a[- ]levels|gcses|apprenticeship|msc|mba)|"
     # "down to 5 cigarettes a day": a habit's rate now
-    r"(?:now\s+)?down\s+to\s+(?:just\s+|only\s+|about\s+)?(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a|"
+    rf"(?:now\s+)?down\s+to\s+(?:just\s+|only\s+|about\s+)?(?:\d+|{number_words('ten')}|a|"
     r"half\s+a)\s+(?:[a-z-]+\s+)?[a-z-]+\s+(?:a|per)\s+(?:day|night|week))\b"
     r"(?!\s+(?:food|recipes?|options?|restaurants?|dishes|meals?|places?|here)\b)"
 )

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+from ..number_words import number_words
+from ..calendar_words import MONTH_STARTS, WEEKDAY_STARTS
+
 __all__ = ["split_sentences"]
 
 _ABBREVIATIONS = re.compile(
@@ -12,8 +15,8 @@ _ABBREVIATIONS = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.!?\u2026])[\"')\]]*\s+|\n+")
 # A pause typed as an ellipsis before when or where the sentence goes on: "We're moving to Oadby... on January 15".
 _TRAILING_PAUSE = re.compile(r"\s*(?:\.{2,}|\u2026)$")
-_WHEN = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*|the\s+\d|\d|"
-         r"(?:a|one|two|three|four|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?)|"
+_WHEN = (rf"(?:{MONTH_STARTS}|{WEEKDAY_STARTS})[a-z]*|the\s+\d|\d|"
+         rf"(?:a|{number_words('four')}|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?)|"
          r"(?:week|month|year|spring|summer|autumn|fall|winter|weekend|christmas|easter)\b")
 _GOES_ON = re.compile(rf"(?:on|in|by|next|this|from|until|till|after)\s+(?i:(?:the\s+)?(?:{_WHEN}))")
 

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import re
 
+from ..number_words import number_words
+from ..calendar_words import ANY_MONTH
 from ..slots import SLOTS, holder
 from ..slots import fold as _fold
 from ..slots import slots_of as _single_value_slots_of
 from .activities import ACTIVITY_SLOTS, PETS, same_activity, says_how_often
 from .corrections import bare_correction, corrected_words, denies, without_correction
-from .cues import MONTH_NAMES, content_words, is_change, is_ended, is_negated, is_planned
+from .cues import content_words, is_change, is_ended, is_negated, is_planned
 from .diets import CONSUMPTION_SLOTS, is_exclusive, left_out, taken_back
 from .endings import (
     POSSESSION_SLOTS,
@@ -49,7 +51,6 @@ __all__ = [
     "CONSUMPTION_SLOTS",
     "JOB_OFFER",
     "JOB_SEARCH",
-    "MONTH_NAMES",
     "PETS",
     "POSSESSION_SLOTS",
     "SLOTS",
@@ -144,9 +145,9 @@ _STARTS_LATER = re.compile(r"\b(?:got|accepted|landed|took)\s+(?:a|an|the)\s+(?:
 # another employer, said with a day to come (the fact has it written out: "around Wednesday 2026-09-30").
 _STARTS_AT_LATER = re.compile(
     r"\b(?:i|user)\s+(?:start|starts|begin|begins|(?:am|'m|is)\s+(?:starting|beginning))\s+(?:work\s+)?(?:at|with)\s+"
-    r"(?!\d)[^,.!?]*?\b(?:in\s+(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+"
+    rf"(?!\d)[^,.!?]*?\b(?:in\s+(?:a|an|{number_words('six')}|\d+|a\s+few|a\s+couple\s+of)\s+"
     r"(?:days?|weeks?|months?)|"
-    rf"next\s+\w+|on\s+\w+|around\s+\w+|in\s+the\s+week\s+of|tomorrow|in\s+(?:{'|'.join(MONTH_NAMES)}))\b"
+    rf"next\s+\w+|on\s+\w+|around\s+\w+|in\s+the\s+week\s+of|tomorrow|in\s+(?:{ANY_MONTH}))\b"
 )
 
 

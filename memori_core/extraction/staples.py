@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ..number_words import number_words
 from .patterns import I_OR_WE_ARE, rx
 
 __all__ = ["as_staple"]
@@ -30,7 +31,7 @@ _FOOD = (
 _WHEN = r"(?:on|during|at|in|over|before)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+"
 # How much, said in passing: "like five cups", "about 6 cans a day".
 _AMOUNT = (r"(?:\s*,?\s*(?:like|about|around|maybe|easily|probably|at\s+least|literally)?\s*"
-           r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|a\s+dozen)\s+"
+           rf"(?:\d+|{number_words('ten')}|a\s+few|several|a\s+dozen)\s+"
            r"(?:cups|mugs|cans|bottles|glasses|shots|pots|slices|packets|bowls|a\s+day)"
            r"(?:\s+(?:a|per|each)\s+(?:day|night|shift))?)")
 _LIVE_ON = rx(

@@ -16,16 +16,15 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from .cues import MONTH_NAMES
+from ..calendar_words import ANY_MONTH, MONTH_NAMES
+from ..number_words import count_of, number_words
 from .dates import WEEKDAY, AnchoredPlan, anchor_plan, said_time_end
 from .grammar import is_past_statement
 from .patterns import I_OR_WE_ARE, rx
 
 __all__ = ["away_until", "held_until"]
 
-_COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-           "ten": 10, "a couple of": 2, "a few": 3, "few": 3, "couple of": 2}
-_COUNT = r"a\s+couple\s+of|couple\s+of|a\s+few|few|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}"
+_COUNT = rf"a\s+couple\s+of|couple\s+of|a\s+few|few|{number_words('ten')}|\d{{1,2}}"
 # "for the next two weeks", "for the coming week", "for the rest of the month": an end counted from the day said.
 _SPAN = rx(
     rf"\bfor\s+the\s+(?:(?:next|coming)\s+(?:(?P<n>{_COUNT})\s+)?(?P<unit>days?|weeks?|fortnight)"
@@ -36,7 +35,7 @@ _SPAN = rx(
 # to the 17th".
 _END = rx(
     r"\b(?:(?:until|till)\s+(?!(?:then|now|later|further|tonight|today|i|we|my|our|he|she|they|it|you)\b)"
-    r"|this\s+(?:week(?:end)?|month)\b|from\s+(?=the\s+\d|\d{1,2}(?:st|nd|rd|th)?\s|(?:" + "|".join(MONTH_NAMES) + r")\s+\d))"
+    r"|this\s+(?:week(?:end)?|month)\b|from\s+(?=the\s+\d|\d{1,2}(?:st|nd|rd|th)?\s|(?:" + ANY_MONTH + r")\s+\d))"
 )
 # What names no end of its own: what recurs ("every", "Monday until Friday"), what starts then and holds after it.
 _NO_END = rx(
@@ -73,8 +72,7 @@ def _span_end(m: re.Match[str], now: datetime) -> str:
             last = after.replace(day=1) - timedelta(days=1)
     else:
         unit = m.group("unit").lower()
-        said = re.sub(r"\s+", " ", (m.group("n") or "one").lower())
-        count = 2 if unit == "fortnight" else int(said) if said.isdigit() else _COUNTS[said]
+        count = 2 if unit == "fortnight" else count_of(m.group("n") or "one")
         last = today + timedelta(days=count * (1 if unit.startswith("day") else 7))
     return f"{MONTH_NAMES[last.month - 1].capitalize()} {last.day}, {last.year}"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..number_words import number_words
 from ..ranking.care import is_care_fact
 from .grammar import is_subjectless_change, is_verb_form
 from .leads import CLINICIAN
@@ -113,10 +114,10 @@ _ASIDE_TAIL = rx(
     # "..., seems nice", "..., trying to be healthy": said of the fact, without a subject
     r"|(?:seems|looks|sounds|feels|trying\s+to|hoping\s+to|wish\s+me\s+luck)\b"
     # "..., six months sober now", "..., two years clean": how long, said after the fact
-    r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several)\s+(?:days?|weeks?|months?|years?)"
+    rf"|(?:\d+|{number_words('ten')}|a\s+few|several)\s+(?:days?|weeks?|months?|years?)"
     r"\s+\w+(?:\s+now)?\s*[.!]*$"
     # "I'm a cop, 11 years on the force this spring": how long, and where
-    r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several)\s+(?:years?|months?)\s+"
+    rf"|(?:\d+|{number_words('ten')}|a\s+few|several)\s+(?:years?|months?)\s+"
     r"(?:on|in|at|with|into)\b"
     # "..., way too cold for another winter": why
     r"|(?:way\s+|far\s+|much\s+)?too\s+\w+\b"

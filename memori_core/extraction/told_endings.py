@@ -18,13 +18,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ..number_words import number_words
+from ..calendar_words import ANY_MONTH as _MONTH
 from ..slots import PERSON, holder
 from .activities import PETS
 from .break_ups import as_break_up
 from .doses import as_new_dose
 from .operations import as_operation_done
 from .clauses import split_clauses
-from .cues import MONTH_NAMES, content_words, is_negated
+from .cues import content_words, is_negated
 from .diagnoses import LASTING_CONDITION, is_medicine
 from .diets import taken_back
 from .health import BODY_PART
@@ -37,7 +39,6 @@ from .slots import slots_of
 
 __all__ = ["as_told_endings", "told_ending"]
 
-_MONTH = "|".join(MONTH_NAMES)
 # Who died: someone named, "my husband", "our old cat", "he" / "she" (the stored facts say whose: .named).
 _WHO = (rf"(?P<who>(?:my|our)\s+(?:(?:old|little|beloved|dear|lovely|sweet)\s+)*(?:{PERSON}|{PETS})"
         r"(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f'-]+)?|mum|mom|mam|dad|nan|nana|gran|granny|grandma|grandpa|grandad|"
@@ -48,7 +49,7 @@ _WHEN_DIED = (
     r"peace)|"
     rf"on\s+(?:\w+day|the\s+\d|(?:{_MONTH}))|last\s+\w+|this\s+(?:morning|afternoon|evening|week|weekend|month|year|"
     r"\w+day)|yesterday|today|overnight|peacefully|suddenly|unexpectedly|recently|earlier|quietly|at\s+home|"
-    r"(?:a|one|two|three|\d+)\s+(?:days?|weeks?|months?|years?)\s+ago"
+    rf"(?:a|{number_words('three')}|\d+)\s+(?:days?|weeks?|months?|years?)\s+ago"
 )
 _STUDIES = (r"a[- ]levels|gcses|finals|degree|master's|masters|msc|phd|thesis|dissertation|apprenticeship|"
             r"sixth\s+form")
@@ -88,8 +89,8 @@ _SAID_PLAINLY: tuple[tuple[re.Pattern[str], str], ...] = (
     # "since the baby arrived I've gone down to three days a week": the user's work cut to part-time (not "the gym's
     # gone down to three days a week": someone else's days)
     (rx(r"^(?:(?:since|after|now\s+that)\s+[^,]+?\s*,?\s+)?(?:i've|i\s+have|i|ive)\s+(?:(?:just|now)\s+)?"
-        r"(?:gone|went|dropped|cut\s+back|come)\s+down\s+to\s+(?P<days>one|two|three|four|[1-4])\s+days\s+(?:a|per)\s+"
-        r"week\b"), "I work part-time now, {days} days a week"),
+        rf"(?:gone|went|dropped|cut\s+back|come)\s+down\s+to\s+(?P<days>{number_words('four')}|[1-4])\s+days\s+"
+        r"(?:a|per)\s+week\b"), "I work part-time now, {days} days a week"),
     # "new contract is fully remote", "my job's remote now": the user works from home
     (rx(r"^(?:(?:my|the)\s+)?(?:new\s+)?(?:job|contract|role|position)(?:'s|\s+is)\s+(?:now\s+)?"
         r"(?P<how>(?:fully|completely|totally|100%)\s+)?remote\b"),

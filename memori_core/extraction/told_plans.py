@@ -28,9 +28,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..calendar_words import ANY_MONTH as _MONTH
 from ..slots import PERSON
 from .activities import PETS
-from .cues import MONTH_NAMES
 from .dates import WEEKDAY
 from .job_change import is_first_shift
 from .leads import strip_lead
@@ -38,7 +38,6 @@ from .patterns import I_AM, rx
 
 __all__ = ["as_told_plans"]
 
-_MONTH = "|".join(MONTH_NAMES)
 # A day a plan is for, and nothing after it but its time: "on friday", "October 6 at 9am", "next Tuesday", "tomorrow".
 _DAY = (
     rf"(?:(?:on\s+)?(?:(?:this|next|this\s+coming)\s+)?{WEEKDAY}|tomorrow|tonight|today|this\s+(?:morning|afternoon|"

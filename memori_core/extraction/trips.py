@@ -15,11 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from ..calendar_words import MONTH_NAMES, WEEKDAYS
 from ..slots import holder
-from .dates import WEEKDAYS
 from .leads import strip_lead
 from .patterns import PLACE_NAME, rx
-from .cues import MONTH_NAMES
 
 __all__ = ["ends_planned_trip", "plan_places", "trip_called_off", "trip_places", "trip_taken"]
 

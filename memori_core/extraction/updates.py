@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from ..number_words import number_words
 from .dates import day_label
 from .named import partner_of
 from ..slots import holder
@@ -47,7 +48,7 @@ def _corrected(verdict: SentenceVerdict, told: Sequence[str]) -> SentenceVerdict
 # the user and a partner have been together, told with "we" (rewritten as the user's).
 _TOGETHER_FOR = re.compile(
     r"^User\s+has\s+been\s+(?:(?P<married>married)|together|dating|seeing\s+each\s+other|a\s+couple|an\s+item)"
-    r"(?:\s+for)?\s+(?P<length>(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    rf"(?:\s+for)?\s+(?P<length>(?:(?:\d+|a|an|{number_words('twelve')}|"
     r"a\s+few|a\s+couple\s+of|several|almost|nearly|over|about|around|just\s+over)\s+)+(?:years?|months?|weeks?)"
     r"|since\s+[\w' -]+?)(?:\s+now)?\s*[.!]*$"
 )

@@ -24,6 +24,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..calendar_words import WEEKDAY_STEMS
+
 __all__ = [
     "CARE_DOMAINS",
     "DRUG_ENDINGS",
@@ -132,7 +134,7 @@ _SKY = re.compile(r"\b(?:weather|forecast|temperature|sunset|sunrise|sun\s+(?:se
                   re.IGNORECASE)
 _SKY_WHEN = re.compile(r"\b(?:here|today|tonight|tomorrow|this\s+(?:week|weekend|morning|afternoon|evening)|"
                        r"on\s+(?-i:[A-Z])[a-z]+day|at\s+the\s+weekend|later)\b", re.IGNORECASE)
-_PLACE_NAMED = re.compile(r"\b(?:in|at|for|over|near|around)\s+(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b)"
+_PLACE_NAMED = re.compile(rf"\b(?:in|at|for|over|near|around)\s+(?!(?:{WEEKDAY_STEMS.title()})day\b)"
                           r"(?-i:[A-Z])[a-z]")
 
 

@@ -26,21 +26,12 @@ from __future__ import annotations
 import functools
 import re
 
-from ..calendar_words import MONTH_NAMES
+from ..calendar_words import ANY_MONTH, MONTH_NAMES, WEEKDAY_STEMS
 from .care import CARRIED_MEDICINE, NOT_FOOD, SULFONYLUREAS, is_care_fact, negated_at
+from .word_tables import TOKEN, PhraseTable, alternation as _any, fold
 
 __all__ = ["ADDED_CONCERNS", "FACT_CONCERNS", "LIMIT_CONCERNS", "NOT_EATEN_ALLERGY", "QUESTION_CONCERNS", "SITUATION_CONCERNS",
            "fact_concerns", "question_concerns"]
-
-
-def _any(*words: str) -> str:
-    """An alternation of words and phrases, longest first; a trailing ``*`` allows any ending."""
-    parts = []
-    for w in sorted(words, key=len, reverse=True):
-        stem = w.rstrip("*")
-        body = re.escape(stem).replace(r"\ ", r"[\s-]+")
-        parts.append(body + (r"\w*" if w.endswith("*") else "(?:s|es)?"))
-    return r"\b(?:" + "|".join(parts) + r")\b"
 
 
 # an allergy to something not eaten: a medicine, a sting, an animal, what touches the skin or is breathed in
@@ -290,8 +281,8 @@ _BREEDS = (r"(?:labradors?|labs|poodles?|spaniels?|terriers?|retrievers?|collies
            r"tabb(?:y|ies)|bengals?|sphynx)")
 _CHILD = (r"(?:sons?|daughters?|kids?|children|child|toddlers?|bab(?:y|ies)|twins|eldest|youngest|"
           r"grand(?:children|child|kids?|sons?|daughters?)|step(?:sons?|daughters?|kids?))")
-_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-_MONTH = "(?:" + "|".join(MONTH_NAMES) + ")"
+_DAY = rf"(?:{WEEKDAY_STEMS})day"
+_MONTH = f"(?:{ANY_MONTH})"
 SITUATION_CONCERNS: dict[str, str] = {
     "children": rf"\b{_CHILD}\b(?!')|\b(?:user's|my|our|his|her|their|two|three|four)\s+(?:little\s+|young\s+|teenage\s+)?"
                 r"(?:girls|boys)\b|\b(?:looks?\s+after|helps?\s+(?:out\s+)?with|minds?|babysits?)\s+(?-i:[A-Z])\w+|"
@@ -983,39 +974,7 @@ _SITUATION_RE = {name: re.compile(p, re.IGNORECASE) for name, p in SITUATION_CON
 _PACKED_FOOD = re.compile(r"\b(?:lunch\w*|snacks?|sandwich\w*|picnic|food|meals?|breakfast|dinner)\b", re.IGNORECASE)
 
 
-def _fold(text: str) -> str:
-    """Lower case, a curly apostrophe straight, a hyphen a space: how table entries and questions are read."""
-    return text.lower().replace("\u2019", "'").replace("-", " ")
-
-
-def _phrase_key(text: str) -> str:
-    return " ".join(_TOKEN.findall(_fold(text)))
-
-
-_TOKEN = re.compile(r"[\w&']+")
-_Y_PLURAL = re.compile(r"[^aeiou\s]y$")  # "ferry" -> "ferries", "party" -> "parties"; not "day", "toy"
-
-
-def _phrase_table() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, frozenset[str]], ...]]:
-    """Every question word or phrase (with its plural) and every word prefix ("anchov*"), with the concerns
-    it touches."""
-    words: dict[str, set[str]] = {}
-    prefixes: dict[str, set[str]] = {}
-    for concern, items in QUESTION_CONCERNS.items():
-        for item in items:
-            if item.endswith("*"):
-                prefixes.setdefault(_phrase_key(item[:-1]), set()).add(concern)
-                continue
-            key = _phrase_key(item)
-            for form in (key, key + "s", key + "es", *((key[:-1] + "ies",) if _Y_PLURAL.search(key) else ())):
-                words.setdefault(form, set()).add(concern)
-    return ({k: frozenset(v) for k, v in words.items()},
-            tuple((k, frozenset(v)) for k, v in sorted(prefixes.items())))
-
-
-_PHRASES, _PREFIXES = _phrase_table()
-_LONGEST = max(len(k.split(" ")) for k in _PHRASES)
-_STARTS = frozenset(k.split(" ", 1)[0] for k in _PHRASES if " " in k)  # first words of the phrases
+_QUESTION_WORDS = PhraseTable.of(QUESTION_CONCERNS)  # every question word, phrase and prefix ("anchov*")
 # an amount of money: "What's the smartest thing to do with R5,000?", "Is 300 euros too much for a pram?"
 _AMOUNT = re.compile(r"[$£€¥₹₱₦₩₪₺₴₫฿₵]\s?\d|\b[Rr]\s?\d[\d,]{2,}\b|\b(?:rp|rs|ksh|kes|php|idr|pln|inr|zar|ngn|ghs)\.?\s?\d|"
                      r"\b\d[\d,.]*\s*(?:juta|ribu|lakhs?|crores?|euro|zł|złoty|zlotys|kr)(?!\w)|"
@@ -1072,7 +1031,6 @@ _QUESTION_PATTERNS = {
     "caring": re.compile(r"\bfor\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|a\s+couple\s+of)\s+"
                          r"(?:nights|weeks|days)\b", re.IGNORECASE),
 }
-_PREFIX_RE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p, _ in _PREFIXES) + r")")
 _MEDICAL = re.compile(
     r"\b(?:allerg\w*|intoleran\w*|anaphyla\w*|medication\w*|medicine\w*|takes?|taking|prescri\w*|pregnan\w*|"
     r"diabet\w*|prediabet\w*|asthma\w*|epilep\w*|blood\s+pressure|hypertension|inhaler\w*|coeliac|celiac|gout|"
@@ -1114,25 +1072,11 @@ def question_concerns(text: str) -> frozenset[str]:
     >>> sorted(question_concerns("Can I have a beer at the pub?"))
     ['alcohol', 'blood thinner', 'gluten', 'hearing', 'mobility', 'pregnancy', 'sulphite']
     """
-    folded = _fold(text)
-    tokens = [t.removesuffix("'s") for t in _TOKEN.findall(folded)]  # "the baby's first Easter": the baby
+    folded = fold(text)
+    tokens = [t.removesuffix("'s") for t in TOKEN.findall(folded)]  # "the baby's first Easter": the baby
     found: set[str] = set(("money",) if _AMOUNT.search(text) else ())
     found.update(concern for concern, rx in _QUESTION_PATTERNS.items() if rx.search(text))
-    get = _PHRASES.get
-    for i, token in enumerate(tokens):
-        hit = get(token)
-        if hit:
-            found |= hit
-        if token in _STARTS:
-            for n in range(2, min(_LONGEST, len(tokens) - i) + 1):
-                hit = get(" ".join(tokens[i : i + n]))
-                if hit:
-                    found |= hit
-    if _PREFIX_RE.search(folded):
-        for token in tokens:
-            for prefix, concerns in _PREFIXES:
-                if token.startswith(prefix):
-                    found |= concerns
+    found |= _QUESTION_WORDS.rows_in(tokens, folded)
     if not found.isdisjoint(_EATEN) and NOT_FOOD.search(folded):
         found -= _EATEN  # "What should I wear to the dinner?": not a question about what to eat
     if "packing" in found and _PACKED_FOOD.search(folded):

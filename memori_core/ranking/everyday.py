@@ -25,19 +25,14 @@ import numpy as np
 from ..calendar_words import WEEKDAYS
 from .care import NOT_FOOD
 from .concerns import NOT_EATEN_ALLERGY
+from .word_tables import TOKEN, PhraseTable, alternation, fold
 
 __all__ = ["DOMAINS", "MOST_IN_ALL", "MOST_OPENED", "asks_for_suggestions", "everyday_rows", "fact_domains", "question_domains"]
 
 
 def _words(*words: str) -> str:
-    """An alternation of words and phrases, longest first, each with its plural; a trailing ``*`` allows any
-    ending; a space or hyphen between words matches either."""
-    parts = []
-    for w in sorted(words, key=len, reverse=True):
-        stem = w.rstrip("*")
-        body = re.escape(stem).replace(r"\ ", r"[\s-]+").replace(r"\-", r"[\s-]+")
-        parts.append(body + (r"\w*" if w.endswith("*") else "(?:s|es)?"))
-    return r"\b(?:" + "|".join(parts) + r")\b"
+    """:func:`~.word_tables.alternation` with a hyphen between words matching a space too."""
+    return alternation(*words, hyphen_or_space=True)
 
 
 _LANGUAGES = ("spanish", "french", "german", "italian", "portuguese", "mandarin", "cantonese", "chinese", "japanese",
@@ -384,33 +379,7 @@ MOST_IN_ALL = 3
 ``limit`` best stay the ranking's."""
 
 _FACT_RE = {name: re.compile(pattern, re.IGNORECASE) for name, (_, pattern) in DOMAINS.items()}
-_TOKEN = re.compile(r"[\w&']+")
-
-
-def _key(text: str) -> str:
-    return " ".join(_TOKEN.findall(text.lower().replace("\u2019", "'").replace("-", " ")))
-
-
-def _question_table() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, frozenset[str]], ...], int]:
-    """Every question word or phrase (with its plural) and every word prefix, with the domains it opens, and the
-    longest phrase's length in words."""
-    words: dict[str, set[str]] = {}
-    prefixes: dict[str, set[str]] = {}
-    for domain, (items, _) in DOMAINS.items():
-        for item in items:
-            if item.endswith("*"):
-                prefixes.setdefault(_key(item[:-1]), set()).add(domain)
-                continue
-            key = _key(item)
-            forms = (key, key + "s", key + "es", *((key[:-1] + "ies",) if re.search(r"[^aeiou\s]y$", key) else ()))
-            for form in forms:
-                words.setdefault(form, set()).add(domain)
-    longest = max(len(k.split(" ")) for k in words)
-    return ({k: frozenset(v) for k, v in words.items()},
-            tuple((k, frozenset(v)) for k, v in sorted(prefixes.items())), longest)
-
-
-_PHRASES, _PREFIXES, _LONGEST = _question_table()
+_QUESTION_WORDS = PhraseTable.of({domain: items for domain, (items, _) in DOMAINS.items()})
 
 
 # a dental visit: its "cleaning" is the teeth's, not the home's (found by README's "Do I need to tell the dentist
@@ -434,18 +403,11 @@ def question_domains(text: str) -> frozenset[str]:
     >>> "place" in question_domains("Are there things to do nearby?"), "place" in question_domains("Any local food there?")
     (True, False)
     """
-    tokens = [t.removesuffix("'s") for t in _key(text).split(" ") if t]
+    folded = fold(text)
+    tokens = [t.removesuffix("'s") for t in TOKEN.findall(folded)]
     if _DENTAL.search(text):
         tokens = [t for t in tokens if not t.startswith("clean")]  # a dentist's cleaning is no housework
-    found: set[str] = set()
-    for i in range(len(tokens)):
-        for n in range(1, min(_LONGEST, len(tokens) - i) + 1):
-            hit = _PHRASES.get(" ".join(tokens[i : i + n]))
-            if hit:
-                found |= hit
-    for prefix, domains in _PREFIXES:
-        if any(t.startswith(prefix) for t in tokens):
-            found |= domains
+    found = _QUESTION_WORDS.rows_in(tokens, folded)
     if "food" in found and NOT_FOOD.search(text.lower()):
         found.discard("food")  # "What should I wear to the dinner?": not a question about what to eat
     if "place" in found and _ELSEWHERE.search(text):

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..calendar_words import MONTH_NAMES, WEEKDAYS as _WEEKDAYS
+from ..calendar_words import ANY_WEEKDAY as _DAY_ALT, MONTH_NAMES, WEEKDAYS as _WEEKDAYS, WORKDAY_STEMS
 from ..slots import PERSON, placed, slot_keys
 from .allergens import allergen_rows
 from .care import FROM_HOME, asks_the_sky_here, for_the_asker, named_by
@@ -212,7 +212,6 @@ def _day_re(day: str) -> re.Pattern[str]:
     return re.compile(rf"\b{day.capitalize()}\b")
 
 
-_DAY_ALT = "|".join(_WEEKDAYS)
 # a span of the week: "Tuesday to Saturday", "from Friday sunset to Saturday sunset", "Monday through Thursday"
 _DAY_SPAN = re.compile(rf"\b({_DAY_ALT})s?(?:\s+\w+)?\s+(?:to|through|till|until|thru)\s+({_DAY_ALT})s?\b", re.IGNORECASE)
 _WEEKDAYS_WORD = re.compile(r"\bweekdays\b", re.IGNORECASE)
@@ -296,7 +295,7 @@ _MY_WORK = re.compile(
     r"(?:my|our|the)\s+new\s+(?:job|role|position|team|company|office|boss|manager|employer|workplace))\b"
     r"(?!\s+(?:model|fight|battle|level)s?\b)"
     # a working day of the asker's to plan is mostly the job's hours: "Help me plan my Monday", "plan my workday"
-    r"|\bplan\s+(?:out\s+)?(?:my|our)\s+(?:mon|tues|wednes|thurs|fri)day\b|\bplan\s+(?:out\s+)?(?:my|our)\s+work(?:ing\s+)?day\b",
+    rf"|\bplan\s+(?:out\s+)?(?:my|our)\s+(?:{WORKDAY_STEMS})day\b|\bplan\s+(?:out\s+)?(?:my|our)\s+work(?:ing\s+)?day\b",
     re.IGNORECASE)
 # the asker's own place, used rather than named: "the weather in my city", "events in my town", "near me", "the
 # weather where I live", "Do I need a licence to fish here?"

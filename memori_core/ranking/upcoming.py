@@ -17,7 +17,8 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from ..calendar_words import WEEKDAYS
+from ..calendar_words import ANY_WEEKDAY
+from ..number_words import count_of, number_words
 
 __all__ = ["CHANGE_DAYS", "HORIZON_DAYS", "UPCOMING_MOST", "asks_about_travel", "asks_what_is_coming",
            "plans_in_force", "still_ahead", "tells_a_plan"]
@@ -54,7 +55,7 @@ _PLANS = re.compile(r"\b(?:any|my|our)\s+(?:\w+\s+)?plans\b|\bplans\s+for\s+(?:t
 _PLANS_FOR_A_THING = re.compile(
     r"\bplans?\s+for\s+(?!(?:my|our)\b|(?:(?:this|next|the|that)\s+)?(?:weekend|week|month|year|summer|winter|"
     r"spring|autumn|fall|holidays?|evening|morning|afternoon|night|day|break|half[\s-]term|rest\s+of)\b|"
-    rf"(?:tonight|tomorrow|today|christmas|easter|new\s+year|{'|'.join(WEEKDAYS)})\b)", re.IGNORECASE)
+    rf"(?:tonight|tomorrow|today|christmas|easter|new\s+year|{ANY_WEEKDAY})\b)", re.IGNORECASE)
 # "Am I busy next week?", "Am I free this weekend?", "Do I have anything tomorrow?"
 _WHEN_AHEAD = re.compile(r"\b(?:am\s+i|are\s+we)\s+(?:busy|free|away|travell?ing|going\s+anywhere)\b"
                          r"|\b(?:do|have)\s+(?:i|we)\s+(?:got\s+)?(?:anything|something)\b", re.IGNORECASE)
@@ -145,7 +146,7 @@ _RELATIVE: tuple[tuple[re.Pattern[str], float], ...] = tuple(
         (r"\b(?:tonight|today|this\s+(?:evening|afternoon|morning))\b", 1),
         (r"\btomorrow\b", 2),
         (r"\bthis\s+(?:weekend|week|saturday|sunday)\b", 7),
-        (rf"\b(?:next\s+(?:weekend|week|{'|'.join(WEEKDAYS)})|in\s+(?:a|one|two|"
+        (rf"\b(?:next\s+(?:weekend|week|{ANY_WEEKDAY})|in\s+(?:a|one|two|"
          r"a\s+couple\s+of|\d)\s+(?:days?|weeks?))\b", 14),
         (r"\b(?:this|later\s+this)\s+month\b|\bin\s+(?:three|four|\d)\s+weeks\b", 31),
         (r"\b(?:next\s+month|in\s+(?:a|one|two|\d)\s+months?)\b", 62),
@@ -160,8 +161,7 @@ _PLAN_WORDS = re.compile(r"\b(?:is|are|am|'s|'m|'re)\s+(?:\w+\s+)?(?:going|flyin
                          re.IGNORECASE)
 _CHANGED = re.compile(r"\b(?:cancell?ed|called\s+off|postponed|rescheduled|pushed\s+back|is\s+off|"
                       r"no\s+longer\s+(?:going|flying|travell?ing|attending))\b", re.IGNORECASE)
-_DURATION = re.compile(r"\bfor\s+(?:a|one|two|three|\d+)\s+(days?|weeks?|nights?)\b", re.IGNORECASE)
-_COUNT = {"a": 1, "one": 1, "two": 2, "three": 3}
+_DURATION = re.compile(rf"\bfor\s+(?:a|{number_words('three')}|\d+)\s+(days?|weeks?|nights?)\b", re.IGNORECASE)
 
 
 def tells_a_plan(text: str) -> bool:
@@ -183,8 +183,7 @@ def _lasting(text: str) -> float:
     m = _DURATION.search(text)
     if m is None:
         return 0.0
-    number = m.group(0).split()[1].lower()
-    n = _COUNT.get(number, int(number) if number.isdigit() else 1)
+    n = count_of(m.group(0).split()[1])
     unit = m.group(1).lower()
     return n * (7 if unit.startswith("week") else 1) * DAY
 
