@@ -51,7 +51,7 @@ def verb_item(item: str) -> bool:
 
 # "so about me:", "ok, some context -": what says a list of the user's follows.
 _ABOUT_ME = rx(
-    r"^(?:(?:ok|okay|so|right|well|alright)\s*,?\s+)*(?:a\s+bit\s+|quick\s+|some\s+|for\s+)?"
+    r"^(?:(?:ok|okay|so|right|well|alright)\s*,?\s+)*(?:a\s+bit\s+(?:of\s+)?|quick\s+|some\s+|for\s+)?"
     r"(?:about\s+me|context|background|role|profile|bio)(?:\s+for\s+(?:the|my|a)\s+[\w\s-]{1,30}?)?" + ABOUT_ME_WHY
     + r"\s*(?::|\s-|\u2014)\s*"
 )
