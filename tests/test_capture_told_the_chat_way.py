@@ -1,6 +1,7 @@
 """Facts told the chat way (issue 21, caprec5): introductions ("it's Dev, 19", "Thabo here - ..."), labelled bios,
 what someone asked about loves, household plans passed on, shifts told ahead. The rows that fail on main are in
-``tests/cases/told_the_chat_way.toml``; here, what the new rules must leave as it was, and their functions."""
+``tests/cases/told_the_chat_way.toml``; here, what the new rules must leave as it was (passing on main too, but for
+the shift told ahead, whose held shift main ended at once), and the new modules' functions."""
 
 from __future__ import annotations
 
