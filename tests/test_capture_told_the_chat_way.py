@@ -1,18 +1,18 @@
 """Facts told the chat way (issue 21, caprec5): introductions ("it's Dev, 19", "Thabo here - ..."), labelled bios,
-what someone asked about loves, household plans passed on, shifts told ahead. The rows that fail on main are in
-``tests/cases/told_the_chat_way.toml``; here, what the new rules must leave as it was (passing on main too, but for
-the shift told ahead, whose held shift main ended at once), and the new modules' functions."""
+what someone asked about loves, household plans passed on, changes listed after the month they began. The rows that fail on main are in
+``tests/cases/told_the_chat_way.toml``; here, what the new rules must leave as it was (passing on main too), and
+the new modules' functions."""
 
 from __future__ import annotations
 
 import pytest
 
-from _capture import SAID_AT, facts_of, told
+from _capture import SAID_AT, facts_of
 from memori_core.extraction.asked_about import as_asked_about
 from memori_core.extraction.bio_items import bio_statement
 from memori_core.extraction.passed_on import as_passed_on
 from memori_core.extraction.self_introduced import as_self_introduced
-from memori_core.extraction.shifts_ahead import as_shift_ahead
+from memori_core.extraction.since_lists import as_since_list
 
 
 @pytest.mark.parametrize("said", [
@@ -51,10 +51,8 @@ def test_a_place_the_user_is_from_and_a_pets_death_stay_as_they_were() -> None:
     assert facts_of("my dog Rex just died", at=SAID_AT) == ["User's dog Rex recently died."]
 
 
-def test_a_shift_switch_told_ahead_leaves_the_shift_held_until_it_starts() -> None:
-    valid, ended = told("I work days at the hospital.", "I'm working nights from Monday", at=SAID_AT)
-    assert ended == []
-    assert "User works days at the hospital." in valid
+def test_a_weeks_news_after_since_a_weekday_stays_as_it_was() -> None:
+    assert facts_of("since Monday I've been off sick, watched films, and slept loads", at=SAID_AT) == []
 
 
 def test_the_modules_functions_read_only_their_shape() -> None:
@@ -66,8 +64,8 @@ def test_the_modules_functions_read_only_their_shape() -> None:
     assert bio_statement("Danish", first=False, next_item=None) is None
     assert as_passed_on("my mum says we're getting a dog") == ["we're getting a dog"]
     assert as_passed_on("my doctor says we're getting close") is None
-    assert as_shift_ahead("I'm on nights from next Monday") == ["I'm switching to nights from next Monday"]
-    assert as_shift_ahead("I'm on nights") is None
+    assert as_since_list(["since May I've quit vaping, joined a choir"]) == ["I've quit vaping, joined a choir"]
+    assert as_since_list(["since Monday I've quit vaping, joined a choir"]) == ["since Monday I've quit vaping, joined a choir"]
     assert as_asked_about(["gift for my son Ben?", "he's mad about dinosaurs"]) == [
         "gift for my son Ben?", "my son Ben is mad about dinosaurs."]
     assert as_asked_about(["my son Ben is 4", "he's mad about dinosaurs"]) == ["my son Ben is 4", "he's mad about dinosaurs"]
