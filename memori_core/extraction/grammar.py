@@ -118,7 +118,9 @@ def is_past(verb: str) -> bool:
 
 # "she's been", "he's gone right off red meat", "she's got asthma": a participle after "'s", which there is "has".
 _PARTICIPLE_AFTER_S = rx(r"^(?:been|gone|got|had|become|taken|given|done|made|grown|started|stopped|decided|finished|"
-                         r"joined|switched|turned|lost|found|left)\b")
+                         r"joined|switched|turned|lost|found|left|"
+                         # "she's moved to Leeds", "he's bought a van": a move or a purchase made
+                         r"moved|relocated|bought|sold|adopted|signed|booked|applied|landed|won)\b")
 
 
 def contracted_verb(rest: str) -> str:

@@ -29,7 +29,8 @@ __all__ = ["as_holds_now", "holds_now"]
 # The word of news is not the holder's: "User's manager just moved to Galway." is the manager's home, not "User's
 # manager just lives in Galway." (a tester's finding).
 _NEWS_WORD = r"(?:just|recently|finally|officially)"
-_CHANGED = (rf"^(?P<who>User(?:'s(?:\s+(?!{_NEWS_WORD}\b)[a-z][\w-]*){{1,2}}(?:\s+[A-Z][\w-]*)?)?)\s+"
+# "has" / "have" is the tense of the move, no word of who moved ("User's brother has moved to Leeds.").
+_CHANGED = (rf"^(?P<who>User(?:'s(?:\s+(?!{_NEWS_WORD}\b|has\b|have\b)[a-z][\w-]*){{1,2}}(?:\s+[A-Z][\w-]*)?)?)\s+"
             rf"(?:{_NEWS_WORD}\s+)?")
 _MOVED_TO = re.compile(
     _CHANGED + r"(?:has\s+|have\s+)?(?:moved|relocated)(?:\s+back)?"

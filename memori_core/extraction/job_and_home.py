@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .cues import MONTH_NAMES
+from .dates import WEEKDAYS
 from .leads import strip_lead
 from .patterns import I_AM, rx
 from .slots import slots_of
@@ -24,11 +26,20 @@ _JOB_FROM = rx(
 )
 
 
+# A time that "from" names: a start, not a home.
+_TIMES = frozenset((*(w.lower() for w in WEEKDAYS), *(m.lower() for m in MONTH_NAMES), "christmas", "easter", "next",
+                    "tomorrow", "today", "tonight", "now", "then"))
+# "working nights", "I work nights": a verb of the user's, not the name of a job.
+_NOT_A_JOB_FROM = rx(r"^(?:i\s|working\b|doing\b|on\b)")
+
+
 def _job_and_home(clause: str) -> list[str] | None:
     """``clause`` as the statements of its job and its home ("retired fisherman from Newfoundland, 71 years young" ->
     "I'm a retired fisherman", "I'm from Newfoundland", "I'm 71"); ``None`` when it is no job from a place."""
     m = _JOB_FROM.match(strip_lead(clause).strip())
-    if m is None or "job" not in slots_of(f"User is a {m.group('job')}."):
+    if m is None or "job" not in slots_of(f"User is a {m.group('job')}.") or _NOT_A_JOB_FROM.match(m.group("job")):
+        return None
+    if m.group("place").split()[0].lower() in _TIMES:  # "I'm working nights from Monday": when, not where from
         return None
     job = m.group("job")
     job = job[:1].lower() + job[1:]  # "Retired teacher from Cork here": the first word of the message

@@ -17,6 +17,7 @@ from ..number_words import number_words
 from ..slots import PERSON, placed
 from .grammar import is_bare_present
 from .patterns import rx
+from .bio_items import ABOUT_ME_WHY, bio_statement
 from .profile_items import MYSELF_NAMED, NOW_LEAD, REASON_TAIL, profile_statement, titled_name
 
 __all__ = ["AGE_ITEM", "PROFILE_ITEM", "split_list", "verb_item"]
@@ -51,8 +52,9 @@ def verb_item(item: str) -> bool:
 
 # "so about me:", "ok, some context -": what says a list of the user's follows.
 _ABOUT_ME = rx(
-    r"^(?:(?:ok|okay|so|right|well|alright)\s*,?\s+)*(?:a\s+bit\s+|quick\s+|some\s+|for\s+)?"
-    r"(?:about\s+me|context|background|role|profile)(?:\s+for\s+(?:the|my|a)\s+[\w\s-]{1,30}?)?\s*(?::|\s-|\u2014)\s*"
+    r"^(?:(?:ok|okay|so|right|well|alright)\s*,?\s+)*(?:a\s+bit\s+(?:of\s+)?|quick\s+|some\s+|for\s+)?"
+    r"(?:about\s+me|context|background|role|profile|bio)(?:\s+for\s+(?:the|my|a)\s+[\w\s-]{1,30}?)?" + ABOUT_ME_WHY
+    + r"\s*(?::|\s-|\u2014)\s*"
 )
 # "Quick catch-up:", "Big few weeks -", "news from here:": a round of news follows, an item each (a tester's finding:
 # "Quick catch-up: got a puppy, started pilates, and my sister moved to Cork" stored one fact of three).
@@ -228,6 +230,9 @@ def split_list(sentence: str) -> list[str] | None:
     if lead is None and not after_i and _FIRST_PERSON.match(items[0]):
         return None  # "I'm 34, married, a nurse", "my sister ...": read by .clauses as before
     said = [_as_statement(item, after_i=after_i) for item in items]
+    if lead is not None:  # under "about me:" a name, a place, teenagers alone are the user's too (.bio_items)
+        said = [s if s is not None else bio_statement(item, first=n == 0, next_item=(items[n + 1:] or [None])[0])
+                for n, (s, item) in enumerate(zip(said, items))]
     told = [s for s, item in zip(said, items) if s is not None and not _FIRST_PERSON.match(item)]
     if after_i and not told:
         return None  # "I live in Leeds, I work at a bank": the clauses split as before

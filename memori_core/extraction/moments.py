@@ -230,7 +230,8 @@ _PET_MISCHIEF = rx(
     r"tipped|spilled|spilt|woke)\b"
     r"(?=.*\b(?:today|tonight|this\s+(?:morning|afternoon|evening)|last\s+night|again|twice|already)\b)"
     # "my cat just walked across the keyboard", "the dog just jumped on me": what a pet did this minute, "just" its time
-    rf"|^(?P<whose3>my|our|the)\s+(?P<pet3>(?:[\w-]+\s+)?(?:{PETS}))\s+"
+    # ("my dog Rex just threw up": the pet named, which is kept)
+    rf"|^(?P<whose3>my|our|the)\s+(?P<pet3>(?:[\w-]+\s+)?(?:{PETS}))(?:\s+(?P<name3>(?-i:[A-Z])[\w-]+))?\s+"
     r"(?:literally\s+|also\s+)?just\s+(?:walked|jumped|sat|stepped|climbed|ran|lay|laid|sneezed|threw\s+up|puked|"
     r"barked|meowed|knocked|pushed|stole|chewed|tipped|spilled|spilt|woke)\b"
     # "my cat Miso keeps scratching the sofa": a pet's habit the user asks about, no day needed
@@ -244,6 +245,8 @@ def _pet_owned(mischief: re.Match[str]) -> str | None:
     desk twice this morning" -> "User has a cat."); ``None`` of "the dog", whose it is not said."""
     whose, pet, name = (mischief.group(g) or mischief.group(f"{g}2") or (mischief.groupdict().get(f"{g}3") or "")
                         for g in ("whose", "pet", "name"))
+    if mischief.group("name3"):  # worded as .retold words a named pet, so that the two are one fact
+        return f"User has {article(pet.lower())} {' '.join(pet.split()).lower()} named {name}."
     if whose.lower() == "the":
         return None
     pet = " ".join(pet.split()).lower()

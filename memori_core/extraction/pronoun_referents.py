@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..slots import NAME, PARTNERS, holder, placed
+from .grammar import contracted_verb
 from .genders import gendered_words, may_be
 from .leads import strip_lead
 from .named import partner_of
@@ -77,7 +78,7 @@ def with_opening_pronoun_resolved(text: str, facts: Sequence[str]) -> str:
     >>> with_opening_pronoun_resolved("She has high blood pressure.", ["User's dad lives with the user."])
     'She has high blood pressure.'
     >>> with_opening_pronoun_resolved("Good news, she's off the ward!", ["User's mum is in hospital."])
-    "Good news, My mum's off the ward!"
+    'Good news, My mum is off the ward!'
     """
     m = _OPENING.match(text)
     lead = ""
@@ -90,7 +91,11 @@ def with_opening_pronoun_resolved(text: str, facts: Sequence[str]) -> str:
     who = referent(m.group("p"), facts)
     if who is None:
         return text
-    return f"{lead}{m.group('lead')}{who[:1].upper()}{who[1:]}{m.group('rest')}"
+    rest = m.group("rest")
+    contracted = re.match(r"(?:'s|\u2019s)\s+(?P<after>\S.*)$", rest, re.DOTALL)
+    if contracted is not None:  # "she's moved to Leeds": "My sister Ana has moved ...", not "... Ana's moved ..."
+        rest = f" {contracted_verb(contracted.group('after'))} {contracted.group('after')}"
+    return f"{lead}{m.group('lead')}{who[:1].upper()}{who[1:]}{rest}"
 
 
 def newest_told(facts: Sequence[Any]) -> list[str]:

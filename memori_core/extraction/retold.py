@@ -27,6 +27,7 @@ from .introductions import work_pattern
 from .grammar import contracted_verb, is_past
 from .leads import CLINICIAN, strip_lead
 from .other_referents import others_named
+from .passed_on import as_passed_on
 from .patterns import I_AM
 from .activities import PETS
 from .begun_since import as_held_now
@@ -455,7 +456,7 @@ def as_plain_statements(clauses: Sequence[str], split: Callable[[str], list[str]
         told_before = plain
         for rewrite in (_denied_for, _condition_gone, _medicine_stopped, as_diagnosis, _diet_dropped, _no_food,
                         _with_partner, _name_is_my_one, _body_news, _what_was_said, _we_split, _guess_who,
-                        work_pattern, as_staple, as_count_now, as_held_now):
+                        work_pattern, as_staple, as_count_now, as_held_now, as_passed_on):
             if rewrite is _no_food and re.match(r"\W*so\b", clause, _I):
                 continue  # "I'm vegan, so no dairy": what follows from the diet, no fact of its own
             plain_said = rewrite(plain)

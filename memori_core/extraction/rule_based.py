@@ -46,6 +46,9 @@ from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
 from .people_pronouns import as_people_named
 from .played import split_played
+from .self_introduced import as_self_introduced
+from .asked_about import as_asked_about
+from .since_lists import as_since_list
 from .pronoun_referents import newest_told, said_of_one, with_opening_pronoun_resolved
 from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_policy, policy_keeps
 from .routes import as_route_moved, with_route
@@ -555,6 +558,7 @@ class RuleBasedFactExtractor:
         text = with_opening_pronoun_resolved(text, recent) if recent else text
         own, pasted = split_pasted(strip_filler(read_as_meant(text)))
         own, played = split_played(own)  # "Pretend you are a pirate. I am Captain Hook.": a role, not the user
+        own = as_since_list(as_asked_about(as_self_introduced(own)))  # "since new year I've given up ..., started ..."  # "it's Dev, 19, ...", "Thabo here - maths teacher ..." (.self_introduced)
         # what the user tells of their family the way people say it ("Mum's settled into Oakwood care home": .family)
         # and in their own words ("wait no, that's my brother", "met someone! his name is Marco"), as the plain
         # statements the rules read (.retold); a change of employer in the user's words too (.job_change),
