@@ -4,7 +4,7 @@ question names, the words that name no one)."""
 
 from __future__ import annotations
 
-__all__ = ["ANY_MONTH", "ANY_WEEKDAY", "MONTH_NAMES", "MONTH_PREFIX", "MONTH_STARTS", "SHORT_MONTHS", "WEEKDAYS", "WEEKDAY_STARTS", "WEEKDAYS_PLURAL",
+__all__ = ["ANY_MONTH", "ANY_WEEKDAY", "CALENDAR_NAMES", "MONTH_NAMES", "MONTH_PREFIX", "MONTH_STARTS", "SHORT_MONTHS", "WEEKDAYS", "WEEKDAY_STARTS", "WEEKDAYS_PLURAL",
            "WEEKDAY_STEMS", "WORKDAY_STEMS", "month_of"]
 
 MONTH_NAMES: tuple[str, ...] = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -13,6 +13,9 @@ MONTH_NAMES: tuple[str, ...] = ("january", "february", "march", "april", "may", 
 
 WEEKDAYS: tuple[str, ...] = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 """The weekdays, in order (lower case): ``WEEKDAYS[day.weekday()]`` is the name of ``day``'s."""
+
+CALENDAR_NAMES: frozenset[str] = frozenset((*MONTH_NAMES, *WEEKDAYS))
+"""Every month's and weekday's name (lower case): a capitalised word that names a time, not a person or a place."""
 
 ANY_MONTH = "|".join(MONTH_NAMES)
 """A regex alternation of the month names (``january|february|...|december``)."""

@@ -10,9 +10,9 @@ first, before an age, is their name. Without the label none of this holds ("Berg
 from __future__ import annotations
 
 import re
+from ..calendar_words import CALENDAR_NAMES
+from ..number_words import number_words
 
-from .cues import MONTH_NAMES
-from .dates import WEEKDAYS
 
 __all__ = ["ABOUT_ME_WHY", "bio_statement"]
 
@@ -24,10 +24,10 @@ _AGE = re.compile(r"^\d{1,2}(?:\s+years\s+old)?$")
 _PLACE = re.compile(r"^[A-Z][a-z\u00e0-\u00ff'-]+(?:\s+[A-Z][a-z\u00e0-\u00ff'-]+){0,2}$")
 # A nationality, a faith or a sign told alone is no place ("British", "Danish", "Catholic", "Pakistani", "Dutch").
 _NOT_A_PLACE = re.compile(r"(?:ish|ese|ian|an|i|ch|ic|ew|ist|ese|ox)$")
-_NOT_PLACES = frozenset((*(w.lower() for w in WEEKDAYS), *(m.lower() for m in MONTH_NAMES), "single", "married",
+_NOT_PLACES = frozenset((*CALENDAR_NAMES, "single", "married",
                          "vegan", "vegetarian", "leo", "virgo", "libra", "aries", "taurus", "gemini", "cancer",
                          "scorpio", "sagittarius", "capricorn", "aquarius", "pisces", "retired", "divorced", "widowed"))
-_TEENS = re.compile(r"^(?P<n>one|two|three|four|five|\d)\s+(?:teens|teenagers)$", re.IGNORECASE)
+_TEENS = re.compile(rf"^(?P<n>{number_words('five')}|\d)\s+(?:teens|teenagers)$", re.IGNORECASE)
 
 
 def bio_statement(item: str, *, first: bool, next_item: str | None) -> str | None:

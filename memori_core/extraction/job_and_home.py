@@ -7,11 +7,10 @@ retired", and the home with it (:func:`holds_a_home_beside`). Pure: patterns, En
 """
 
 from __future__ import annotations
+from ..calendar_words import CALENDAR_NAMES
 
 from collections.abc import Sequence
 
-from .cues import MONTH_NAMES
-from .dates import WEEKDAYS
 from .leads import strip_lead
 from .patterns import I_AM, rx
 from .slots import slots_of
@@ -27,7 +26,7 @@ _JOB_FROM = rx(
 
 
 # A time that "from" names: a start, not a home.
-_TIMES = frozenset((*(w.lower() for w in WEEKDAYS), *(m.lower() for m in MONTH_NAMES), "christmas", "easter", "next",
+_TIMES = frozenset((*CALENDAR_NAMES, "christmas", "easter", "next",
                     "tomorrow", "today", "tonight", "now", "then"))
 # "working nights", "I work nights": a verb of the user's, not the name of a job.
 _NOT_A_JOB_FROM = rx(r"^(?:i\s|working\b|doing\b|on\b)")

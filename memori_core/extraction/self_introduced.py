@@ -12,10 +12,9 @@ nurse, nights mostly." may be anyone's (issue 21, caprec3 tried it and kept it o
 from __future__ import annotations
 
 import re
+from ..calendar_words import CALENDAR_NAMES
 from collections.abc import Sequence
 
-from .cues import MONTH_NAMES
-from .dates import WEEKDAYS
 from .profile_items import profile_statement
 from .patterns import rx
 
@@ -24,7 +23,7 @@ __all__ = ["as_self_introduced"]
 # Words of greeting before an introduction ("yo", "hey there", "Sawubona,"): one or two words and a comma, or a
 # greeting word alone.
 _GREETING = r"(?:(?:(?:hi|hey|hello|hiya|heya|yo|oh|ok|okay|so|morning|evening)(?:\s+there)?\s*[,!.]?\s+)|(?:[A-Z][a-z]+\s*[,!]\s+))?"
-_NOT_NAMES = frozenset((*(w.lower() for w in WEEKDAYS), *(m.lower() for m in MONTH_NAMES), "me", "just", "not",
+_NOT_NAMES = frozenset((*CALENDAR_NAMES, "me", "just", "not",
                         "ok", "okay", "fine", "been", "only", "still", "christmas", "easter", "time", "late", "early",
                         "raining", "cold", "hot", "true", "fine", "done", "over", "here", "there", "that", "this"))
 # "it's Dev, 19", "it's Oluwaseun but everyone just calls me Seun", "it's Nkem here": the user's name.

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cues import MONTH_NAMES
+from ..calendar_words import ANY_MONTH
 from .patterns import rx
 
 __all__ = ["as_since_list"]
 
 # A time long enough for a change to have lasted: a month, a season, a year, new year ("since Monday I've been off
 # sick, ..." is the week's news, left as said).
-_LONG_AGO = (r"(?:(?:early\s+|late\s+|mid[\s-]?)?(?:" + "|".join(MONTH_NAMES) + r")|new\s+year(?:'s)?|christmas|easter"
+_LONG_AGO = (r"(?:(?:early\s+|late\s+|mid[\s-]?)?(?:" + ANY_MONTH + r")|new\s+year(?:'s)?|christmas|easter"
              r"|(?:last|this)\s+(?:year|summer|winter|spring|autumn|fall)|the\s+(?:start|beginning)\s+of\s+(?:the|this)\s+year"
              r"|(?:19|20)\d\d)")
 _SINCE_LIST = rx(rf"^(?:since|as\s+of)\s+{_LONG_AGO}\s*,?\s+(?P<rest>(?:i've|ive|i\s+have)\s+(?!been\b)[^,]+,.+)$")
