@@ -296,22 +296,48 @@ def content_tokens(text: str) -> frozenset[str]:
     return frozenset(tokens)
 
 
+# Where a negation's reach ends: a clause break ("User stopped taking sertraline and now takes escitalopram." denies
+# sertraline, not escitalopram).
+_CLAUSE_BREAK = re.compile(r"[,;:.!?()]|\b(?:and|but|so|while|whereas|because|now|instead)\b")
+
+
+def _polar_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The content tokens of ``text`` said only inside a negated clause, and those said in a clause with no negation:
+    "User no longer takes sertraline and now takes escitalopram." -> ({sertralin}, {take, escitalopram})."""
+    folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
+    denied: set[str] = set()
+    said: set[str] = set()
+    for clause in _CLAUSE_BREAK.split(folded):
+        (denied if _NEGATION.search(clause) else said).update(content_tokens(clause) - {"not"})
+    return frozenset(denied - said), frozenset(said)
+
+
+def _opposed(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` say opposite things of a word they share: one denies it ("User stopped taking
+    sertraline."), the other asserts it ("User takes sertraline 50mg."). Such a pair is not the same fact."""
+    denied_a, said_a = _polar_tokens(a)
+    denied_b, said_b = _polar_tokens(b)
+    return bool(denied_a & said_b) or bool(denied_b & said_a)
+
+
 def _share(part: frozenset[str], whole: frozenset[str]) -> float:
     return len(part & whole) / len(whole) if whole else 0.0
 
 
 def facts_match(stored: str, gold: str) -> bool:
     """Whether ``stored`` and ``gold`` say the same: each holds at least :data:`MATCH_CUTOFF` of the other's
-    content tokens (:func:`content_tokens`)."""
+    content tokens (:func:`content_tokens`), and neither denies a word the other asserts (:func:`_opposed`:
+    "User stopped taking sertraline." is not "User takes sertraline 50mg.")."""
     a, b = content_tokens(stored), content_tokens(gold)
-    return bool(a and b) and _share(a, b) >= MATCH_CUTOFF and _share(b, a) >= MATCH_CUTOFF
+    return (bool(a and b) and _share(a, b) >= MATCH_CUTOFF and _share(b, a) >= MATCH_CUTOFF
+            and not _opposed(stored, gold))
 
 
 def covers(stored: str, gold: str) -> bool:
     """Whether ``stored`` holds at least :data:`COVER_CUTOFF` of ``gold``'s content tokens (a compound fact
-    covers each of its parts)."""
+    covers each of its parts), and neither denies a word the other asserts (:func:`_opposed`)."""
     a, b = content_tokens(stored), content_tokens(gold)
-    return bool(b) and _share(a, b) >= COVER_CUTOFF
+    return bool(b) and _share(a, b) >= COVER_CUTOFF and not _opposed(stored, gold)
 
 
 def _closeness(a: str, b: str) -> float:
