@@ -240,7 +240,7 @@ says the same of a job."""
 # Whose fact it is: "My sister moved to Paris" is not the user's move. A possessive of a person names
 # someone else; any other fact (the user's, or "my job", "my car") is the user's.
 PERSON = (
-    r"(?:sister|brother|mother|mom|mum|father|dad|parents?|son|daughter|kids?|children|child|baby|wife|husband|"
+    r"(?:sister|brother|mother|mom|mum|mam|father|dad|parents?|son|daughter|kids?|children|child|baby|wife|husband|"
     r"partner|girlfriend|boyfriend|fianc[ée]e?|spouse|friend|best\s+friend|boss|colleague|coworker|co-worker|"
     r"roommate|flatmate|housemate|neighbou?r|grandma|grandpa|grandmother|grandfather|grandparents|aunt|uncle|"
     r"nan|nana|nanna|gran|granny|grandad|granddad|grandsons?|granddaughters?|grandchild(?:ren)?|grandkids?|"
