@@ -17,7 +17,7 @@ from ..slots import holder
 from .cues import is_negated
 from .patterns import rx
 
-__all__ = ["as_gear_hung_up", "as_promotion", "studies_done", "undone_ending", "workplace_left"]
+__all__ = ["as_gear_hung_up", "as_promotion", "as_workplace_now", "studies_done", "undone_ending", "workplace_left"]
 
 # The words that may open a promotion told without "I": "got bumped up to", "just been promoted to", "small win:".
 _OPENER = (r"(?:[\w']+(?:\s+[\w']+){0,2}\s*[,:;!]+\s*)?"  # a short lead before a comma: "irrelevant now, ..."
@@ -106,6 +106,35 @@ def as_gear_hung_up(clause: str, known: Sequence[str]) -> list[str] | None:
         rest = m.group("rest").strip(" ,")
         return [said, rest] if rest else [said]
     return None
+
+
+# "I'm at the Royal Free now": a workplace named alone, with "now", and nothing after it (not "I'm at Heathrow now,
+# flight's delayed").
+_AT_NOW = re.compile(
+    r"^(?:[\w']+(?:\s+[\w']+){0,2}\s*[,:;!-]+\s*)?(?i:i\s*'?m|i\s+am)\s+(?:(?i:now|working)\s+)?(?i:at)\s+"
+    r"(?P<place>(?:(?i:the)\s+)?[A-Z][\w'&-]*(?:\s+(?:of\s+)?[A-Z][\w'&-]*){0,3})\s+(?i:now|these\s+days)\s*[.!]*$"
+)
+# A place one is at for a moment, not a job: a terminal, a station, a hotel, a stadium.
+_PASSING_PLACE = rx(r"\b(?:airport|station|terminal|heathrow|gatwick|stansted|hotel|inn|arena|stadium|park|beach|"
+                    r"centre|center|mall|services|hospital\s+for)\b")
+# A stored job told with its workplace: "User is a nurse at Whittington Hospital.", "User works at Tesco.".
+_JOB_AT = rx(r"^User\s+(?:is\s+(?:an?\s+|the\s+)?[\w -]{2,40}?\s+at|works\s+(?:at|for))\s+(?:the\s+)?[A-Z]")
+
+
+def as_workplace_now(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "I'm at the Royal Free now" after "User is a nurse at Whittington Hospital." -> "I work at the Royal Free
+    now" (a new job told by its place alone, which ends the stored one); ``None`` without a stored job at a named
+    place, or for a place one passes through ("I'm at Gatwick now").
+
+    >>> as_workplace_now("I'm at the Royal Free now", ["User is a nurse at Whittington Hospital."])
+    ['I work at the Royal Free now']
+    """
+    m = _AT_NOW.match(clause.strip())
+    if m is None or _PASSING_PLACE.search(m.group("place")):
+        return None
+    if not any(holder(text) == "user" and not is_negated(text) and _JOB_AT.match(text.strip()) for text in known):
+        return None
+    return [f"I work at {m.group('place')} now"]
 
 
 # The studies a stored fact says the user is doing.
