@@ -190,7 +190,7 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"(?:have|has|'ve)\s+been\s+together|"
         r"broke\s+it\s+off|parted\s+ways|went\s+(?:our|their)\s+separate\s+ways|met\s+(?:someone|somebody))\b"
     ),
-    "smoking": re.compile(r"\b(?:smoke|smokes|smoking|smoked|smoker|cigarettes?|cigars?|vape|vapes|vaping|nicotine)\b"),
+    "smoking": re.compile(r"\b(?:smoke|smokes|smoking|smoked|smoker|cigarettes?|cigs|fags|rollies|roll-?ups|cigars?|vape|vapes|vaping|nicotine)\b"),
     "hot_drink": re.compile(
         r"\b(?:coffees?|teas?|espressos?|decaf|caffeine|caffeinated|lattes?|cappuccinos?|americanos?|"
         r"macchiatos?|mochas?|flat\s+whites?|cold\s+brews?|matcha|chai|cuppas?|earl\s+grey|rooibos)\b"

@@ -17,7 +17,7 @@ from ..slots import holder
 from .cues import is_negated
 from .patterns import rx
 
-__all__ = ["as_gear_hung_up", "as_promotion", "as_workplace_now", "studies_done", "undone_ending", "workplace_left"]
+__all__ = ["as_gear_hung_up", "as_job_cut", "as_promotion", "as_workplace_now", "graduation_ends_studies", "studies_done", "undone_ending", "workplace_left"]
 
 # The words that may open a promotion told without "I": "got bumped up to", "just been promoted to", "small win:".
 _OPENER = (r"(?:[\w']+(?:\s+[\w']+){0,2}\s*[,:;!]+\s*)?"  # a short lead before a comma: "irrelevant now, ..."
@@ -135,6 +135,53 @@ def as_workplace_now(clause: str, known: Sequence[str]) -> list[str] | None:
     if not any(holder(text) == "user" and not is_negated(text) and _JOB_AT.match(text.strip()) for text in known):
         return None
     return [f"I work at {m.group('place')} now"]
+
+
+# A job lost with the team it was in: "my whole team was cut", "my role got made redundant", "my position was
+# eliminated", "my department was axed".
+_CUT = rx(
+    rf"^{_OPENER}(?:.*?\b(?:and|so|then|,)\s+)?my\s+(?:whole\s+|entire\s+|old\s+)?(?:team|role|job|position|post|"
+    r"department|dept|contract)\s+(?:was|got|has\s+been|have\s+been|were|is\s+being)\s+(?:just\s+)?"
+    r"(?:cut|axed|eliminated|scrapped|made\s+redundant|let\s+go|disbanded|closed(?:\s+down)?)\b(?P<rest>.*)$"
+)
+
+
+def as_job_cut(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "the firm got swallowed by a bigger one and my whole team was cut" -> "I was made redundant" (which ends the
+    stored job); ``None`` when no job is cut ("my hair was cut", "my hours were cut" keeps the job).
+
+    >>> as_job_cut("the firm got swallowed and my whole team was cut", [])
+    ['I was made redundant']
+    """
+    m = _CUT.match(clause.strip())
+    if m is None:
+        return None
+    rest = m.group("rest").strip(" ,.")
+    return ["I was made redundant"] + ([rest] if rest else [])
+
+
+# Who graduated, and what studies of theirs a stored fact tells: "User's daughter Imogen graduated." ends "User's
+# daughter Imogen is in her final year at Exeter uni.".
+_GRADUATED = re.compile(r"^(?P<who>User(?:'s\s+[\w' -]+?)?)\s+(?:has\s+|just\s+|finally\s+|officially\s+)*"
+                        r"graduated\b")
+_STUDYING_AT = rx(r"\b(?:(?:final|first|second|third|fourth|last)\s+year|is\s+(?:studying|doing\s+(?:a|an|her|his|their)\s+"
+                  r"(?:degree|masters|master's|phd|msc|ba|bsc))|is\s+at\s+(?:uni|university|college)|studies)\b")
+
+
+def graduation_ends_studies(new: str, old: str) -> bool:
+    """Whether the new fact ``new`` tells that someone graduated ("User's daughter Imogen graduated.") and the stored
+    ``old`` tells the same someone's studies under way ("User's daughter Imogen is in her final year at Exeter uni.").
+
+    >>> graduation_ends_studies("User's daughter Imogen graduated.", "User's daughter Imogen is in her final year at uni.")
+    True
+    >>> graduation_ends_studies("User's daughter Imogen graduated.", "User's son Tom is in his final year at uni.")
+    False
+    """
+    m = _GRADUATED.match(new.strip())
+    if m is None or is_negated(new) or is_negated(old):
+        return False
+    who = m.group("who")
+    return old.startswith(f"{who} ") and bool(_STUDYING_AT.search(old[len(who):]))
 
 
 # The studies a stored fact says the user is doing.
