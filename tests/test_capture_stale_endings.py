@@ -12,8 +12,10 @@ from memori_core.extraction.stale_endings import (
     as_job_cut,
     as_promotion,
     as_workplace_now,
+    finished_studies,
     graduation_ends_studies,
     studies_done,
+    studies_finished,
     undone_ending,
     workplace_left,
 )
@@ -46,11 +48,12 @@ def test_a_workplace_named_alone_without_a_job_stored_is_no_new_job() -> None:
 
 
 def test_a_promotion_is_the_users_only_and_a_rank_alone_needs_the_stored_role() -> None:
-    assert as_promotion("got bumped up to head chef!!", []) == ["I'm head chef now", "!!"]
+    assert as_promotion("got bumped up to head chef!!", []) == ["I got promoted to head chef!!"]
     assert as_promotion("she got promoted to manager", []) is None
+    assert as_promotion("promoted to senior accountant this week", []) is None  # the rules read it as it is
     assert as_promotion("promoted to senior last month", []) is None
-    assert as_promotion("promoted to senior last month", ["User is a junior developer at Monzo."]) == [
-        "I'm a senior developer now", "last month"]
+    assert as_promotion("promoted to senior last month, same team", ["User is a junior developer at Monzo."]) == [
+        "I got promoted to senior developer last month"]
 
 
 def test_gear_hung_up_names_the_team_or_the_sport_of_a_stored_pastime() -> None:
@@ -59,6 +62,16 @@ def test_gear_hung_up_names_the_team_or_the_sport_of_a_stored_pastime() -> None:
     assert as_gear_hung_up("hung up my racket", ["User plays tennis on Sundays."]) == ["I quit tennis"]
     assert as_gear_hung_up("hung up my racket", ["User's son plays tennis on Sundays."]) is None
     assert as_gear_hung_up("hung up the gloves", ["User plays tennis on Sundays."]) is None
+
+
+def test_studies_finished_are_told_and_read_with_their_degree_and_place() -> None:
+    assert finished_studies("User is doing a part-time MSc in data science at Strathclyde alongside work.") == (
+        "I finished my MSc in data science at Strathclyde")
+    assert finished_studies("User is learning Welsh.") is None
+    assert studies_finished("User finished their MSc in data science at Strathclyde.",
+                            "User is doing a part-time MSc in data science at Strathclyde alongside work.")
+    assert not studies_finished("User finished their MSc at Leeds.", "User is doing a part-time MSc at Strathclyde.")
+    assert not studies_finished("User finished their BA at Strathclyde.", "User is doing an MSc at Strathclyde.")
 
 
 def test_studies_in_general_and_a_workplace_left_end_only_the_fact_they_name() -> None:

@@ -180,6 +180,11 @@ def test_a_stored_fact_that_denies_what_another_asserts_matches_and_covers_neith
     assert covers("User doesn't eat meat and lives in Lisbon.", "User lives in Lisbon.")
     assert not covers("User no longer takes sertraline and now takes escitalopram.", "User takes sertraline 50mg.")
     assert covers("User no longer takes sertraline and now takes escitalopram.", "User takes escitalopram.")
+    # what a negation denies follows it: the subject, a "who" clause and "no <noun>" read so
+    assert facts_match("User's wife has said no more dogs.", "User's wife said no more dogs.")
+    assert covers("User is a Texan who has never owned a coat.", "User is Texan.")
+    assert facts_match("User has no car, just a bike.", "User has a bike but no car.")
+    assert not covers("User isn't vegetarian anymore.", "User is vegetarian.")
 
 
 def test_an_ending_stored_for_a_stale_fact_does_not_count_as_the_stale_fact_still_valid() -> None:

@@ -297,27 +297,42 @@ def content_tokens(text: str) -> frozenset[str]:
 
 
 # Where a negation's reach ends: a clause break ("User stopped taking sertraline and now takes escitalopram." denies
-# sertraline, not escitalopram).
-_CLAUSE_BREAK = re.compile(r"[,;:.!?()]|\b(?:and|but|so|while|whereas|because|now|instead)\b")
+# sertraline, not escitalopram; "User is a Texan who has never owned a coat." denies no Texan).
+_CLAUSE_BREAK = re.compile(r"[,;:.!?()]|\b(?:and|but|so|while|whereas|because|now|instead|who|which|whose)\b")
+# What a negation denies is what follows it in its clause ("User's sister doesn't live in Glasgow": live, Glasgow; the
+# sister is said); "no" and "without" before a noun deny it too ("a microwave but no stove"); "anymore" after the
+# verb denies the whole clause.
+_DENIAL = re.compile(r"\bno\s+longer\b|\bnot\b|n't\b|\bnever\b|\bno\s+more\b|\bquit\b|\bstopped\b|\bno\b|\bwithout\b")
+_AFTER_ALL = re.compile(r"\bany\s*more\b")
 
 
 def _polar_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The content tokens of ``text`` said only inside a negated clause, and those said in a clause with no negation:
-    "User no longer takes sertraline and now takes escitalopram." -> ({sertralin}, {take, escitalopram})."""
+    """The content tokens of ``text`` that a negation denies and those it says with none: "User no longer takes
+    sertraline and now takes escitalopram." -> ({sertralin}, {take, escitalopram}) (a token said anywhere is said)."""
     folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
     denied: set[str] = set()
     said: set[str] = set()
     for clause in _CLAUSE_BREAK.split(folded):
-        (denied if _NEGATION.search(clause) else said).update(content_tokens(clause) - {"not"})
+        m = _DENIAL.search(clause)
+        cut = 0 if m is None and _AFTER_ALL.search(clause) else None if m is None else m.start()
+        if cut is None:
+            said.update(content_tokens(clause) - {"not"})
+            continue
+        said.update(content_tokens(clause[:cut]) - {"not"})
+        denied.update(content_tokens(clause[cut:]) - {"not"})
     return frozenset(denied - said), frozenset(said)
 
 
 def _opposed(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` say opposite things of a word they share: one denies it ("User stopped taking
-    sertraline."), the other asserts it ("User takes sertraline 50mg."). Such a pair is not the same fact."""
+    """Whether ``a`` and ``b`` say opposite things: most of the content words they share are denied by one and said
+    by the other ("User stopped taking sertraline." and "User takes sertraline 50mg."). Such a pair is not the same
+    fact; a compound whose one clause denies a word the other's clause says ("User doesn't live in Freo, they're
+    out in Bassendean." and "User lives in Bassendean.") is not opposed."""
     denied_a, said_a = _polar_tokens(a)
     denied_b, said_b = _polar_tokens(b)
-    return bool(denied_a & said_b) or bool(denied_b & said_a)
+    shared = (denied_a | said_a) & (denied_b | said_b)
+    clash = (denied_a & said_b) | (denied_b & said_a)
+    return bool(shared) and len(clash) * 2 > len(shared)
 
 
 def _share(part: frozenset[str], whole: frozenset[str]) -> float:

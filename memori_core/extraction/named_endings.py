@@ -18,7 +18,7 @@ from ..slots import PERSON, holder
 from .cues import content_words, is_negated
 from .patterns import rx
 from .slots import slots_of
-from .stale_endings import studies_done, workplace_left
+from .stale_endings import finished_studies, studies_done, workplace_left
 
 __all__ = ["bare_named_ending", "ends_named"]
 
@@ -146,6 +146,9 @@ def _restated(sentence: str, known: Sequence[str]) -> str | None:
     if not ended:
         return None
     verb = " ".join(m.group("verb").split())
+    finished = finished_studies(ended[0]) if len(ended) == 1 and studies_done(m.group("thing"), ended[0]) else None
+    if finished is not None:  # "done with uni" after "User is doing a part-time MSc ... at Strathclyde."
+        return finished
     studies = _STUDIES.search(ended[0]) if len(ended) == 1 and re.search(r"(?:done|finished)\s+with$", verb) else None
     if studies is not None:  # "done with Cranfield": the studies there finished, as "I finished my MSc ..." says
         return f"I finished my {studies.group('degree')}{studies.group('field') or ''} at {m.group('thing')}{m.group('rest')}"

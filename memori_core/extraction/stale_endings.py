@@ -17,7 +17,7 @@ from ..slots import holder
 from .cues import is_negated
 from .patterns import rx
 
-__all__ = ["as_gear_hung_up", "as_job_cut", "as_promotion", "as_workplace_now", "graduation_ends_studies", "studies_done", "undone_ending", "workplace_left"]
+__all__ = ["as_gear_hung_up", "as_job_cut", "as_promotion", "as_workplace_now", "finished_studies", "graduation_ends_studies", "studies_finished", "studies_done", "undone_ending", "workplace_left"]
 
 # The words that may open a promotion told without "I": "got bumped up to", "just been promoted to", "small win:".
 _OPENER = (r"(?:[\w']+(?:\s+[\w']+){0,2}\s*[,:;!]+\s*)?"  # a short lead before a comma: "irrelevant now, ..."
@@ -25,9 +25,9 @@ _OPENER = (r"(?:[\w']+(?:\s+[\w']+){0,2}\s*[,:;!]+\s*)?"  # a short lead before 
 _PROMOTED = rx(
     rf"^{_OPENER}(?:(?:i\s*'?m|i\s+am|i\s+was|i\s*'?ve|i\s+have|i|me)\s+)?(?:(?:just|finally|officially)\s+)?"
     r"(?:got\s+|been\s+|was\s+|get\s+|getting\s+)?(?:(?:just|finally|officially)\s+)?"
-    r"(?:promoted|bumped\s+up|moved\s+up|stepped\s+up)\s+to\s+(?:be\s+)?(?:(?P<art>an?|the)\s+)?"
-    r"(?P<role>(?:(?!(?:last|this|on|in|after|and|but|so|lol|yesterday|today|since|ago|at|from|with|for)\b)"
-    r"[\w-]+\s*){1,3})(?P<rest>.*)$"
+    r"(?P<verb>promoted|bumped\s+up|moved\s+up|stepped\s+up)\s+to\s+(?:be\s+)?(?:(?:an?|the)\s+)?"
+    r"(?P<role>[\w-]+(?:\s+(?!(?:last|this|on|in|after|and|but|so|lol|yesterday|today|since|ago|at|from|with|for)\b)"
+    r"[\w-]+){0,2})(?P<rest>.*)$"
 )
 # A rank said alone, whose role is the stored job's ("promoted to mid-level": a mid-level dev).
 _RANK = rx(r"^(?:junior|mid-?level|mid|senior|lead|principal|staff|chief|head|deputy|assistant|associate|sous|"
@@ -37,16 +37,17 @@ _JOB_ROLE = rx(
     r"^User\s+is\s+(?:an?\s+|the\s+)?(?P<rank>junior|mid-?level|senior|lead|principal|trainee|graduate|assistant|"
     r"deputy|associate|sous|junior\s+sous)\s+(?P<noun>[\w-]+(?:\s+(?!(?:at|in|for|with|on|and)\b)[\w-]+)?)"
 )
-_NO_ARTICLE = rx(r"^(?:head|chief|deputy\s+head)\b")
 
 
 def as_promotion(clause: str, known: Sequence[str]) -> list[str] | None:
-    """ "got bumped up to head chef!! the old one left for Dubai" -> "I'm head chef now" (which the rules read as
-    the user's job changed, ending the stored one); a rank alone takes the stored job's role ("promoted to
-    mid-level last week" after "User is a junior dev at Access Bank." -> "I'm a mid-level dev now").
+    """A promotion told in words the rules do not read as one, restated as "I got promoted to <role>" (which they
+    read as the user's job changed, ending the stored one, its employer kept): "got bumped up to head chef!!" -> "I
+    got promoted to head chef!!"; a rank alone takes the stored job's role ("promoted to mid-level last week" after
+    "User is a junior dev at Access Bank." -> "I got promoted to mid-level dev last week"). "promoted to senior
+    accountant" is read as it is (``None``).
 
     >>> as_promotion("got bumped up to head chef!!", [])
-    ["I'm head chef now", '!!']
+    ['I got promoted to head chef!!']
     >>> as_promotion("she got promoted to manager", []) is None
     True
     """
@@ -59,10 +60,10 @@ def as_promotion(clause: str, known: Sequence[str]) -> list[str] | None:
         if stored is None:
             return None
         role = f"{role} {stored.group('noun')}"
-    said = f"I'm {role} now" if _NO_ARTICLE.match(role) or m.group("art") == "the" \
-        else f"I'm {'an' if role[:1].lower() in 'aeiou' else 'a'} {role} now"
-    rest = m.group("rest").strip(" ,")
-    return [said, rest] if rest else [said]
+    elif m.group("verb").lower() == "promoted":
+        return None
+    # what follows a comma is an aside ("promoted to mid-level last week, same team")
+    return [f"I got promoted to {role}{m.group('rest').split(',')[0]}"]
 
 
 # The gear one hangs up, and the words of a stored pastime it ends: gloves (a keeper, a boxer), boots (football,
@@ -222,6 +223,47 @@ def workplace_left(thing: str, old: str) -> bool:
     m = _WORKS_AT.match(old.strip())
     return m is not None and holder(old) == "user" and not is_negated(old) \
         and re.search(rf"\b{re.escape(thing.strip())}\b", m.group("place"), re.IGNORECASE) is not None
+
+
+# The studies a stored fact names, with their kind, field and place: "User is doing a part-time MSc in data science at
+# Strathclyde alongside work." -> "MSc", " in data science", "Strathclyde".
+_STUDIES_AT = rx(
+    r"^User\s+is\s+(?:doing|studying(?:\s+for)?|taking)\s+(?:an?\s+|my\s+|their\s+)?(?:[\w-]+\s+)?"
+    r"(?P<degree>phd|doctorate|master's|masters|msc|ma|mba|ba|bsc|degree|diploma)(?P<field>\s+in\s+[^,.]+?)?"
+    r"\s+at\s+(?P<place>(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z])[\w'&-]*)*)"
+)
+
+
+def finished_studies(old: str) -> str | None:
+    """The studies the stored ``old`` names, told finished ("I finished my MSc in data science at Strathclyde"), when
+    "done with uni" ends them; ``None`` when ``old`` names no degree and place.
+
+    >>> finished_studies("User is doing a part-time MSc in data science at Strathclyde alongside work.")
+    'I finished my MSc in data science at Strathclyde'
+    """
+    m = _STUDIES_AT.match(old.strip())
+    if m is None:
+        return None
+    return f"I finished my {m.group('degree')}{m.group('field') or ''} at {m.group('place')}"
+
+
+_FINISHED = rx(r"^User\s+(?:has\s+|just\s+|finally\s+|officially\s+)*(?:finished|completed|passed)\s+(?:their|an?|the)\s+"
+               r"(?:[\w-]+\s+)?(?P<degree>phd|doctorate|master's|masters|msc|ma|mba|ba|bsc|degree|diploma)\b.*?"
+               r"\b(?:at|from)\s+(?P<place>(?-i:[A-Z])[\w'&-]*)")
+
+
+def studies_finished(new: str, old: str) -> bool:
+    """Whether the new fact ``new`` tells the user finished the degree, at the place, that the stored ``old`` says they
+    are doing ("User finished their MSc in data science at Strathclyde." ends "User is doing a part-time MSc in data
+    science at Strathclyde alongside work.").
+
+    >>> studies_finished("User finished their MSc at Strathclyde.", "User is doing a part-time MSc at Strathclyde.")
+    True
+    """
+    m, was = _FINISHED.match(new.strip()), _STUDIES_AT.match(old.strip())
+    return m is not None and was is not None and holder(old) == "user" and not is_negated(new) \
+        and m.group("degree").lower() == was.group("degree").lower() \
+        and m.group("place").lower() == was.group("place").split()[0].lower()
 
 
 # An ending taken back in the same sentence: "quit Spotify and reopened it", "cancelled Netflix then resubscribed",
