@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from _capture import SAID_AT, told
+from _capture import SAID_AT, facts_of, told
 from memori_core.extraction.stale_endings import (
     as_gear_hung_up,
     as_job_cut,
@@ -100,3 +100,11 @@ def test_a_graduation_ends_the_studies_of_the_one_who_graduated() -> None:
     assert graduation_ends_studies("User's son Arlo graduated.", "User's son Arlo is in his final year at Leeds uni.")
     assert not graduation_ends_studies("User's son Arlo graduated.", "User's son Tom is in his final year at uni.")
     assert not graduation_ends_studies("User's son Arlo graduated.", "User's son Arlo lives in Leeds.")
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("I'll be busy with the new job at Tesco", "User will be busy with the new job at Tesco."),
+    ("I go on holiday to Spain every May", "User goes on holiday to Spain every May."),
+])
+def test_a_plan_or_habit_beside_a_remark_of_how_reachable_the_user_is_is_kept(said: str, kept: str) -> None:
+    assert facts_of(said, SAID_AT) == [kept]
