@@ -28,6 +28,8 @@ from memori_core.extraction.stale_endings import (
     ("I work at the library on campus.", "done with uni for today"),  # no studies stored
     ("I'm a barista at a little cafe in Totnes.", "left the cafe at 6 and went home"),  # a trip out
     ("I'm a nurse at Whittington Hospital.", "I'm at Gatwick now"),  # a place passed through
+    ("I'm a nurse at Whittington Hospital.", "I'm at Starbucks now"),  # a café
+    ("I work at Google as a designer.", "I'm at the Hilton now"),  # no institution's staff
     ("I'm a nurse at Whittington Hospital.", "I'm at the Royal Free now, visiting my nan"),  # a visit
     ("My mum Eirlys lives in Aberystwyth.", "my friend Eirlys has moved to Cardiff"),  # another Eirlys
     ("I'm an accountant at a logistics firm in Norwich.", "my hours were cut to 30 a week"),  # the job stays

@@ -109,23 +109,28 @@ def as_gear_hung_up(clause: str, known: Sequence[str]) -> list[str] | None:
     return None
 
 
-# "I'm at the Royal Free now": a workplace named alone, with "now", and nothing after it (not "I'm at Heathrow now,
-# flight's delayed").
+# "I'm at the Royal Free now": a workplace named alone with "the", with "now", and nothing after it (not "I'm at
+# Heathrow now, flight's delayed", "I'm at Starbucks now").
 _AT_NOW = re.compile(
     r"^(?:[\w']+(?:\s+[\w']+){0,2}\s*[,:;!-]+\s*)?(?i:i\s*'?m|i\s+am)\s+(?:(?i:now|working)\s+)?(?i:at)\s+"
-    r"(?P<place>(?:(?i:the)\s+)?[A-Z][\w'&-]*(?:\s+(?:of\s+)?[A-Z][\w'&-]*){0,3})\s+(?i:now|these\s+days)\s*[.!]*$"
+    r"(?P<place>(?i:the)\s+[A-Z][\w'&-]*(?:\s+(?:of\s+)?[A-Z][\w'&-]*){0,3})\s+(?i:now|these\s+days)\s*[.!]*$"
 )
 # A place one is at for a moment, not a job: a terminal, a station, a hotel, a stadium.
 _PASSING_PLACE = rx(r"\b(?:airport|station|terminal|heathrow|gatwick|stansted|hotel|inn|arena|stadium|park|beach|"
                     r"centre|center|mall|services|hospital\s+for)\b")
-# A stored job told with its workplace: "User is a nurse at Whittington Hospital.", "User works at Tesco.".
-_JOB_AT = rx(r"^User\s+(?:is\s+(?:an?\s+|the\s+)?[\w -]{2,40}?\s+at|works\s+(?:at|for))\s+(?:the\s+)?[A-Z]")
+# A stored job at an institution named so, whose staff say where they work by its name alone ("User is a nurse at
+# Whittington Hospital.", "User teaches at Hollins Academy."); not a café or a shop ("I'm at Starbucks now" is
+# where the user sits).
+_JOB_AT = re.compile(
+    r"^User\s+(?:is\s+(?:an?\s+|the\s+)?[\w -]{2,40}?\s+at|works\s+(?:at|for)|teaches\s+at)\s+(?:the\s+)?"
+    r"(?:[A-Z][\w'&-]*\s+){1,4}(?:Hospital|Infirmary|School|Academy|College|University|Trust|Clinic|Surgery|"
+    r"Practice|Council|Prison|Hospice)\b")
 
 
 def as_workplace_now(clause: str, known: Sequence[str]) -> list[str] | None:
     """ "I'm at the Royal Free now" after "User is a nurse at Whittington Hospital." -> "I work at the Royal Free
     now" (a new job told by its place alone, which ends the stored one); ``None`` without a stored job at a named
-    place, or for a place one passes through ("I'm at Gatwick now").
+    institution (a hospital, a school), or for a place one passes through ("I'm at Gatwick now").
 
     >>> as_workplace_now("I'm at the Royal Free now", ["User is a nurse at Whittington Hospital."])
     ['I work at the Royal Free now']
@@ -133,7 +138,7 @@ def as_workplace_now(clause: str, known: Sequence[str]) -> list[str] | None:
     m = _AT_NOW.match(clause.strip())
     if m is None or _PASSING_PLACE.search(m.group("place")):
         return None
-    if not any(holder(text) == "user" and not is_negated(text) and _JOB_AT.match(text.strip()) for text in known):
+    if not any(holder(text) == "user" and not is_negated(text) and _JOB_AT.search(text.strip()) for text in known):
         return None
     return [f"I work at {m.group('place')} now"]
 
