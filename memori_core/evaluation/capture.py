@@ -47,7 +47,9 @@ benchmark must see, and token matching is deterministic, instant and explainable
 A stored fact *matches* a gold fact when each covers at least
 :data:`MATCH_CUTOFF` of the other's tokens; it *covers* a gold fact (recall) when
 it holds at least :data:`COVER_CUTOFF` of the gold's tokens, so a compound fact
-left unsplit still counts for recall but not for precision.
+left unsplit still counts for recall but not for precision. Neither holds of a pair that says opposite things
+(:func:`_opposed`): most of the words they share are denied by one (what follows a negation in its clause) and said
+by the other, so the ending "User stopped taking sertraline." is not the stale "User takes sertraline 50mg.".
 """
 
 from __future__ import annotations
