@@ -92,8 +92,9 @@ def test_an_ending_taken_back_is_read_only_when_the_same_sentence_undoes_it() ->
 
 
 def test_a_job_cut_is_read_of_the_users_role_or_team_only() -> None:
-    assert as_job_cut("the firm got swallowed and my whole team was cut", []) == ["I was made redundant"]
-    assert as_job_cut("my role was made redundant in May", []) == ["I was made redundant", "in May"]
+    assert as_job_cut("the firm got swallowed and my whole team was cut", []) == ["I was laid off"]
+    assert as_job_cut("my department was axed in May", []) == ["I was laid off", "in May"]
+    assert as_job_cut("my role was made redundant in May", []) is None  # the rules read it already
     assert as_job_cut("my hours were cut", []) is None
     assert as_job_cut("my hair was cut short", []) is None
 

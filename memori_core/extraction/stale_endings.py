@@ -143,27 +143,27 @@ def as_workplace_now(clause: str, known: Sequence[str]) -> list[str] | None:
     return [f"I work at {m.group('place')} now"]
 
 
-# A job lost with the team it was in: "my whole team was cut", "my role got made redundant", "my position was
-# eliminated", "my department was axed".
+# A job lost with the team it was in: "my whole team was cut", "my department was axed" (a role, job or position cut
+# the rules read already: "my position got eliminated" -> "User was laid off from Spotify.").
 _CUT = rx(
-    rf"^{_OPENER}(?:.*?\b(?:and|so|then|,)\s+)?my\s+(?:whole\s+|entire\s+|old\s+)?(?:team|role|job|position|post|"
-    r"department|dept|contract)\s+(?:was|got|has\s+been|have\s+been|were|is\s+being)\s+(?:just\s+)?"
+    rf"^{_OPENER}(?:.*?\b(?:and|so|then|,)\s+)?my\s+(?:whole\s+|entire\s+|old\s+)?(?:team|department|dept|unit|"
+    r"office|division)\s+(?:was|got|has\s+been|have\s+been|were|is\s+being)\s+(?:just\s+)?"
     r"(?:cut|axed|eliminated|scrapped|made\s+redundant|let\s+go|disbanded|closed(?:\s+down)?)\b(?P<rest>.*)$"
 )
 
 
 def as_job_cut(clause: str, known: Sequence[str]) -> list[str] | None:
-    """ "the firm got swallowed by a bigger one and my whole team was cut" -> "I was made redundant" (which ends the
-    stored job); ``None`` when no job is cut ("my hair was cut", "my hours were cut" keeps the job).
+    """ "the firm got swallowed by a bigger one and my whole team was cut" -> "I was laid off" (which ends the stored
+    job, its employer named); ``None`` when no job is cut ("my hair was cut", "my hours were cut" keeps the job).
 
     >>> as_job_cut("the firm got swallowed and my whole team was cut", [])
-    ['I was made redundant']
+    ['I was laid off']
     """
     m = _CUT.match(clause.strip())
     if m is None:
         return None
     rest = m.group("rest").strip(" ,.")
-    return ["I was made redundant"] + ([rest] if rest else [])
+    return ["I was laid off"] + ([rest] if rest else [])
 
 
 # Who graduated, and what studies of theirs a stored fact tells: "User's daughter Imogen graduated." ends "User's
