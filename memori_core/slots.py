@@ -192,7 +192,7 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"(?:have|has|'ve)\s+been\s+together|"
         r"broke\s+it\s+off|parted\s+ways|went\s+(?:our|their)\s+separate\s+ways|met\s+(?:someone|somebody))\b"
     ),
-    "smoking": re.compile(r"\b(?:smoke|smokes|smoking|smoked|smoker|cigarettes?|cigars?|vape|vapes|vaping|nicotine)\b"),
+    "smoking": re.compile(r"\b(?:smoke|smokes|smoking|smoked|smoker|cigarettes?|cigs|fags|rollies|roll-?ups|cigars?|vape|vapes|vaping|nicotine)\b"),
     "hot_drink": re.compile(
         r"\b(?:coffees?|teas?|espressos?|decaf|caffeine|caffeinated|lattes?|cappuccinos?|americanos?|"
         r"macchiatos?|mochas?|flat\s+whites?|cold\s+brews?|matcha|chai|cuppas?|earl\s+grey|rooibos)\b"
@@ -242,7 +242,7 @@ says the same of a job."""
 # Whose fact it is: "My sister moved to Paris" is not the user's move. A possessive of a person names
 # someone else; any other fact (the user's, or "my job", "my car") is the user's.
 PERSON = (
-    r"(?:sister|brother|mother|mom|mum|father|dad|parents?|son|daughter|kids?|children|child|baby|wife|husband|"
+    r"(?:sister|brother|mother|mom|mum|mam|father|dad|parents?|son|daughter|kids?|children|child|baby|wife|husband|"
     r"partner|girlfriend|boyfriend|fianc[ée]e?|spouse|friend|best\s+friend|boss|colleague|coworker|co-worker|"
     r"roommate|flatmate|housemate|neighbou?r|grandma|grandpa|grandmother|grandfather|grandparents|aunt|uncle|"
     r"nan|nana|nanna|gran|granny|grandad|granddad|grandsons?|granddaughters?|grandchild(?:ren)?|grandkids?|"

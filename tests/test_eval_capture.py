@@ -166,6 +166,35 @@ def test_match_separates_a_changed_slot_and_a_negation() -> None:
     assert covers(compound, "User is vegetarian.") and not facts_match(compound, "User is vegetarian.")
 
 
+# A stored fact that denies what the stale or gold fact asserts is not the same fact (issue 21, capstale5): the
+# ending "User stopped taking sertraline." shares two of the three words of "User takes sertraline 50mg.", and was
+# scored as the stale fact still valid. The negation reaches to its clause's end, so a compound keeps its other part.
+def test_a_stored_fact_that_denies_what_another_asserts_matches_and_covers_neither() -> None:
+    assert not facts_match("User stopped taking sertraline.", "User takes sertraline 50mg.")
+    assert not covers("User stopped taking sertraline.", "User takes sertraline 50mg.")
+    assert not covers("User is not vegetarian.", "User is vegetarian.")
+    assert not facts_match("User's sister doesn't live in Glasgow.", "User's sister lives in Glasgow.")
+    # the same polarity still matches, and a negation in another clause leaves this one asserted
+    assert facts_match("User quit smoking.", "User no longer smokes.")
+    assert facts_match("User doesn't drive anymore.", "User does not drive.")
+    assert covers("User doesn't eat meat and lives in Lisbon.", "User lives in Lisbon.")
+    assert not covers("User no longer takes sertraline and now takes escitalopram.", "User takes sertraline 50mg.")
+    assert covers("User no longer takes sertraline and now takes escitalopram.", "User takes escitalopram.")
+    # what a negation denies follows it: the subject, a "who" clause and "no <noun>" read so
+    assert facts_match("User's wife has said no more dogs.", "User's wife said no more dogs.")
+    assert covers("User is a Texan who has never owned a coat.", "User is Texan.")
+    assert facts_match("User has no car, just a bike.", "User has a bike but no car.")
+    assert not covers("User isn't vegetarian anymore.", "User is vegetarian.")
+
+
+def test_an_ending_stored_for_a_stale_fact_does_not_count_as_the_stale_fact_still_valid() -> None:
+    conv = _conv([["User takes escitalopram 10mg."]], stale=["User takes sertraline 50mg."])
+    got = score_conversation(conv, ["User takes escitalopram 10mg.", "User stopped taking sertraline."])
+    assert (got["stale_valid"], got["stale_held"]) == (0, 0)
+    got = score_conversation(conv, ["User takes escitalopram 10mg.", "User takes sertraline 50mg."])
+    assert (got["stale_valid"], got["stale_held"]) == (1, 1)
+
+
 def test_score_conversation_hand_computed() -> None:
     conv = _conv([["User lives in Porto.", "User moved to Porto."], ["User has two kids."], ["User is a nurse."]],
                  stale=["User lives in Lisbon."])

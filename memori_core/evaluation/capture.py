@@ -47,7 +47,9 @@ benchmark must see, and token matching is deterministic, instant and explainable
 A stored fact *matches* a gold fact when each covers at least
 :data:`MATCH_CUTOFF` of the other's tokens; it *covers* a gold fact (recall) when
 it holds at least :data:`COVER_CUTOFF` of the gold's tokens, so a compound fact
-left unsplit still counts for recall but not for precision.
+left unsplit still counts for recall but not for precision. Neither holds of a pair that says opposite things
+(:func:`_opposed`): most of the words they share are denied by one (what follows a negation in its clause) and said
+by the other, so the ending "User stopped taking sertraline." is not the stale "User takes sertraline 50mg.".
 """
 
 from __future__ import annotations
@@ -296,22 +298,63 @@ def content_tokens(text: str) -> frozenset[str]:
     return frozenset(tokens)
 
 
+# Where a negation's reach ends: a clause break ("User stopped taking sertraline and now takes escitalopram." denies
+# sertraline, not escitalopram; "User is a Texan who has never owned a coat." denies no Texan).
+_CLAUSE_BREAK = re.compile(r"[,;:.!?()]|\b(?:and|but|so|while|whereas|because|now|instead|who|which|whose)\b")
+# What a negation denies is what follows it in its clause ("User's sister doesn't live in Glasgow": live, Glasgow; the
+# sister is said); "no" and "without" before a noun deny it too ("a microwave but no stove"); "anymore" after the
+# verb denies the whole clause.
+_DENIAL = re.compile(r"\bno\s+longer\b|\bnot\b|n't\b|\bnever\b|\bno\s+more\b|\bquit\b|\bstopped\b|\bno\b|\bwithout\b")
+_AFTER_ALL = re.compile(r"\bany\s*more\b")
+
+
+def _polar_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The content tokens of ``text`` that a negation denies and those it says with none: "User no longer takes
+    sertraline and now takes escitalopram." -> ({sertralin}, {take, escitalopram}) (a token said anywhere is said)."""
+    folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
+    denied: set[str] = set()
+    said: set[str] = set()
+    for clause in _CLAUSE_BREAK.split(folded):
+        m = _DENIAL.search(clause)
+        cut = 0 if m is None and _AFTER_ALL.search(clause) else None if m is None else m.start()
+        if cut is None:
+            said.update(content_tokens(clause) - {"not"})
+            continue
+        said.update(content_tokens(clause[:cut]) - {"not"})
+        denied.update(content_tokens(clause[cut:]) - {"not"})
+    return frozenset(denied - said), frozenset(said)
+
+
+def _opposed(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` say opposite things: most of the content words they share are denied by one and said
+    by the other ("User stopped taking sertraline." and "User takes sertraline 50mg."). Such a pair is not the same
+    fact; a compound whose one clause denies a word the other's clause says ("User doesn't live in Freo, they're
+    out in Bassendean." and "User lives in Bassendean.") is not opposed."""
+    denied_a, said_a = _polar_tokens(a)
+    denied_b, said_b = _polar_tokens(b)
+    shared = (denied_a | said_a) & (denied_b | said_b)
+    clash = (denied_a & said_b) | (denied_b & said_a)
+    return bool(shared) and len(clash) * 2 > len(shared)
+
+
 def _share(part: frozenset[str], whole: frozenset[str]) -> float:
     return len(part & whole) / len(whole) if whole else 0.0
 
 
 def facts_match(stored: str, gold: str) -> bool:
     """Whether ``stored`` and ``gold`` say the same: each holds at least :data:`MATCH_CUTOFF` of the other's
-    content tokens (:func:`content_tokens`)."""
+    content tokens (:func:`content_tokens`), and neither denies a word the other asserts (:func:`_opposed`:
+    "User stopped taking sertraline." is not "User takes sertraline 50mg.")."""
     a, b = content_tokens(stored), content_tokens(gold)
-    return bool(a and b) and _share(a, b) >= MATCH_CUTOFF and _share(b, a) >= MATCH_CUTOFF
+    return (bool(a and b) and _share(a, b) >= MATCH_CUTOFF and _share(b, a) >= MATCH_CUTOFF
+            and not _opposed(stored, gold))
 
 
 def covers(stored: str, gold: str) -> bool:
     """Whether ``stored`` holds at least :data:`COVER_CUTOFF` of ``gold``'s content tokens (a compound fact
-    covers each of its parts)."""
+    covers each of its parts), and neither denies a word the other asserts (:func:`_opposed`)."""
     a, b = content_tokens(stored), content_tokens(gold)
-    return bool(b) and _share(a, b) >= COVER_CUTOFF
+    return bool(b) and _share(a, b) >= COVER_CUTOFF and not _opposed(stored, gold)
 
 
 def _closeness(a: str, b: str) -> float:

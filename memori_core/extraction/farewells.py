@@ -21,11 +21,11 @@ __all__ = ["farewell"]
 
 _PET = rf"(?:my|our|the)\s+(?:(?:old|little|beloved|dear|lovely|sweet|poor)\s+)*(?:{PETS})"
 _NAME = r"(?-i:[A-Z])[\w\u00c0-\u017f'-]+"
-# "had to say goodbye to Biscuit", "had to put Biscuit down", "had to have Biscuit put to sleep", "put our dog to
+# "had to say goodbye to Biscuit", "we said goodbye to Biscuit on saturday", "had to put Biscuit down", "had to have Biscuit put to sleep", "put our dog to
 # sleep", "had to let Mochi go": then when, or how ("yesterday", "on Friday", "after 13 years").
 _FAREWELL = rx(
     r"^(?:(?:we|i)\s+)?(?:(?:sadly|finally|just|have|'ve)\s+)*(?:"
-    rf"had\s+to\s+say\s+(?:goodbye|good-bye|goodbyes|our\s+goodbyes|bye)\s+to\s+(?P<said>{_PET}|{_NAME})"
+    rf"(?:had\s+to\s+say|said)\s+(?:goodbye|good-bye|goodbyes|our\s+goodbyes|bye)\s+to\s+(?P<said>{_PET}|{_NAME})"
     rf"|(?:had\s+to\s+)?(?:have\s+|had\s+)?(?:put|let)\s+(?P<put>{_PET}|{_NAME})\s+"
     r"(?:put\s+)?(?:down|to\s+sleep|go)"
     rf"|had\s+to\s+have\s+(?P<had>{_PET}|{_NAME})\s+put\s+(?:down|to\s+sleep))"

@@ -30,10 +30,11 @@ __all__ = ["as_holds_now", "holds_now"]
 # manager just lives in Galway." (a tester's finding).
 _NEWS_WORD = r"(?:just|recently|finally|officially)"
 # "has" / "have" is the tense of the move, no word of who moved ("User's brother has moved to Leeds.").
-_CHANGED = (rf"^(?P<who>User(?:'s(?:\s+(?!{_NEWS_WORD}\b|has\b|have\b)[a-z][\w-]*){{1,2}}(?:\s+[A-Z][\w-]*)?)?)\s+"
+_CHANGED = (rf"^(?P<who>User(?:'s(?:\s+(?!{_NEWS_WORD}\b|(?:has|have|had)\b)[a-z][\w-]*){{1,2}}(?:\s+[A-Z][\w-]*)?)?)\s+"
             rf"(?:{_NEWS_WORD}\s+)?")
 _MOVED_TO = re.compile(
-    _CHANGED + r"(?:has\s+|have\s+)?(?:moved|relocated)(?:\s+back)?"
+    # "moved back / down / up / over to": the same move ("Glenys has moved down to Mumbles")
+    _CHANGED + r"(?:has\s+|have\s+)?(?:moved|relocated)(?:\s+(?:back|down|up|over|across))?"
     # "User moved from Boston to Denver last weekend.": the home is Denver; Boston, said as current, misled the model
     r"(?:\s+from\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)?\s+to\s+"
     r"(?P<place>(?:(?:a|an|the|their)\s+(?:new\s+|small\s+|big\s+|little\s+)?[a-z]+\s+(?:in|near)\s+)?"
@@ -98,7 +99,9 @@ def _only_a_time(rest: str) -> bool:
 
 def _is_plural(who: str) -> bool:
     """Whether ``who`` ("User's parents") is more than one."""
-    holder = who.split()[-1]
+    words = who.split()
+    # the word that names them, not their name: "User's mum Glenys" is one
+    holder = words[-2] if len(words) > 2 and words[-1][:1].isupper() else words[-1]
     return holder != "User's" and holder.endswith("s") and not holder.endswith("ss")
 
 

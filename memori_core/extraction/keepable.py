@@ -54,6 +54,13 @@ _ONE_SAID_BEFORE = re.compile(
 # the apartment at least.", "User is staying put tho, winnipeg forever.", "..., just curious".
 _HEDGED = re.compile(
     r"\b(?:at\s+this\s+point|at\s+least)(?=[.!]*$)|\b(?:tho|though)\s*,|\bjust\s+curious\b", re.IGNORECASE)
+# How reachable the user will be for a while ("I'll be a bit quiet", "I'll be offline for a few days"): a remark of
+# the moment (issue 21, capstale5: dev17).
+_QUIET_A_WHILE = re.compile(
+    r"^User\s+(?:will|'ll|is\s+going\s+to)\s+be\s+(?:a\s+(?:bit|little)\s+|quite\s+|very\s+|pretty\s+|so\s+)?"
+    r"(?:quiet|busy|offline|slow\s+to\s+(?:reply|respond|answer)|afk|mia|unreachable|out\s+of\s+touch)"
+    r"(?:\s+for\s+(?:a\s+)?(?:bit|while|few\s+days|fortnight|week|couple\s+of\s+\w+))?[.!]*$",
+    re.IGNORECASE)
 # A second subject with its own verb after "and", "so" or "but": "... and the aircon is not so cold".
 _SECOND_STATEMENT = re.compile(
     r",?\s+(?:and|so|but)\s+(?:the|mi|he|she|they|it)\s+(?:[\w'-]+\s+){0,2}?"
@@ -102,7 +109,7 @@ def refused_shape(fact: str, *, told_before: bool = False) -> str | None:
         return "a pointer to what was said before"
     if _ONE_SAID_BEFORE.search(unbracketed):
         return "a pointer to what was said before"
-    if _HEDGED.search(unbracketed):
+    if _HEDGED.search(unbracketed) or _QUIET_A_WHILE.match(unbracketed.strip()):
         return "a remark of the moment"
     if _SECOND_STATEMENT.search(unbracketed):
         return "a second statement joined on"

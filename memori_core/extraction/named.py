@@ -235,7 +235,7 @@ def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str
         be = "" if not pronoun.group("be") else " is" if pronoun.group("be").strip() == "is" else \
             " " + contracted_verb(pronoun.group("rest"))
         clause = f"{partner}{be} {pronoun.group('rest')}"
-    said = _told_of_named(clause)
+    said = _told_of_named(strip_lead(clause).strip())  # "good news - Glenys has moved to Mumbles!": the news
     if said is None:
         return None
     name, rest = said

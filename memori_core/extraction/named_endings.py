@@ -19,13 +19,18 @@ from ..slots import PERSON, holder
 from .cues import content_words, is_negated
 from .patterns import rx
 from .slots import slots_of
+from .stale_endings import finished_studies, studies_done, workplace_left
 
 __all__ = ["bare_named_ending", "ends_named"]
 
 # A body or group one belongs to, which "left the ..." says the user no longer does ("left the navy", "left the band").
 _INSTITUTION = (r"navy|army|air\s+force|raf|marines|police|military|forces|fire\s+service|civil\s+service|band|choir|"
                 r"orchestra|club|team|squad|union|company|firm|agency|practice|partnership|programme|program|course|"
-                r"church|party|council|board|committee")
+                r"church|party|council|board|committee|"
+                # a workplace one leaves for good ("left the bakery (those 4am starts ...)"); a place one is discharged
+                # from or leaves daily ("left the hospital", "left the office") is none
+                r"bakery|cafe|café|restaurant|pub|salon|garage|warehouse|depot|factory|shop|store|pharmacy|nursery|"
+                r"bank|hotel|kitchen|studio|lab|charity|call\s+centre|call\s+center")
 # What ends the thing named: "left", "quit", "dropped", "ditched", "done with", "finished with", "walked away from".
 _ENDING = (r"(?P<left>left)|quit|dropped|ditched|(?:is\s+|am\s+|'s\s+|'m\s+|i'm\s+|im\s+)?(?:done|finished)\s+with|"
            r"walked\s+away\s+from|stepped\s+down\s+from|retired\s+from")
@@ -44,7 +49,7 @@ _BARE = rx(r"^(?:(?:just|finally|officially|so|and|also|now|recently|actually)\s
 # A day alone may come first ("left the band yesterday", "User left Google on Friday 2026-08-07.").
 _LEFT_SO = rx(
     r"^\s*(?:(?:today|yesterday|recently|finally|officially|on\s+\w+day(?:\s+\d{4}-\d\d-\d\d)?)\s*)*"
-    r"(?:$|[.!?;,:)]|-|\u2014|(?:after|because|since|as|so|cos|cause|for\s+good|last\s+(?:week|month|year|spring|"
+    r"(?:$|[.!?;,:()]|-|\u2014|(?:after|because|since|as|so|cos|cause|for\s+good|last\s+(?:week|month|year|spring|"
     r"summer|autumn|fall|winter|term)|this\s+(?:week|month|year|spring|summer|autumn|fall|winter|term)|"
     rf"in\s+(?:{_MONTH}|(?:early|late|mid)[\s-]+\w+|(?:the\s+)?(?:spring|summer|autumn|fall|winter)|\d{{4}})|"
     r"(?:\w+\s+){1,2}ago|to\s+(?:join|start|become|work|study|focus|go\s+(?:freelance|back)|take|pursue|retrain|"
@@ -70,6 +75,7 @@ _STUDIES = rx(r"^User\s+is\s+(?:doing|studying(?:\s+for)?|taking)\s+(?:an?\s+|my
               r"(?P<degree>phd|doctorate|master's|masters|msc|ma|mba|ba|bsc|degree|diploma)(?P<field>\s+in\s+[^,.]+?)?"
               r"(?=\s+(?:at|from|with)\b)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_ASIDE = re.compile(r"\s*\([^()]*\)")
 # Words too general to say which fact ended ("done with work", "dropped it").
 _GENERAL = content_words("it that this thing stuff everything all one job work lot bit")
 
@@ -100,7 +106,12 @@ def _an_ending(m: re.Match[str], rest: str) -> bool:
 
 def _ended_by(thing: frozenset[str], raw: str, old: str) -> bool:
     """Whether the stored fact ``old`` is a state the named ``thing`` (as typed: ``raw``) held up: it holds every word
-    of it and is a job, studies, a membership or habit of the user's, or names it with a capital."""
+    of it and is a job, studies, a membership or habit of the user's, or names it with a capital; or ``raw`` is
+    studies in general ("uni") and ``old`` the studies the user is doing (:func:`~.stale_endings.studies_done`), or a
+    workplace ("the bakery") where ``old`` says the user works (:func:`~.stale_endings.workplace_left`)."""
+    if studies_done(raw, old) or (re.fullmatch(rf"(?:{_INSTITUTION})", raw.strip(), re.IGNORECASE)
+                                  and workplace_left(raw, old)):
+        return True
     if not thing or not thing <= content_words(old) or holder(old) != "user" or is_negated(old) \
             or "residence" in slots_of(old):
         return False
@@ -135,12 +146,16 @@ def _restated(sentence: str, known: Sequence[str]) -> str | None:
     if not ended:
         return None
     verb = " ".join(m.group("verb").split())
+    finished = finished_studies(ended[0]) if len(ended) == 1 and studies_done(m.group("thing"), ended[0]) else None
+    if finished is not None:  # "done with uni" after "User is doing a part-time MSc ... at Strathclyde."
+        return finished
     studies = _STUDIES.search(ended[0]) if len(ended) == 1 and re.search(r"(?:done|finished)\s+with$", verb) else None
     if studies is not None:  # "done with Cranfield": the studies there finished, as "I finished my MSc ..." says
         return f"I finished my {studies.group('degree')}{studies.group('field') or ''} at {m.group('thing')}{m.group('rest')}"
     said = "I'm done with" if verb.endswith("done with") else "I'm finished with" if verb.endswith("finished with") \
         else "I gave up" if verb in ("dropped", "ditched") else f"I {verb}"  # "I dropped it": a moment, read so
-    return f"{said} {sentence[m.end('verb'):].strip()}"
+    # a reason in brackets is an aside ("left the bakery (those 4am starts were killing me)")
+    return f"{said} {_ASIDE.sub('', sentence[m.end('verb'):]).strip()}"
 
 
 def bare_named_ending(clause: str, known: Sequence[str]) -> list[str] | None:

@@ -73,6 +73,7 @@ from .supersede import (
     with_offered_role,
     with_partner,
 )
+from .stale_endings import undone_ending
 from .told_endings import as_told_endings
 from .told_plans import as_told_plans
 from .time_frames import says_outside_time_frames
@@ -448,7 +449,8 @@ class RuleBasedFactExtractor:
                 # what hung on the state that ended ends with it ("User has to check their blood sugar ...")
                 gone = {fid for fid, _ in ended}
                 ended += [(fid, text) for fid, text, _ in known if fid not in gone and normalize_fact_text(text) != key
-                          and verdict.expires_in is None and hangs_on(verdict.fact, text, state_ended=bool(ended))]
+                          and verdict.expires_in is None and not undone_ending(verdict.fact)
+                          and hangs_on(verdict.fact, text, state_ended=bool(ended))]
                 if expires is None and path == "correction":  # "sorry, 7am" of a plan: over when the plan is
                     expires = next((e for e in (_expiry(shown[fid]) for fid, _ in ended) if e is not None), None)
                 replaced = tuple(fid for fid, _ in ended)

@@ -53,6 +53,7 @@ from .still_holds import left_the_place, lives_with_household, moved_from_the_ho
 from .subjects import names_in
 from .speech_acts import own_part
 from .trips import ends_planned_trip
+from .stale_endings import graduation_ends_studies, studies_finished, undone_ending
 from .types import ExtractedFact
 from .updates import WEEKS_PREGNANT
 from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
@@ -62,7 +63,7 @@ __all__ = ["handed_over", "hangs_on", "lives_with_household", "plain_pregnancy",
 
 _ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job,
              rerates, redoses, operation_done, ends_state, changes_commute, lives_elsewhere, left_the_place,
-             moved_from_the_household, ends_named)
+             moved_from_the_household, ends_named, graduation_ends_studies, studies_finished)
 """The rules that read one thing told ended or changed (``(new fact, stored fact) -> bool``), in the order tried."""
 
 _RETIRED = rx(r"\bretired\b")
@@ -502,6 +503,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return True  # "oh wait I meant May" ends "User is moving to Berlin in April 2026.", both dated
     if verdict.expires_in is not None or not old:
         return False
+    if verdict.fact is not None and undone_ending(verdict.fact):
+        return False  # "User quit Spotify and reopened it.": the ending was taken back, "User uses Spotify." holds
     if verdict.fact is not None and ends_switched_medicine(verdict.sentence, verdict.fact, text):
         return True  # "my doctor swapped it for amlodipine" ends "User takes lisinopril 20 mg."
     if verdict.fact is not None and ends_leave(verdict.fact, text):

@@ -34,6 +34,7 @@ from .endings import acquired_slots
 from .farewells import farewell
 from .leads import CLINICIAN, strip_lead
 from .named_endings import bare_named_ending
+from .stale_endings import as_gear_hung_up, as_job_cut, as_promotion, as_workplace_now
 from .patterns import PLACE_NAME, rx
 from .slots import slots_of
 
@@ -186,9 +187,16 @@ def _forbidden(clause: str, known: Sequence[str]) -> list[str] | None:
 # "HbA1c is down enough that they've taken me off metformin": a medicine a clinician stopped, told after the reason;
 # "my psychiatrist switched me off the sertraline" (what it was switched to told apart).
 _TAKEN_OFF = rx(rf"\b(?:they|she|he|the\s+clinic|(?:the|my|our)\s+(?:{CLINICIAN}))(?:'ve|'s|\s+have|\s+has)?\s+"
-                r"(?:(?:just|finally|now)\s+)?(?:taken|took|switched|moved|weaned|got)\s+me\s+off\s+(?:the\s+|my\s+)?"
+                r"(?:(?:just|finally|now)\s+)?(?:taken|took|switched|moved|weaned|tapered|got)\s+me\s+off\s+(?:the\s+|my\s+)?"
                 r"(?P<drug>[\w-]+(?:\s+(?!(?:for|because|since|after|and|but|now|last|this|in|on|at|a|an|the|yesterday|"
                 r"today|two|three|few)\b)[\w-]+)?)")
+
+
+# "got me off the sertraline dose question answered": the medicine names what was dealt with, not what was stopped.
+_NOT_THE_DRUG = rx(r"^(?:dose|doses|dosage|question|questions|query|prescription|form|letter|review|refill|repeat|"
+                   r"leaflet|side|thing|issue|problem|paperwork)$")
+_MORE_OF_IT = rx(r"^\s+(?:dose|dosage|question|query|prescription|review|refill|side\s+effects?|paperwork|"
+                 r"(?:thing|issue|problem)\b)")
 
 
 def _taken_off(clause: str, known: Sequence[str]) -> list[str] | None:
@@ -196,7 +204,8 @@ def _taken_off(clause: str, known: Sequence[str]) -> list[str] | None:
     it ("my doctor took me off warfarin last month" -> "I stopped taking warfarin last month"): a medicine only ("they
     took me off the rota" is none)."""
     m = _TAKEN_OFF.search(clause)
-    if m is None or not is_medicine(m.group("drug")):
+    if m is None or not is_medicine(m.group("drug")) or _NOT_THE_DRUG.match(m.group("drug").split()[-1]) \
+            or _MORE_OF_IT.match(clause[m.end():]):
         return None
     return [f"I stopped taking {m.group('drug')}{clause[m.end():]}"]  # when, after it: "... last month"
 
@@ -284,7 +293,7 @@ def _bare_ending(clause: str, known: Sequence[str]) -> list[str] | None:
 # a pet's death told as the farewell made ("we had to say goodbye to Biscuit yesterday": .farewells)
 _RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (
     _said_plainly, _defended, _forbidden, _cant_handle, _over, _back_for_me, _bare_ending, _remission, _taken_off, as_break_up, as_new_dose,
-    as_operation_done, farewell, bare_named_ending)
+    as_operation_done, farewell, bare_named_ending, as_promotion, as_gear_hung_up, as_workplace_now, as_job_cut)
 
 
 def told_ending(clause: str, known: Sequence[str] = ()) -> list[str] | None:

@@ -1,0 +1,113 @@
+"""Changes that left a stale fact valid (``memori_core/extraction/stale_endings.py``, issue 21, capstale5): the rows
+that end a stored fact are in ``tests/cases/stale_endings.toml``; here, what must end nothing, and the module's own
+functions."""
+
+from __future__ import annotations
+
+import pytest
+
+from _capture import SAID_AT, facts_of, told
+from memori_core.extraction.stale_endings import (
+    as_gear_hung_up,
+    as_job_cut,
+    as_promotion,
+    as_workplace_now,
+    finished_studies,
+    graduation_ends_studies,
+    studies_done,
+    studies_finished,
+    undone_ending,
+    workplace_left,
+)
+
+
+@pytest.mark.parametrize(("before", "said"), [
+    ("I'm a junior doctor at Leeds General.", "my sister got promoted to head of marketing"),  # someone else's
+    ("I play tennis at my local club.", "hung up the washing and went for a walk"),  # no gear of a pastime
+    ("I'm doing a part-time MA in history at Birkbeck.", "done with uni for the summer!"),  # a break
+    ("I work at the library on campus.", "done with uni for today"),  # no studies stored
+    ("I'm a barista at a little cafe in Totnes.", "left the cafe at 6 and went home"),  # a trip out
+    ("I'm a nurse at Whittington Hospital.", "I'm at Gatwick now"),  # a place passed through
+    ("I'm a nurse at Whittington Hospital.", "I'm at Starbucks now"),  # a café
+    ("I work at Google as a designer.", "I'm at the Hilton now"),  # no institution's staff
+    ("I'm a nurse at Whittington Hospital.", "I'm at the Royal Free now, visiting my nan"),  # a visit
+    ("My mum Eirlys lives in Aberystwyth.", "my friend Eirlys has moved to Cardiff"),  # another Eirlys
+    ("I'm an accountant at a logistics firm in Norwich.", "my hours were cut to 30 a week"),  # the job stays
+    ("My friend Sam lives in Oslo.", "we said goodbye to Sam at the airport"),  # no pet
+    ("My son Arlo is in his final year at Leeds uni.", "my nephew graduated!"),  # someone else
+])
+def test_a_change_of_someone_else_a_break_or_a_place_passed_through_ends_no_stored_fact(before: str, said: str) -> None:
+    valid, ended = told(before, said, at=SAID_AT)
+    assert ended == []
+    assert len(valid) >= 1
+
+
+def test_a_workplace_named_alone_without_a_job_stored_is_no_new_job() -> None:
+    assert told("I live in Leeds.", "I'm at the Royal Free now", at=SAID_AT) == (["User lives in Leeds."], [])
+    assert as_workplace_now("I'm at the Royal Free now", ["User lives in Leeds."]) is None
+    assert as_workplace_now("I'm at the Royal Free now", ["User is a nurse at Whittington Hospital."]) == [
+        "I work at the Royal Free now"]
+
+
+def test_a_promotion_is_the_users_only_and_a_rank_alone_needs_the_stored_role() -> None:
+    assert as_promotion("got bumped up to head chef!!", []) == ["I got promoted to head chef!!"]
+    assert as_promotion("she got promoted to manager", []) is None
+    assert as_promotion("promoted to senior accountant this week", []) is None  # the rules read it as it is
+    assert as_promotion("promoted to senior last month", []) is None
+    assert as_promotion("promoted to senior last month, same team", ["User is a junior developer at Monzo."]) == [
+        "I got promoted to senior developer last month"]
+
+
+def test_gear_hung_up_names_the_team_or_the_sport_of_a_stored_pastime() -> None:
+    assert as_gear_hung_up("hung up the gloves", ["User is the keeper for Hackney Wick FC."]) == [
+        "I quit Hackney Wick FC"]
+    assert as_gear_hung_up("hung up my racket", ["User plays tennis on Sundays."]) == ["I quit tennis"]
+    assert as_gear_hung_up("hung up my racket", ["User's son plays tennis on Sundays."]) is None
+    assert as_gear_hung_up("hung up the gloves", ["User plays tennis on Sundays."]) is None
+
+
+def test_studies_finished_are_told_and_read_with_their_degree_and_place() -> None:
+    assert finished_studies("User is doing a part-time MSc in data science at Strathclyde alongside work.") == (
+        "I finished my MSc in data science at Strathclyde")
+    assert finished_studies("User is learning Welsh.") is None
+    assert studies_finished("User finished their MSc in data science at Strathclyde.",
+                            "User is doing a part-time MSc in data science at Strathclyde alongside work.")
+    assert not studies_finished("User finished their MSc at Leeds.", "User is doing a part-time MSc at Strathclyde.")
+    assert not studies_finished("User finished their BA at Strathclyde.", "User is doing an MSc at Strathclyde.")
+
+
+def test_studies_in_general_and_a_workplace_left_end_only_the_fact_they_name() -> None:
+    assert studies_done("uni", "User is doing a part-time MSc in data science at Strathclyde.")
+    assert not studies_done("uni", "User works at the university library.")
+    assert not studies_done("the gym", "User is doing an MSc at Leeds.")
+    assert workplace_left("bakery", "User is a baker at a little bakery in Frome, 4am starts.")
+    assert not workplace_left("bakery", "User buys bread at the bakery on Elm Street.")
+
+
+def test_an_ending_taken_back_is_read_only_when_the_same_sentence_undoes_it() -> None:
+    assert undone_ending("User quit Spotify and reopened it.")
+    assert undone_ending("User cancelled Netflix then resubscribed.")
+    assert not undone_ending("User quit Spotify and joined Tidal.")
+    assert not undone_ending("User reopened the shop.")
+
+
+def test_a_job_cut_is_read_of_the_users_role_or_team_only() -> None:
+    assert as_job_cut("the firm got swallowed and my whole team was cut", []) == ["I was laid off"]
+    assert as_job_cut("my department was axed in May", []) == ["I was laid off", "in May"]
+    assert as_job_cut("my role was made redundant in May", []) is None  # the rules read it already
+    assert as_job_cut("my hours were cut", []) is None
+    assert as_job_cut("my hair was cut short", []) is None
+
+
+def test_a_graduation_ends_the_studies_of_the_one_who_graduated() -> None:
+    assert graduation_ends_studies("User's son Arlo graduated.", "User's son Arlo is in his final year at Leeds uni.")
+    assert not graduation_ends_studies("User's son Arlo graduated.", "User's son Tom is in his final year at uni.")
+    assert not graduation_ends_studies("User's son Arlo graduated.", "User's son Arlo lives in Leeds.")
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("I'll be busy with the new job at Tesco", "User will be busy with the new job at Tesco."),
+    ("I go on holiday to Spain every May", "User goes on holiday to Spain every May."),
+])
+def test_a_plan_or_habit_beside_a_remark_of_how_reachable_the_user_is_is_kept(said: str, kept: str) -> None:
+    assert facts_of(said, SAID_AT) == [kept]
