@@ -74,6 +74,7 @@ from .outage import is_outage
 from .records import to_record
 from .store.base import PartialWriteError, WriteOutcomeUnknown
 from .store.chroma_client import NoServerAnswers
+from .store.unreachable import StoreUnreachable
 from .store.deadline import NotReached
 from .time_limit import check_timeout
 from .tool_queries import as_the_user_asks
@@ -387,6 +388,8 @@ def _could_not_connect(exc: BaseException) -> bool:
     """Whether ``exc`` is a connection that was never made (refused, no route; a server that did not answer yet
     when the store was built, at its first call): no request was sent on it."""
     if isinstance(exc, (ConnectionRefusedError, NotReached, NoServerAnswers)):
+        return True
+    if isinstance(exc, StoreUnreachable) and not exc.sent and not isinstance(exc, TimeoutError):
         return True
     httpx = sys.modules.get("httpx")
     return httpx is not None and isinstance(exc, httpx.ConnectError)
