@@ -170,7 +170,7 @@ class ChromaWrites(ChromaReads):
             left = self._records(entity_id, unique)
         except Exception as exc:  # noqa: BLE001 - nothing more can be said than the store's error
             logger.warning("entity %r: could not read back a failed delete: %s", entity_id, exc)
-            raise error from None
+            raise error from error.__cause__  # the read-back's failure hidden, the error's own cause kept
         settle_failed_delete(logger, entity_id, unique, [i for i in unique if i in left], error)
 
     @when_open
@@ -188,7 +188,7 @@ class ChromaWrites(ChromaReads):
             try:
                 left = self.count(entity_id)
             except Exception:  # noqa: BLE001 - nothing more can be said than the delete's own error
-                raise exc from None
+                raise exc from exc.__cause__  # the count's failure hidden, the error's own cause kept
             if left:
                 raise
             logger.info("entity %r: forget's reply failed (%s) but no fact is left: it landed", entity_id, exc)
