@@ -424,13 +424,15 @@ def unanswered_call(tool: str, exc: BaseException, store: Any) -> str | None:
         seen, sent = seen.__cause__, True  # named by what the store raised; the type says the change was sent
     where = getattr(store, "location", None)
     server = f"the Chroma server at {where}" if isinstance(where, str) and "://" in where else "the memory store"
+    # memori's StoreUnreachable already says what this message says; its cause is the detail worth adding
+    detail = seen.__cause__ if isinstance(seen, StoreUnreachable) and seen.__cause__ is not None else seen
     if _could_not_connect(seen):
-        return (f"{tool}: could not connect to {server} ({type(seen).__name__}: {error_text(seen)}); is it "
+        return (f"{tool}: could not connect to {server} ({type(detail).__name__}: {error_text(detail)}); is it "
                 f"running? {_not_done(tool, sent)}")
     limit = getattr(store, "request_timeout", None)
     within = f" within {limit:g} s" if isinstance(limit, (int, float)) and limit > 0 else ""
-    return (f"{tool}: {server} did not answer{within} ({type(seen).__name__}: {error_text(seen)}); is it stopped "
-            f"or overloaded? {_not_done(tool, sent)}")
+    return (f"{tool}: {server} did not answer{within} ({type(detail).__name__}: {error_text(detail)}); is it "
+            f"stopped or overloaded? {_not_done(tool, sent)}")
 
 
 _RUNNING: set[asyncio.Task[Any]] = set()  # writes run to their end after their call was given up on
