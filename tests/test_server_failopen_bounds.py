@@ -204,7 +204,7 @@ async def test_calls_queued_when_another_call_finds_the_server_dead_skip_it_with
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and warnings[0].startswith("MemoriContextInjector: recall failed for entity 'sync'")
     skipped = [m for m in (r.getMessage() for r in caplog.records if r.levelno == logging.DEBUG) if "was not sent" in m]
-    assert len(skipped) == 6 and all("the store failed for another call while this one waited (ConnectError)" in m
+    assert len(skipped) == 6 and all("the store failed for another call while this one waited (StoreUnreachable)" in m
                                      for m in skipped), skipped
 
 
@@ -273,7 +273,7 @@ def test_close_over_a_stopped_server_drops_the_queued_captures_once_one_times_ou
     close_warnings = [r.getMessage() for r in caplog.records if r.getMessage().startswith("RecallEngine.close")]
     assert close_warnings == [
         "RecallEngine.close: 8 background captures were dropped without being stored (the store is unreachable: "
-        "ReadTimeout); 1 failed: the store was unreachable; their adapters count them (capture_stats)"]
+        "StoreTimedOut); 1 failed: the store was unreachable; their adapters count them (capture_stats)"]
     assert not any("capture dropped" in r.getMessage() for r in caplog.records)  # one line for all of them
 
 
