@@ -129,7 +129,7 @@ async def test_a_killed_server_opens_the_breaker_and_memory_is_back_after_its_re
         proc.kill()
         proc.wait()
         assert await block.aget(question) == ""
-        assert engine.outage.is_open and engine.outage.error == "ConnectError"
+        assert engine.outage.is_open and engine.outage.error == "StoreUnreachable"
     with running_chroma_server(tmp_path, port=port):  # the same data folder and port
         assert await block.aget(question) == ""  # the cool-down is not over: not asked yet
         clock.now += 30

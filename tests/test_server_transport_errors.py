@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -64,6 +65,16 @@ def _engine(host: str, port: int) -> RecallEngine:
     return engine
 
 
+def _stop(proc: Any) -> None:
+    """SIGSTOP the server and wait until the kernel shows it stopped (state ``T`` in ``/proc``, where there is one),
+    so that no request of the test can still be answered."""
+    proc.send_signal(signal.SIGSTOP)
+    stat = Path(f"/proc/{proc.pid}/stat")
+    give_up = time.monotonic() + 10
+    while stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] != "T" and time.monotonic() < give_up:
+        time.sleep(0.01)
+
+
 def _no_httpx_error(error: BaseException) -> None:
     assert not isinstance(error, httpx.HTTPError), f"httpx's own error reached the caller: {error!r}"
     assert type(error).__module__.startswith("memori_core"), repr(error)
@@ -75,7 +86,7 @@ def test_every_read_and_write_on_a_stopped_server_raises_memoris_own_timeout(
 ) -> None:
     host, port, proc = server
     engine = _engine(host, port)
-    proc.send_signal(signal.SIGSTOP)
+    _stop(proc)
     try:
         with pytest.raises((StoreUnreachable, WriteOutcomeUnknown)) as raised:
             CALLS[call](engine)
