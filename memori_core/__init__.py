@@ -31,6 +31,8 @@ from .store import (
     InMemoryFactStore,
     PartialDeleteError,
     PartialWriteError,
+    StoreTimedOut,
+    StoreUnreachable,
     WriteOutcomeUnknown,
 )
 from .validate import NaiveTimeWarning, unnormalized_entity_ids
@@ -62,6 +64,8 @@ __all__ = [
     "RecallReport",
     "RecalledFact",
     "RuleBasedFactExtractor",
+    "StoreTimedOut",
+    "StoreUnreachable",
     "StoredFact",
     "SwappedArgumentsWarning",
     "WriteOutcomeUnknown",

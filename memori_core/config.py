@@ -416,13 +416,14 @@ class RecallConfig:
         handles the variables exactly as upstream Memori does. Values are read with surrounding whitespace
         stripped, and names (``MEMORI_RECALL_GATE=OFF``, ``none``, ``English``) in any case. Unparsable or
         invalid values (e.g. ``MEMORI_RECALL_LIMIT=-3``) are ignored with a
-        warning (the base value stays), as upstream Memori does. A number in
+        warning naming the variable, its value, why, and the value used instead (the base value stays), as
+        upstream Memori does and as every ``MEMORI_RECALL_*`` variable is (``MEMORI_RECALL_PATH`` too). A number in
         ``MEMORI_RECALL_RELEVANCE_THRESHOLD`` (without ``MEMORI_RECALL_GATE``)
         selects ``gate="threshold"``, the rule that number belongs to; ``none`` or
         ``off`` there selects ``gate="off"``. Keyword
         ``overrides`` win over the environment and are validated strictly.
         """
-        values, applied = _read_env(cls, warn=True)
+        values, applied = _read_env(cls, warn=True, base=base)
         if applied:
             logger.info("RecallConfig.from_env applied %s", ", ".join(f"{k}={v}" for k, v in applied.items()))
         values.update(overrides)
@@ -437,7 +438,8 @@ class RecallConfig:
         return _read_env(cls, warn=False)[1]
 
 
-def _read_env(cls: type[RecallConfig], *, warn: bool) -> tuple[dict[str, Any], dict[str, str]]:
+def _read_env(cls: type[RecallConfig], *, warn: bool, base: RecallConfig | None = None
+              ) -> tuple[dict[str, Any], dict[str, str]]:
     """(the fields the ``MEMORI_RECALL_*`` variables set, the variables applied with their stripped values);
     an invalid value is skipped, with a warning when ``warn``."""
     values: dict[str, Any] = {}
@@ -456,9 +458,11 @@ def _read_env(cls: type[RecallConfig], *, warn: bool) -> tuple[dict[str, Any], d
                 applied[var] = raw.strip()
                 continue
             cls(**{name: value}, **({"gate": "threshold"} if name == "relevance_threshold" else {}))
-        except (TypeError, ValueError):
+        except (TypeError, ValueError) as exc:
             if warn:
-                logger.warning("ignoring %s=%r: not a valid value for %s", var, raw, name)
+                why = str(exc) if str(exc) and str(exc) != raw.strip() else "unreadable"
+                kept = getattr(base if base is not None else cls(), name)
+                logger.warning("ignoring %s=%r: not a valid value for %s (%s); using %r", var, raw, name, why, kept)
             continue
         values[name] = value
         applied[var] = raw.strip()

@@ -1,18 +1,46 @@
 """How to install one of memori-recall's extras, as the README's "Install" says: memori-recall is not on PyPI,
 so ``pip install 'memori-recall[local]'`` would fail (or, were the name ever taken there, install someone
-else's code); an error that needs an extra names the clone and git-URL forms instead."""
+else's code); an error that needs an extra names the place this install came from (pip records it, PEP 610),
+or the clone form when none is recorded. No placeholder to fill in."""
 
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Sequence
+from urllib.parse import unquote, urlsplit
+
+DISTRIBUTION = "memori-recall"
+
+
+def _installed_from() -> dict | None:
+    """What pip recorded of where this install came from (``direct_url.json``): a folder, a git URL; ``None``
+    when nothing is recorded (run from a source tree, or installed from an archive by other means)."""
+    from importlib import metadata
+
+    try:
+        text = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
+        record = json.loads(text) if text else None
+    except (metadata.PackageNotFoundError, ValueError, OSError):
+        return None
+    return record if isinstance(record, dict) and isinstance(record.get("url"), str) else None
 
 
 def install_hint(extra: str) -> str:
-    """The commands that add ``extra`` (``"local"``, ``"mcp"`` ...) to an install of memori-recall."""
-    return (f"`pip install \".[{extra}]\"` in a clone of memori-recall, or "
-            f"`pip install \"memori-recall[{extra}] @ git+<repository URL>\"` (it is not on PyPI: see the README's "
-            "Install)")
+    """The one command that adds ``extra`` (``"local"``, ``"mcp"`` ...) to this install of memori-recall: from
+    the folder or git URL it was installed from, else from a clone."""
+    record = _installed_from()
+    if record is not None:
+        url = record["url"]
+        vcs = record.get("vcs_info")
+        if isinstance(vcs, dict) and vcs.get("vcs") == "git":
+            pin = vcs.get("requested_revision") or vcs.get("commit_id")
+            return f'`pip install "{DISTRIBUTION}[{extra}] @ git+{url}{"@" + pin if pin else ""}"`'
+        if url.startswith("file://") and isinstance(record.get("dir_info"), dict):
+            folder = unquote(urlsplit(url).path)
+            editable = "-e " if record["dir_info"].get("editable") else ""
+            return f'`pip install {editable}"{folder}[{extra}]"`'
+    return f'`pip install ".[{extra}]"` in your clone of memori-recall (it is not on PyPI)'
 
 
 def require_framework(package: str, extra: str, modules: Sequence[str]) -> None:

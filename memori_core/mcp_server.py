@@ -74,6 +74,7 @@ from .outage import is_outage
 from .records import to_record
 from .store.base import PartialWriteError, WriteOutcomeUnknown
 from .store.chroma_client import NoServerAnswers
+from .store.unreachable import StoreUnreachable
 from .store.deadline import NotReached
 from .time_limit import check_timeout
 from .tool_queries import as_the_user_asks
@@ -319,6 +320,15 @@ def _said_at(value: Any, name: str = "said_at") -> datetime | None:
         raise MemoryToolError(said if "(e.g." in said else f"{said} (e.g. 2026-03-01T18:30:00+01:00)") from None
 
 
+def _edit_said_at(value: Any) -> tuple[datetime | None, dict[str, str]]:
+    """An edit's ``said_at`` (``update``, ``delete``, ``restore``, ``cancel``) read as ``add`` reads it: a time later
+    than now (a client's clock ahead) is read as now, and the answer's ``note`` says so; else ``(time, {})``."""
+    when = _said_at(value)
+    if when is not None and said_before_now(when) is None:
+        return None, {"note": f"said_at {value} is later than now, so the change is dated now"}
+    return when, {}
+
+
 MAX_CONTEXT_TURNS = 20
 """The most earlier turns a ``recall`` takes in ``context``; recall reads the newest
 :attr:`~memori_core.config.RecallConfig.context_turns` of them (3 by default), each as long as a query may be."""
@@ -388,6 +398,8 @@ def _could_not_connect(exc: BaseException) -> bool:
     when the store was built, at its first call): no request was sent on it."""
     if isinstance(exc, (ConnectionRefusedError, NotReached, NoServerAnswers)):
         return True
+    if isinstance(exc, StoreUnreachable) and not exc.sent and not isinstance(exc, TimeoutError):
+        return True
     httpx = sys.modules.get("httpx")
     return httpx is not None and isinstance(exc, httpx.ConnectError)
 
@@ -412,13 +424,15 @@ def unanswered_call(tool: str, exc: BaseException, store: Any) -> str | None:
         seen, sent = seen.__cause__, True  # named by what the store raised; the type says the change was sent
     where = getattr(store, "location", None)
     server = f"the Chroma server at {where}" if isinstance(where, str) and "://" in where else "the memory store"
+    # memori's StoreUnreachable already says what this message says; its cause is the detail worth adding
+    detail = seen.__cause__ if isinstance(seen, StoreUnreachable) and seen.__cause__ is not None else seen
     if _could_not_connect(seen):
-        return (f"{tool}: could not connect to {server} ({type(seen).__name__}: {error_text(seen)}); is it "
+        return (f"{tool}: could not connect to {server} ({type(detail).__name__}: {error_text(detail)}); is it "
                 f"running? {_not_done(tool, sent)}")
     limit = getattr(store, "request_timeout", None)
     within = f" within {limit:g} s" if isinstance(limit, (int, float)) and limit > 0 else ""
-    return (f"{tool}: {server} did not answer{within} ({type(seen).__name__}: {error_text(seen)}); is it stopped "
-            f"or overloaded? {_not_done(tool, sent)}")
+    return (f"{tool}: {server} did not answer{within} ({type(detail).__name__}: {error_text(detail)}); is it "
+            f"stopped or overloaded? {_not_done(tool, sent)}")
 
 
 _RUNNING: set[asyncio.Task[Any]] = set()  # writes run to their end after their call was given up on
@@ -626,10 +640,11 @@ def build_server(
         nothing is changed, and the error names the fact that holds now (update that one, or `restore` the old
         one first). `said_at` (ISO 8601 with its offset, as `add` takes it): when the user told the change, when
         you know it (an imported chat); the new text holds from then, default now."""
-        who, fid, when = whose(ctx), check_editable_id(fact_id), _said_at(said_at)
+        who, fid = whose(ctx), check_editable_id(fact_id)
+        when, note = _edit_said_at(said_at)
         new, expiry = edit_dated(check_fact_text(text), when)
         try:
-            return {"fact": _records([await live().aupdate(who, fid, text=new, at=when, **expiry)])[0]}
+            return {"fact": _records([await live().aupdate(who, fid, text=new, at=when, **expiry)])[0], **note}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
         except ReplacedFactError as exc:
@@ -647,7 +662,7 @@ def build_server(
         with its offset): when the user asked, default now."""
         who, wanted = whose(ctx), _ids(ids, editable=True)
         plans = _ids(told_by, editable=True, name="told_by") if told_by else []
-        when = _said_at(said_at)
+        when, note = _edit_said_at(said_at)
         every: list[str] = []
         for fid in wanted:
             try:
@@ -660,7 +675,7 @@ def build_server(
             raise MemoryToolError(str(exc).replace(f" of entity {who!r}", "")) from None
         except ValueError as exc:  # said_at before a fact it deletes was stated
             raise MemoryToolError(_named_said_at(exc)) from None
-        return {"deleted": deleted, "unknown": [i for i in wanted if i not in set(deleted)]}
+        return {"deleted": deleted, "unknown": [i for i in wanted if i not in set(deleted)], **note}
 
     async def history(fact_id: str, ctx: Context = None) -> dict[str, Any]:
         """The versions of one of the user's facts, oldest first (a superseded or updated fact keeps its old
@@ -676,34 +691,35 @@ def build_server(
         superseded fact (valid again as it was; the fact that replaced it stays), or an earlier version
         `<id>@v<n>` from `history` (fact `<id>` takes that text again from now on; its current text is kept as
         history). `said_at` (ISO 8601 with its offset): when the user said so, default now."""
-        who, fid, when = whose(ctx), check_tool_id(fact_id), _said_at(said_at)
+        who, fid = whose(ctx), check_tool_id(fact_id)
+        when, note = _edit_said_at(said_at)
         try:
-            return {"fact": _records([await live().arestore(who, fid, at=when)])[0]}
+            return {"fact": _records([await live().arestore(who, fid, at=when)])[0], **note}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
         except ValueError as exc:  # valid already, a version whose text the fact has (said without the entity), or
             # said_at before what it undoes
             raise MemoryToolError(_named_said_at(ValueError(str(exc).replace(f" of entity {who!r}", "")))) from None
 
-    async def cancel(fact_id: str, told_by: list[str] | None = None, at: str | None = None,
+    async def cancel(fact_id: str, told_by: list[str] | None = None, said_at: str | None = None,
                      ctx: Context = None) -> dict[str, Any]:
         """Call off a change told ahead before its start ("actually I'm staying at Bosch" after "User works at
         Siemens." was stored valid from January); returns the change, ended (kept as history, valid at no time).
         The facts it was to replace hold on. `told_by`: ids of the facts that told it (the plan: "User got a job at
-        Siemens, starting in January."), ended too in the same write. `at` (ISO 8601 with its offset): when it was
-        called off (a replayed chat), default now. A change that started already, or a fact never told ahead, is
+        Siemens, starting in January."), ended too in the same write. `said_at` (ISO 8601 with its offset, as the
+        other edits take it): when it was called off (a replayed chat), default now. A change that started already, or a fact never told ahead, is
         refused: nothing is changed."""
         who, fid = whose(ctx), check_editable_id(fact_id)
         plans = _ids(told_by, editable=True, name="told_by") if told_by else []
-        when = _said_at(at, "at")
+        when, note = _edit_said_at(said_at)
         try:
-            return {"fact": _records([await live().acancel(who, fid, told_by=plans, at=when)])[0]}
+            return {"fact": _records([await live().acancel(who, fid, told_by=plans, at=when)])[0], **note}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
         except NothingToCancelError as exc:
             raise MemoryToolError(str(exc).replace(f" of entity {who!r}", "")) from None
-        except ValueError as exc:  # at before the change was told
-            raise MemoryToolError(str(exc)) from None
+        except ValueError as exc:  # said_at before the change was told
+            raise MemoryToolError(_named_said_at(exc)) from None
 
     async def forget(ctx: Context = None) -> dict[str, Any]:
         """Delete every fact of the user, with its history (there is no undo). Returns what was erased:

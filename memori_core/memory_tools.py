@@ -43,7 +43,7 @@ from .capture.refusal import SECRET, refused_because
 from .capture.repeats import asettle_repeats, settle_repeats
 from .capture.statements import STATEMENTS
 from .context import clip_fact, format_timestamp, sanitize_fact
-from .engine import RecallEngine, ReplacedFactError, derived_fact_id, version_of
+from .engine import NothingToCancelError, RecallEngine, ReplacedFactError, derived_fact_id, version_of
 from .engine.plans import is_to_come, not_to_come
 from .extraction.rewrite import rewrite
 from .facts import RecalledFact, StoredFact
@@ -424,23 +424,24 @@ class MemoryTools:
                                   lambda page: format_listed(page, offset, limit, tz))
 
     # -- restore ----------------------------------------------------------------------------------
-    def restore(self, entity_id: str, fact_id: Any) -> str:
-        """Make ``entity_id``'s fact ``fact_id``, which a newer fact replaced, valid again (``engine.restore``)."""
-        fact_id = check_tool_id(fact_id)
+    def restore(self, entity_id: str, fact_id: Any, *, said_at: datetime | None = None) -> str:
+        """Make ``entity_id``'s fact ``fact_id``, which a newer fact replaced, valid again (``engine.restore``).
+        ``said_at``: when the turn was said (as :meth:`remember`'s), the time of the restore; ``None``: now."""
+        fact_id, at = check_tool_id(fact_id), said_before_now(said_at)
         try:
             return self._guard(entity_id, "restore", "restored",
-                               lambda _: _restoring(lambda: self.engine.restore(entity_id, fact_id), entity_id),
+                               lambda _: _restoring(lambda: self.engine.restore(entity_id, fact_id, at=at), entity_id),
                                _restored)
         except KeyError:
             raise _unknown(fact_id) from None
 
-    async def arestore(self, entity_id: str, fact_id: Any) -> str:
+    async def arestore(self, entity_id: str, fact_id: Any, *, said_at: datetime | None = None) -> str:
         """Async :meth:`restore`."""
-        fact_id = check_tool_id(fact_id)
+        fact_id, at = check_tool_id(fact_id), said_before_now(said_at)
 
         async def run(_: FailOpenCall) -> StoredFact:
             try:
-                return await self.engine.arestore(entity_id, fact_id)
+                return await self.engine.arestore(entity_id, fact_id, at=at)
             except ValueError as exc:
                 raise _not_restorable(exc, entity_id) from None
 
@@ -556,19 +557,22 @@ class MemoryTools:
         return min(MAX_PAGE, max(DEFAULT_PAGE, self.k or 0))
 
     # -- update -----------------------------------------------------------------------------------
-    def update(self, entity_id: str, fact_id: Any, text: Any) -> str:
+    def update(self, entity_id: str, fact_id: Any, text: Any, *, said_at: datetime | None = None) -> str:
         """Replace the text of ``entity_id``'s fact ``fact_id`` (an unknown id, or a fact a newer one replaced:
         :class:`MemoryToolError`, the latter naming the fact that holds now: :func:`replaced_error`). The new text
         is dated as :meth:`remember` dates one (:func:`~memori_core.tool_writes.edit_dated`): a plan's day written
-        out and its expiry set to it; a plain text keeps the fact's expiry."""
-        fact_id = check_editable_id(fact_id)
-        text, expiry = edit_dated(check_fact_text(text))
+        out and its expiry set to it; a plain text keeps the fact's expiry. ``said_at``: when the turn was said (as
+        :meth:`remember`'s), from when the new text holds; ``None``: now."""
+        fact_id, at = check_editable_id(fact_id), said_before_now(said_at)
+        text, expiry = edit_dated(check_fact_text(text), at)
 
         def run(_: FailOpenCall) -> StoredFact:
             try:
-                return self.engine.update(entity_id, fact_id, text=text, **expiry)
+                return self.engine.update(entity_id, fact_id, text=text, at=at, **expiry)
             except ReplacedFactError as exc:
                 raise replaced_error(exc) from None
+            except ValueError as exc:  # the turn's time is before the fact was stated
+                raise MemoryToolError(f"{exc}; nothing was changed") from None
 
         try:
             return self._guard(entity_id, "update", "changed", run, _updated,
@@ -576,16 +580,18 @@ class MemoryTools:
         except KeyError:
             raise _unknown(fact_id) from None
 
-    async def aupdate(self, entity_id: str, fact_id: Any, text: Any) -> str:
+    async def aupdate(self, entity_id: str, fact_id: Any, text: Any, *, said_at: datetime | None = None) -> str:
         """Async :meth:`update`."""
-        fact_id = check_editable_id(fact_id)
-        text, expiry = edit_dated(check_fact_text(text))
+        fact_id, at = check_editable_id(fact_id), said_before_now(said_at)
+        text, expiry = edit_dated(check_fact_text(text), at)
 
         async def run(_: FailOpenCall) -> StoredFact:
             try:
-                return await self.engine.aupdate(entity_id, fact_id, text=text, **expiry)
+                return await self.engine.aupdate(entity_id, fact_id, text=text, at=at, **expiry)
             except ReplacedFactError as exc:
                 raise replaced_error(exc) from None
+            except ValueError as exc:  # the turn's time is before the fact was stated
+                raise MemoryToolError(f"{exc}; nothing was changed") from None
 
         try:
             return await self._aguard(entity_id, "update", "changed", run, _updated,
@@ -606,13 +612,14 @@ class MemoryTools:
                 f"{_hint(exc)}")
 
     # -- forget -----------------------------------------------------------------------------------
-    def forget(self, entity_id: str, fact_id: Any) -> str:
+    def forget(self, entity_id: str, fact_id: Any, *, said_at: datetime | None = None) -> str:
         """Delete ``entity_id``'s fact ``fact_id`` and its earlier versions (:func:`with_earlier_versions`), and the
         other valid facts that say the same (:func:`~memori_core.tool_writes.copies_of`: recall showed them as
         one) with theirs (an unknown id: :class:`MemoryToolError`). A change told ahead forgotten before its start
         never starts: the facts it was to end hold on, and the facts that told it
-        (:func:`~memori_core.capture.called_off.plans_of`) are ended, as :meth:`cancel` ends them."""
-        fact_id = check_editable_id(fact_id)
+        (:func:`~memori_core.capture.called_off.plans_of`) are ended, as :meth:`cancel` ends them. ``said_at``: when
+        the turn was said (as :meth:`remember`'s), the time of the delete; ``None``: now."""
+        fact_id, at = check_editable_id(fact_id), said_before_now(said_at)
         planned: list[str] = []  # the ids the delete was for, once known
         copies: list[str] = []
 
@@ -622,19 +629,24 @@ class MemoryTools:
             except KeyError:
                 return []
             copies[:] = copies_of(self.engine, entity_id, fact_id, _current_text(history, fact_id))
-            planned[:] = with_earlier_versions(history, fact_id)
+            planned[:] = with_earlier_versions(history, fact_id, now=at)
             for copy in copies:
-                planned.extend(with_earlier_versions(self.engine.history(entity_id, copy), copy))
+                planned.extend(with_earlier_versions(self.engine.history(entity_id, copy), copy, now=at))
             change = _to_come(history, fact_id)
             plans = [p for p in plans_of(self.engine, entity_id, change) if p not in planned] if change else []
-            return self.engine.delete(entity_id, list(dict.fromkeys(planned)), told_by=plans)
+            try:
+                return self.engine.delete(entity_id, list(dict.fromkeys(planned)), told_by=plans, at=at)
+            except NothingToCancelError:
+                raise
+            except ValueError as exc:  # the turn's time is before a fact it deletes was stated
+                raise MemoryToolError(f"{exc}; nothing was deleted") from None
 
         return self._guard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id, copies),
                            lambda exc: self._forgotten_after(entity_id, fact_id, planned, exc))
 
-    async def aforget(self, entity_id: str, fact_id: Any) -> str:
+    async def aforget(self, entity_id: str, fact_id: Any, *, said_at: datetime | None = None) -> str:
         """Async :meth:`forget`."""
-        fact_id = check_editable_id(fact_id)
+        fact_id, at = check_editable_id(fact_id), said_before_now(said_at)
         planned: list[str] = []
         copies: list[str] = []
 
@@ -644,13 +656,18 @@ class MemoryTools:
             except KeyError:
                 return []
             copies[:] = await acopies_of(self.engine, entity_id, fact_id, _current_text(history, fact_id))
-            planned[:] = with_earlier_versions(history, fact_id)
+            planned[:] = with_earlier_versions(history, fact_id, now=at)
             for copy in copies:
-                planned.extend(with_earlier_versions(await self.engine.ahistory(entity_id, copy), copy))
+                planned.extend(with_earlier_versions(await self.engine.ahistory(entity_id, copy), copy, now=at))
             change = _to_come(history, fact_id)
             told = await asyncio.to_thread(plans_of, self.engine, entity_id, change) if change else []
             plans = [p for p in told if p not in planned]
-            return await self.engine.adelete(entity_id, list(dict.fromkeys(planned)), told_by=plans)
+            try:
+                return await self.engine.adelete(entity_id, list(dict.fromkeys(planned)), told_by=plans, at=at)
+            except NothingToCancelError:
+                raise
+            except ValueError as exc:  # the turn's time is before a fact it deletes was stated
+                raise MemoryToolError(f"{exc}; nothing was deleted") from None
 
         return await self._aguard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id, copies),
                                   lambda exc: self._forgotten_after(entity_id, fact_id, planned, exc))

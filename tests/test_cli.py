@@ -7,6 +7,7 @@ model loads.
 
 from __future__ import annotations
 
+import logging
 import json
 import os
 import subprocess
@@ -172,12 +173,17 @@ def test_the_environment_variable_is_checked_like_path(tmp_path: Path, capsys, m
     assert f"$MEMORI_RECALL_PATH {tmp_path / 'nope'} does not exist" in err
 
 
-def test_a_blank_store_path_variable_is_an_error_naming_it(tmp_path: Path, capsys, monkeypatch) -> None:
+def test_a_blank_store_path_variable_is_ignored_naming_it_and_the_default_folder_used(
+    tmp_path: Path, caplog, monkeypatch
+) -> None:
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the default folder, here
     monkeypatch.setenv("MEMORI_RECALL_PATH", " ")
-    err = path_error(["count", "-e", "u"], capsys)
-    assert "MEMORI_RECALL_PATH is blank (' ')" in err
-    assert list(tmp_path.iterdir()) == []
+    with caplog.at_level(logging.WARNING):
+        main(["count", "-e", "u"])
+    assert (f"ignoring MEMORI_RECALL_PATH=' ': blank, not a folder; using the default folder "
+            f"{tmp_path / 'data' / 'memori-recall'}") in caplog.messages
+    assert not (tmp_path / " ").exists()
 
 
 def _empty_store(folder: Path) -> str:

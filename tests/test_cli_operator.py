@@ -367,7 +367,7 @@ def test_update_sets_and_clears_the_expiry_and_the_core_mark(one_fact: tuple[Pat
     folder, fid = one_fact
     code, out, err = run(["update", "-e", "alice", fid, "--expires", "30d", "--core", "--path", str(folder)], capsys)
     assert code == 0, err
-    assert out.rstrip().endswith("User lives in Lyon.  [core]")
+    assert re.search(r"User lives in Lyon\.  \[core\]  \[expires \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\]$", out.rstrip())
     code, out, err = run(["update", "-e", "alice", fid, "--expire-now", "--path", str(folder)], capsys)
     assert code == 0, err
     assert out.rstrip().endswith("User lives in Lyon.  [core]  [expired]")
@@ -626,3 +626,14 @@ def test_cancel_at_in_the_future_or_before_the_change_was_told_names_dash_dash_a
     code, _, err = run(["cancel", "-e", "alice", siemens, "--at", "2020-01-01", "--path", str(folder)], capsys)
     assert code == 2 and "--at 2020-01-01T00:00:00+00:00 is before fact" in err
 
+
+
+def test_list_marks_a_fact_that_will_expire_with_its_expiry_beside_core_and_superseded(tmp_path: Path, capsys) -> None:
+    folder = str(tmp_path / "mem")
+    assert run(["add", "-e", "alice", "User is in Rome until Friday.", "--expires", "2099-03-06T18:00:00Z",
+                "--path", folder], capsys)[0] == 0
+    assert run(["add", "-e", "alice", "User is vegan.", "--core", "--path", folder], capsys)[0] == 0
+    code, out, err = run(["list", "-e", "alice", "--path", folder], capsys)
+    assert code == 0, err
+    lines = {line.split("  ", 2)[2] for line in out.splitlines()}
+    assert lines == {"User is in Rome until Friday.  [expires 2099-03-06T18:00:00Z]", "User is vegan.  [core]"}

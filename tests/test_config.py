@@ -290,6 +290,18 @@ def test_from_env_ignores_bad_values(monkeypatch, caplog, var, raw):
         assert var in caplog.text  # the user is told which variable was ignored
 
 
+def test_a_bad_value_warning_says_why_and_the_value_used_instead(monkeypatch, caplog):
+    monkeypatch.setenv("MEMORI_RECALL_LIMIT", "-3")
+    monkeypatch.setenv("MEMORI_RECALL_POOL", "bogus")
+    with caplog.at_level(logging.WARNING, logger="memori_core.config"):
+        assert RecallConfig.from_env(base=RecallConfig(limit=7)).limit == 7
+    assert caplog.messages == [
+        "ignoring MEMORI_RECALL_LIMIT='-3': not a valid value for limit (limit must be >= 0, got -3); using 7",
+        "ignoring MEMORI_RECALL_POOL='bogus': not a valid value for pool (pool must be 'union' or 'dense', got "
+        "'bogus'); using 'union'",
+    ]
+
+
 def test_from_env_keeps_good_values_next_to_bad_ones(monkeypatch):
     monkeypatch.setenv("MEMORI_RECALL_LEX_WEIGHT", "oops")
     monkeypatch.setenv("MEMORI_RECALL_LEX_WEIGHT_SHORT", "0.22")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import warnings
 from collections.abc import Iterator
 from contextlib import nullcontext
@@ -709,7 +710,9 @@ def test_one_per_text_off_returns_every_copy_as_upstream_memori_does() -> None:
     assert RecallConfig.memori_compat().one_per_text is False
 
 
-def test_the_store_path_variable_is_stripped_and_a_blank_one_is_refused(tmp_path, monkeypatch) -> None:
+def test_the_store_path_variable_is_stripped_and_a_blank_one_is_ignored_with_a_warning(
+    tmp_path, monkeypatch, caplog
+) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MEMORI_RECALL_PATH", f"  {tmp_path / 'memory'}  ")
     store = ChromaStore()
@@ -719,8 +722,11 @@ def test_the_store_path_variable_is_stripped_and_a_blank_one_is_refused(tmp_path
         store.close()
     for blank in (" ", "\t\n"):
         monkeypatch.setenv("MEMORI_RECALL_PATH", blank)
-        with pytest.raises(ValueError, match=r"MEMORI_RECALL_PATH is blank .*unset it for the default folder"):
-            ChromaStore()
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="memori_core.store.chroma_paths"):
+            assert default_store_path() == default_store_path(env=False)  # as every bad MEMORI_RECALL_* value
+        assert caplog.messages == [f"ignoring MEMORI_RECALL_PATH={blank!r}: blank, not a folder; using the default "
+                                   f"folder {default_store_path(env=False)}"]
     monkeypatch.setenv("MEMORI_RECALL_PATH", "")  # empty: unset, the default folder (not opened here)
     assert default_store_path() == default_store_path(env=False)
     with pytest.raises(ValueError, match=r"path must name a folder, got ' '"):

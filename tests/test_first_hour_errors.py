@@ -26,8 +26,9 @@ def test_importing_an_adapter_without_its_framework_names_the_extra_to_install(
         monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.delitem(sys.modules, package, raising=False)  # run the package's __init__ again
     with pytest.raises(ModuleNotFoundError, match=rf"{package} needs {framework}\S* \(the {extra} extra\), which is "
-                       rf"not installed: `pip install \"\.\[{extra}\]\"` in a clone of memori-recall") as raised:
+                       rf"not installed: `pip install [^`]*\[{extra}\]") as raised:
         importlib.import_module(package)
+    assert "<" not in str(raised.value)  # one command to run as it is: no placeholder to fill in
     assert raised.value.name is not None and raised.value.name.startswith(framework)
 
 

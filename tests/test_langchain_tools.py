@@ -373,3 +373,28 @@ async def test_a_one_argument_tool_invoked_with_a_plain_string_reads_it_as_that_
     # A tool of two arguments given one string: its schema's refusal, which the model (or person) reads.
     refused = tools["update_memory"].invoke("User lives in Paris.")
     assert refused.startswith("Error: invalid arguments, nothing was done:") and "text" in refused
+
+
+def test_update_forget_and_restore_are_dated_from_the_agents_last_message_as_remember_is(tools_engine):
+    """A replayed chat (its human messages carry when they were said): each edit is told at its turn's time, not
+    when the agent happens to run it. On main only ``remember`` and ``cancel_plan`` were."""
+    said = ["2026-03-02T09:00:00+00:00", "2026-03-03T09:00:00+00:00", "2026-03-04T09:00:00+00:00",
+            "2026-03-05T09:00:00+00:00"]
+    tools_engine.add("ann", ["User lives in Berlin.", "User plays chess."],
+                     created_at="2026-03-01T09:00:00+00:00")
+    berlin, chess = (f.id for f in sorted(tools_engine.list("ann"), key=lambda f: f.content))
+    model = replies(
+        call("update_memory", "c1", fact_id=berlin, text="User lives in Paris."), AIMessage("Updated."),
+        call("restore_memory", "c2", fact_id=f"{berlin}@v1"), AIMessage("Restored."),
+        call("forget_memory", "c3", fact_id=chess), AIMessage("Forgotten."),
+    )
+    agent = create_agent(model, memory_tools(tools_engine))
+    for when, text in zip(said, ["I moved to Paris.", "No, I still live in Berlin.", "Forget the chess."]):
+        result = agent.invoke({"messages": [HumanMessage(text, additional_kwargs={"created_at": when})]},
+                              config=as_user("ann"))
+        assert all(m.status == "success" for m in tool_results(result)), tool_results(result)
+    versions = tools_engine.history("ann", berlin)
+    # Berlin until the update's turn, Paris from then until the restore's turn, Berlin again since.
+    assert [(v.content, v.valid_to) for v in versions] == [
+        ("User lives in Berlin.", said[0]), ("User lives in Paris.", said[1]), ("User lives in Berlin.", None)]
+    assert tools_engine.get("ann", [chess]) == []  # forgotten (at its turn's time: nothing it deletes is newer)

@@ -398,12 +398,16 @@ def test_an_outage_logs_one_line_warnings_and_keeps_each_traceback_at_debug(
                 outage_engine.add(user, [f"User {user} keeps bees."])
     warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert [r.getMessage() for r in warnings] == [
-        f"entity {user!r}: could not record the revision after a failed write (ConnectionError: connection refused)"
+        f"entity {user!r}: a write failed (its own error says what of it landed), and the store could not be told "
+        "that this user's facts changed: a copy of them saved before (a snapshot beside the store) may be read in "
+        "place of the store's rows until the next write succeeds (ConnectionError: connection refused)"
         for user in ("alice", "bob", "carol")]
     assert all(r.exc_info is None and "\n" not in r.getMessage() for r in warnings)
     tracebacks = [r for r in caplog.records if r.levelno == logging.DEBUG and r.exc_info is not None]
     assert [r.getMessage() for r in tracebacks] == [
-        f"entity {user!r}: could not record the revision after a failed write: traceback"
+        f"entity {user!r}: a write failed (its own error says what of it landed), and the store could not be told "
+        "that this user's facts changed: a copy of them saved before (a snapshot beside the store) may be read in "
+        "place of the store's rows until the next write succeeds: traceback"
         for user in ("alice", "bob", "carol")]
     assert all(isinstance(r.exc_info[1], ConnectionError) for r in tracebacks)
 

@@ -204,7 +204,7 @@ async def test_calls_queued_when_another_call_finds_the_server_dead_skip_it_with
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and warnings[0].startswith("MemoriContextInjector: recall failed for entity 'sync'")
     skipped = [m for m in (r.getMessage() for r in caplog.records if r.levelno == logging.DEBUG) if "was not sent" in m]
-    assert len(skipped) == 6 and all("the store failed for another call while this one waited (ConnectError)" in m
+    assert len(skipped) == 6 and all("the store failed for another call while this one waited (StoreUnreachable)" in m
                                      for m in skipped), skipped
 
 
@@ -273,7 +273,7 @@ def test_close_over_a_stopped_server_drops_the_queued_captures_once_one_times_ou
     close_warnings = [r.getMessage() for r in caplog.records if r.getMessage().startswith("RecallEngine.close")]
     assert close_warnings == [
         "RecallEngine.close: 8 background captures were dropped without being stored (the store is unreachable: "
-        "ReadTimeout); 1 failed: the store was unreachable; their adapters count them (capture_stats)"]
+        "StoreTimedOut); 1 failed: the store was unreachable; their adapters count them (capture_stats)"]
     assert not any("capture dropped" in r.getMessage() for r in caplog.records)  # one line for all of them
 
 
@@ -334,7 +334,8 @@ def test_interpreter_exit_stores_queued_captures_unless_the_server_is_found_unre
     server: tuple[str, int, subprocess.Popen], stop: bool, tmp_path: Path
 ) -> None:
     host, port, proc = server
-    script = write_script(tmp_path, "exiting.py", _EXITING, port=port, collection=f"t_{uuid.uuid4().hex}", stop=stop,
+    collection = f"t_{uuid.uuid4().hex}"
+    script = write_script(tmp_path, "exiting.py", _EXITING, port=port, collection=collection, stop=stop,
                           server_pid=proc.pid)
     try:
         run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=GIVE_UP,
@@ -345,11 +346,20 @@ def test_interpreter_exit_stores_queued_captures_unless_the_server_is_found_unre
     lines = run.stdout.splitlines()
     assert lines[0] == "the script ends"
     if stop:
-        assert lines[1] == ("stats CaptureStats(submitted=9, completed=0, dropped=8, failed=1, erased=0, pending=0, refused_facts=0, "
-                            "held=0) sent 1")
+        # The exit was bounded (the script ended within GIVE_UP) and every capture is accounted for once: the
+        # first failed on the stopped server, the 8 queued were dropped without running. How many requests the
+        # first sent before the outage was read depends on timing (1 on an idle machine, 4 seen under load 11-15):
+        # what matters is that the 8 queued captures did not each go to the server, which would send 8 or more.
+        stats, sent = lines[1].rsplit(" sent ", 1)
+        assert stats == ("stats CaptureStats(submitted=9, completed=0, dropped=8, failed=1, erased=0, pending=0, "
+                         "refused_facts=0, held=0)")
+        assert 1 <= int(sent) < 8, sent
         assert ("memori_core.lanes WARNING at interpreter exit: 8 background captures were dropped without being "
-                "stored (the store is unreachable: ReadTimeout); 1 failed: the store was unreachable; their "
+                "stored (the store is unreachable: StoreTimedOut); 1 failed: the store was unreachable; their "
                 "adapters count them (capture_stats)") in run.stderr.splitlines()
+        # Nothing of the dropped captures was written, once the server runs again.
+        reader = RecallEngine(store=ChromaStore.http(host=host, port=port, collection=collection), embedder=HashEmbedder())
+        assert [reader.count(f"user-{n}") for n in range(8)] == [0] * 8
     else:
         assert lines[1].startswith("stats CaptureStats(submitted=9, completed=9, dropped=0, failed=0")
         assert "WARNING" not in run.stderr

@@ -18,7 +18,7 @@ import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from _helpers import HashEmbedder, running_chroma_server, ungated_engine
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core import ChromaStore, RecallConfig, RecallEngine, StoreTimedOut
 
 pytestmark = [pytest.mark.server, pytest.mark.skipif(os.name != "posix", reason="needs SIGSTOP")]
 
@@ -49,8 +49,6 @@ def _finishes(fn) -> tuple[bool, object]:
 
 
 def test_a_stopped_server_makes_recall_and_add_raise_a_timeout_instead_of_hanging(stoppable_server) -> None:
-    import httpx
-
     host, port, proc = stoppable_server
     store = ChromaStore.http(host=host, port=port, collection=_seeded(host, port, "u", ["User likes tea."]),
                              timeout=1.0)
@@ -60,13 +58,13 @@ def test_a_stopped_server_makes_recall_and_add_raise_a_timeout_instead_of_hangin
     try:
         done, value = _finishes(lambda: engine.recall("tea", "u"))
         assert done, "recall hung on a stopped server"
-        assert isinstance(value, httpx.TimeoutException), value
+        assert isinstance(value, StoreTimedOut), value
         done, value = _finishes(lambda: engine.add("u", ["User likes coffee."]))
         assert done, "add hung on a stopped server"
-        assert isinstance(value, httpx.TimeoutException), value
+        assert isinstance(value, StoreTimedOut), value
         # The hung calls left no lock behind: another entity's call is bounded too, not stuck behind them.
         done, value = _finishes(lambda: engine.recall("tea", "someone-else"))
-        assert done and isinstance(value, httpx.TimeoutException), value
+        assert done and isinstance(value, StoreTimedOut), value
     finally:
         proc.send_signal(signal.SIGCONT)
     # The failed add never reported success; once the server answers again the engine is whole.
@@ -77,11 +75,9 @@ def test_a_stopped_server_makes_recall_and_add_raise_a_timeout_instead_of_hangin
 
 def _recalled(engine, entity_id: str) -> list[str] | BaseException:
     """The sorted texts ``engine`` recalls for "tea", or the timeout a loaded machine may give a 1 s limit."""
-    import httpx
-
     try:
         return sorted(f.content for f in engine.recall("tea", entity_id, limit=5))
-    except httpx.TimeoutException as exc:
+    except StoreTimedOut as exc:
         return exc
 
 
@@ -129,20 +125,18 @@ def test_the_langchain_injector_fails_open_when_the_server_hangs(stoppable_serve
 
 
 def test_connecting_to_a_stopped_server_raises_a_timeout_naming_it(stoppable_server) -> None:
-    import httpx
-
     host, port, proc = stoppable_server
     proc.send_signal(signal.SIGSTOP)
     try:
         done, value = _finishes(lambda: ChromaStore.http(host=host, port=port, timeout=1.0, lazy=False))
         assert done, "connecting hung on a stopped server"
-        assert isinstance(value, httpx.TimeoutException), value
+        assert isinstance(value, StoreTimedOut), value
         assert f"{host}:{port}" in str(value) and "did not answer" in str(value)
         # By default the store is built all the same, and its first call meets the same bounded timeout.
         done, lazy = _finishes(lambda: ChromaStore.http(host=host, port=port, timeout=1.0))
         assert done and isinstance(lazy, ChromaStore) and not lazy.connected
         done, value = _finishes(lambda: lazy.count("u"))
-        assert done and isinstance(value, httpx.TimeoutException), value
+        assert done and isinstance(value, StoreTimedOut), value
     finally:
         proc.send_signal(signal.SIGCONT)
     # Once it answers again, connecting works.

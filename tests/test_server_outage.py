@@ -93,7 +93,7 @@ async def test_an_agent_over_a_stopped_server_skips_memory_after_one_timeout_unt
     warnings = _messages(caplog, logging.WARNING)
     # The outage is reported once, by the call that met it, and the turns it keeps from being stored once.
     assert len(warnings) == 2, warnings
-    assert warnings[0].startswith("MemoriMemoryBlock: recall failed for entity 'alice' (ReadTimeout")
+    assert warnings[0].startswith("MemoriMemoryBlock: recall failed for entity 'alice' (StoreTimedOut: the Chroma server at ")
     assert "memory is skipped for 30 s" in warnings[0]
     assert warnings[1].startswith("MemoriMemoryBlock: capture for entity 'alice' not stored: the store failed")
     debug = _messages(caplog, logging.DEBUG)
@@ -129,7 +129,7 @@ async def test_a_killed_server_opens_the_breaker_and_memory_is_back_after_its_re
         proc.kill()
         proc.wait()
         assert await block.aget(question) == ""
-        assert engine.outage.is_open and engine.outage.error == "ConnectError"
+        assert engine.outage.is_open and engine.outage.error == "StoreUnreachable"
     with running_chroma_server(tmp_path, port=port):  # the same data folder and port
         assert await block.aget(question) == ""  # the cool-down is not over: not asked yet
         clock.now += 30

@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from _helpers import HashEmbedder, running_chroma_server, ungated_engine
-from memori_core import ChromaStore, RecallEngine, WriteOutcomeUnknown
+from memori_core import ChromaStore, RecallEngine, StoreTimedOut, StoreUnreachable, WriteOutcomeUnknown
 from memori_core.engine import derived_fact_id
 
 pytestmark = [pytest.mark.server, pytest.mark.skipif(os.name != "posix", reason="needs SIGSTOP / SIGKILL")]
@@ -114,11 +114,13 @@ def test_a_write_the_stopped_server_never_answered_raises_write_outcome_unknown_
     assert struck, "the write changed no row"
     error = raised.value
     assert isinstance(error, TimeoutError)  # code that treats a timeout as an outage still does
-    assert isinstance(error.__cause__, httpx.TimeoutException)
+    assert isinstance(error.__cause__, StoreTimedOut) and error.__cause__.sent  # memori's own, naming the server
+    assert isinstance(error.__cause__.__cause__, httpx.TimeoutException)
     name, ids, texts = ASKED[operation]
     assert (error.entity_id, error.operation, error.ids, error.texts) == ("alice", name, ids, texts)
     message = str(error)
-    assert message.startswith(f"{name} for entity 'alice' got no answer from the store (ReadTimeout")
+    assert message.startswith(f"{name} for entity 'alice' got no answer from the store (StoreTimedOut: "
+                              f"the Chroma server at http://{host}:{port} did not answer in time")
     assert "may have been made" in message and "engine.get" in message and "adding the same text again is safe" \
         in message
     # The server makes the change once it runs again, or never: either way the writer answers as a fresh engine
@@ -146,7 +148,7 @@ def test_a_write_whose_connection_was_refused_keeps_its_error_and_nothing_landed
         engine.add("alice", ROME, supersedes=[derived_fact_id(OSLO)])
     _unhook(engine.store)
     assert not isinstance(raised.value, WriteOutcomeUnknown), raised.value
-    assert isinstance(raised.value, (ConnectionError, httpx.ConnectError)), repr(raised.value)
+    assert isinstance(raised.value, StoreUnreachable) and not raised.value.sent, repr(raised.value)
     with running_chroma_server(tmp_path, port=port):
         assert _state(_engine(host, port, collection)) == before  # nothing of the add landed
         assert _state(engine) == before

@@ -266,11 +266,16 @@ class Writing:
         try:
             self.store.withdraw_intent(entity_id, intent)
         except Exception as exc:  # the intent stays; other processes then only distrust their copies until it settles
-            warn_briefly(logger, exc, "entity %r: could not take back the intent of a write that changed nothing",
-                         entity_id)
+            warn_briefly(logger, exc, "entity %r: a write failed before storing anything (nothing of it landed), "
+                         "and its 'write under way' mark could not be cleared from the store: other processes "
+                         "read this user's facts from the store instead of their copies for about %.0f s",
+                         entity_id, self.settle)
 
     def _bump(self, entity_id: str) -> None:
         try:
             self.store.bump_revision(entity_id)
         except Exception as exc:  # the store is failing; the local token has changed, the error that matters is the first
-            warn_briefly(logger, exc, "entity %r: could not record the revision after a failed write", entity_id)
+            warn_briefly(logger, exc, "entity %r: a write failed (its own error says what of it landed), and the "
+                         "store could not be told that this user's facts changed: a copy of them saved before "
+                         "(a snapshot beside the store) may be read in place of the store's rows until the next write "
+                         "succeeds", entity_id)

@@ -191,6 +191,7 @@ def _fact_line(fact: StoredFact, now: float) -> str:
     returns, ``[valid from TIME]`` for one whose text was stated later than ``created_at`` (an update, said again:
     its ``valid_from``) or that is a change told ahead (its start), ``[restored TIME]`` for one a restore made
     valid again (its ``restored_at``),
+    ``[expires TIME]`` for one that will expire (its ``expires_at``: recall stops returning it then),
     ``[expired]`` for one past its ``expires_at``, ``[superseded by ID at TIME]`` for one no longer valid)."""
     marks = "  [core]" if is_core(fact.metadata) else ""
     if not is_searchable(fact.metadata):
@@ -202,6 +203,8 @@ def _fact_line(fact: StoredFact, now: float) -> str:
         marks += f"  [restored {_when(fact.restored_at)}]"
     if fact.is_expired(now):
         marks += "  [expired]"
+    elif fact.expires_at is not None and fact.is_valid(now):
+        marks += f"  [expires {_when(fact.expires_at)}]"
     if not fact.is_valid(now):
         by = f" by {fact.superseded_by}" if fact.superseded_by else ""
         marks += f"  [superseded{by} at {_when(fact.valid_to)}]"

@@ -184,11 +184,13 @@ def write_progress(args: argparse.Namespace) -> Callable[[str, int, int], None] 
 def server_errors() -> tuple[type[BaseException], ...]:
     """A Chroma server's transport failures (httpx's: a timeout, a connection dropped mid-command), reported by
     :func:`server_problem` instead of a traceback."""
+    from ..store.unreachable import StoreUnreachable
+
     try:
         import httpx
     except ImportError:  # pragma: no cover - httpx comes with chromadb
-        return ()
-    return (httpx.TransportError,)
+        return (StoreUnreachable,)
+    return (StoreUnreachable, httpx.TransportError)
 
 
 def server_problem(args: argparse.Namespace, exc: BaseException) -> str:
@@ -197,7 +199,7 @@ def server_problem(args: argparse.Namespace, exc: BaseException) -> str:
 
     where = f"the Chroma server at {server_url(*args.server)}" if getattr(args, "server", None) else \
         "the Chroma server"
-    if isinstance(exc, httpx.TimeoutException):
+    if isinstance(exc, (httpx.TimeoutException, TimeoutError)):
         return (f"{where} did not answer within {server_timeout(args):g} s (is it stopped or overloaded?); "
                 "--timeout SECONDS sets the limit")
     return f"{where} failed: {exc or type(exc).__name__}"

@@ -142,5 +142,6 @@ class Successors(Storing):
                     self.store.update_seen(entity_id, changed)
                     done.update_seen(changed)
         except Exception as exc:  # noqa: BLE001 - the add landed; the next supersede of the slot settles it
-            warn_briefly(logger, exc, "entity %r: could not settle facts that superseded %s at the same time",
-                         entity_id, ", ".join(ended))
+            warn_briefly(logger, exc, "entity %r: the add was stored, but another process's fact that replaced %s "
+                         "at the same time could not be marked replaced by it: both stay valid until the next "
+                         "change of that fact", entity_id, ", ".join(ended))

@@ -310,7 +310,8 @@ class WritePath(Versions, ImportPath, Successors, Plans):
                 try:
                     self.store.upsert(entity_id, periods, period_vectors)
                 except PartialWriteError as exc:  # no fact of the call landed: the store's own error says it
-                    raise _root_cause(exc) from None
+                    root = _root_cause(exc)
+                    raise root from root.__cause__  # the partial write's wrapper hidden, the store's detail kept
                 done.upsert(periods, period_vectors)
             try:
                 if new:

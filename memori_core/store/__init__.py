@@ -11,6 +11,8 @@
   :mod:`.chroma_records` (the row layout), :mod:`.chroma_old_layout` (rows older versions wrote),
   :mod:`.chroma_collections` (the guards around its collections), :mod:`.chroma_client` (opening clients),
   :mod:`.chroma_paths` (the default folder), :mod:`.chroma_log` (scrubbing deleted texts from Chroma's log);
+* :mod:`.unreachable` - :class:`StoreUnreachable` / :class:`StoreTimedOut`, what a server's transport failures
+  are raised as;
 * :mod:`.keyed_locks` - one lock per entity; :mod:`.folder_lock` - one process per embedded folder;
 * :mod:`.deadline` - a write's time limit, which every request of the write takes the time left of, and a
   fail-open call's time to send its first request.
@@ -27,10 +29,12 @@ from .chroma_client import chroma_errors
 from .deadline import DeadlineExceeded
 from .folder_lock import FolderInUseError, StoreFolderGoneError
 from .in_memory import InMemoryFactStore
+from .unreachable import StoreTimedOut, StoreUnreachable
 
 __all__ = [
     "CacheFolder", "ChromaStore", "ClosedError", "DeadlineExceeded", "EntityRows", "FactStore", "FolderInUseError",
     "InMemoryFactStore",
-    "PartialDeleteError", "PartialWriteError", "RevisionStore", "RowStore", "StoreFolderGoneError", "WriteOutcomeUnknown",
+    "PartialDeleteError", "PartialWriteError", "RevisionStore", "RowStore", "StoreFolderGoneError", "StoreTimedOut",
+    "StoreUnreachable", "WriteOutcomeUnknown",
     "chroma_errors", "default_store_path",
 ]

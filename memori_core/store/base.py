@@ -25,6 +25,7 @@ import numpy as np
 
 from ..facts import StoredFact
 from .rows import EntityColumns, EntityRows
+from .unreachable import StoreUnreachable
 
 __all__ = [
     "CacheFolder", "CloseCallbacks", "ClosedError", "ClosesWithCallbacks", "EntityColumns", "EntityRows", "FactStore",
@@ -160,6 +161,8 @@ def unanswered(exc: BaseException) -> bool:
     """Whether ``exc`` says a request reached the store and no answer came back (a read or write timeout, a
     connection dropped mid-reply), so what it asked for may have been done. A connection never made (refused, a
     connect timeout) or a deadline passed before a request was sent is not: nothing of that request was sent."""
+    if isinstance(exc, StoreUnreachable):
+        return exc.sent
     httpx = sys.modules.get("httpx")  # not imported: no httpx error can have been raised
     if httpx is None:
         return False

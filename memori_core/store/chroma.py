@@ -287,13 +287,14 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
         less inside a write's deadline); until a call connects, each call raises the connection's error, which
         the adapters take for an outage (they go on without memory and capture their turns once the store
         answers; :attr:`connected` says whether it has). ``lazy=False`` raises at once instead
-        (:class:`~memori_core.store.chroma_client.NoServerAnswers`, ``httpx.ConnectTimeout``,
+        (:class:`~memori_core.store.chroma_client.NoServerAnswers`, :class:`~memori_core.StoreTimedOut`,
         :class:`~memori_core.store.chroma_client.ServerUnavailable`), as the ``memori`` command does.
 
         Every request to the server is bounded by ``timeout`` seconds (default
         4): a server that stops answering makes the call raise
-        ``httpx.TimeoutException`` instead of blocking forever, so adapters fail
-        open in about that time. ``None`` waits without limit (chromadb's own
+        :class:`~memori_core.StoreTimedOut` instead of blocking forever, so adapters fail
+        open in about that time; every transport failure is raised as memori's
+        :class:`~memori_core.StoreUnreachable` (httpx's error its ``__cause__``). ``None`` waits without limit (chromadb's own
         default). Each store opens a client of its own, with its own connection
         pool (chromadb 1.5 shares none between clients), so two stores of one
         server in a process keep their own time limits, and closing one leaves

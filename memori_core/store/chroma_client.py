@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from . import deadline
+from .unreachable import StoreTimedOut, StoreUnreachable, from_transport
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ ANSWER_CHARS = 120
 """Characters of a non-Chroma answer's text quoted in an error message (a proxy's whole HTML page is not)."""
 
 
-class ServerUnavailable(ConnectionError):
+class ServerUnavailable(StoreUnreachable):
     """The Chroma server's address answered HTTP 502, 503 or 504 (:data:`GATEWAY_STATUSES`): a proxy in front
     of it could not reach it, or it is overloaded. An outage, like a refused connection
     (:func:`memori_core.outage.is_outage`)."""
@@ -295,7 +296,12 @@ def _wrap_session(server: Any, session: Any, verify: Any) -> None:
         if left is not None:
             limit = session.timeout.read  # the store's own limit (the last one set for this server)
             kwargs["timeout"] = httpx.Timeout(left if limit is None else min(limit, left))
-        response = send(method, url, **kwargs)
+        try:
+            response = send(method, url, **kwargs)
+        except httpx.TransportError as exc:  # said as memori's own error: callers need not import httpx
+            where = httpx.URL(url)
+            raise from_transport(exc, f"{where.scheme}://{where.host}:{where.port}",  # noqa: B904 - cause set
+                                 f"{method.upper()} .../{where.path.rsplit('/', 1)[-1]}")
         if response.status_code in GATEWAY_STATUSES:
             # chromadb would raise a bare Exception holding the proxy's whole page, which no one can tell
             # from an error Chroma answered; this is the server being unreachable.
@@ -345,12 +351,11 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
-class NoServerAnswers(ConnectionError):
+class NoServerAnswers(StoreUnreachable):
     """Nothing answered at the Chroma server's address when a client was built (:attr:`url`)."""
 
     def __init__(self, message: str, url: str) -> None:
-        super().__init__(message)
-        self.url = url
+        super().__init__(message, url=url)
 
 
 def _unreachable(exc: BaseException, url: str) -> BaseException:
@@ -395,8 +400,8 @@ def _not_chroma(exc: BaseException, url: str, headers: dict[str, str] | None, ti
 
 
 def _connect(make_client: Callable[[], Any], url: str, timeout: float | None) -> Any:
-    """``make_client()`` within ``timeout`` seconds, or ``httpx.ConnectTimeout`` naming ``url``; a server that
-    refuses the connection is a ``ConnectionError`` naming ``url``.
+    """``make_client()`` within ``timeout`` seconds, or :class:`StoreTimedOut` naming ``url``; a server that
+    refuses the connection is a :class:`NoServerAnswers` naming ``url``.
 
     chromadb's ``HttpClient`` asks the server for its tenant and database while
     it is built, before its connection can be given a time limit; a server that
@@ -423,9 +428,9 @@ def _connect(make_client: Callable[[], Any], url: str, timeout: float | None) ->
     thread.start()
     thread.join(timeout)
     if thread.is_alive():
-        raise httpx.ConnectTimeout(
+        raise StoreTimedOut(
             f"the Chroma server at {url} did not answer within {timeout:g} s (is it stopped or overloaded?); "
-            "ChromaStore.http(timeout=...) sets the limit"
+            "ChromaStore.http(timeout=...) sets the limit", url=url
         )
     if "error" in box:
         raise _unreachable(box["error"], url)

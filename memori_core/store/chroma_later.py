@@ -10,6 +10,7 @@ from typing import Any
 
 from . import deadline
 from .chroma_client import NoServerAnswers, ServerUnavailable, clip_text
+from .unreachable import StoreUnreachable
 
 __all__ = ["LaterConnection", "not_answering"]
 
@@ -24,7 +25,7 @@ def not_answering() -> tuple[type[BaseException], ...]:
     time, or a proxy in front of it cannot reach it (502/503/504); not a server that answers as something else."""
     import httpx
 
-    return (NoServerAnswers, ServerUnavailable, httpx.TransportError)
+    return (NoServerAnswers, ServerUnavailable, StoreUnreachable, httpx.TransportError)
 
 
 class LaterConnection:

@@ -20,14 +20,17 @@ SNAPSHOTS = "snapshots"
 
 
 def env_store_path() -> Path | None:
-    """``$MEMORI_RECALL_PATH`` with surrounding whitespace stripped, ``None`` when it is unset or empty; a value
-    of whitespace only is a ``ValueError`` naming the variable (it would make a folder named ``' '``)."""
+    """``$MEMORI_RECALL_PATH`` with surrounding whitespace stripped, ``None`` when it is unset or empty. A value of
+    whitespace only is not a folder: like every bad ``MEMORI_RECALL_*`` value it is ignored with a warning naming
+    the variable, its value and what is used instead (here the default folder), never a folder named ``' '``."""
     raw = os.environ.get(PATH_ENV)
     if not raw:
         return None
     value = raw.strip()
     if not value:
-        raise ValueError(f"{PATH_ENV} is blank ({raw!r}): set it to a folder, or unset it for the default folder")
+        logger.warning("ignoring %s=%r: blank, not a folder; using the default folder %s", PATH_ENV, raw,
+                       default_store_path(env=False))
+        return None
     return Path(value).expanduser()
 
 

@@ -112,7 +112,8 @@ class ChromaWrites(ChromaReads):
         try:
             have = self._records(entity_id, [f.id for f in facts])
         except Exception as exc:  # noqa: BLE001 - a store that fails reads too: nothing more can be said
-            logger.warning("entity %r: could not read back a failed write: %s", entity_id, exc)
+            logger.warning("entity %r: a write failed, and reading back which of its facts were stored failed too "
+                           "(%s); the write's error lists what may have landed", entity_id, exc)
             return None
         return [have.get(f.id) == pack(f) for f in facts]
 
@@ -169,8 +170,9 @@ class ChromaWrites(ChromaReads):
         try:
             left = self._records(entity_id, unique)
         except Exception as exc:  # noqa: BLE001 - nothing more can be said than the store's error
-            logger.warning("entity %r: could not read back a failed delete: %s", entity_id, exc)
-            raise error from None
+            logger.warning("entity %r: a delete failed, and reading back which facts are gone failed too (%s): some "
+                           "may have been deleted; engine.get shows which remain", entity_id, exc)
+            raise error from error.__cause__  # the read-back's failure hidden, the error's own cause kept
         settle_failed_delete(logger, entity_id, unique, [i for i in unique if i in left], error)
 
     @when_open
@@ -188,7 +190,7 @@ class ChromaWrites(ChromaReads):
             try:
                 left = self.count(entity_id)
             except Exception:  # noqa: BLE001 - nothing more can be said than the delete's own error
-                raise exc from None
+                raise exc from exc.__cause__  # the count's failure hidden, the error's own cause kept
             if left:
                 raise
             logger.info("entity %r: forget's reply failed (%s) but no fact is left: it landed", entity_id, exc)
