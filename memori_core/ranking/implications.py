@@ -558,6 +558,8 @@ def asked_slots(question: str) -> frozenset[str]:
 
     >>> sorted(asked_slots("Where do I work?")), sorted(asked_slots("What should I drink tonight?"))
     (['user:job'], [])
+    >>> sorted(asked_slots("Can you suggest a rug for my living room?")), sorted(asked_slots("Any events near me?"))
+    ([], ['user:residence'])
     """
     text = question.replace("\u2019", "'")
     if _ABOUT_ME.match(text) is not None:
@@ -573,6 +575,10 @@ def asked_slots(question: str) -> frozenset[str]:
     else:
         # "Any tips for my job?", "My car makes a weird noise, what should I do?": the user's own one, named
         keys = frozenset(k for m in _MY_THING.finditer(text) for k in slot_keys(m.group()) if k.startswith("user:"))
+        if asks_for_suggestions(text):
+            # things recommended for the home ("Can you suggest some rugs for my living room?") are chosen for the
+            # room, not for the town it is in; the asker's place used as a place (_MY_PLACE below) still counts
+            keys -= {"user:residence"}
     if _MY_WORK.search(text):
         keys |= {"user:job"}
     # "What's the weather like in my city today?", "How far is the airport from my place?": where the user lives
