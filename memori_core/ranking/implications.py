@@ -141,7 +141,8 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         ("name", (lambda: named_rows(names, facts)) if names else None),
         ("kin", (lambda: kin_rows(kin, facts, scores.rank_score)) if kin else None),
         ("day", (lambda: day_rows(days, facts)) if days else None),
-        ("slot", (lambda: slot_rows(slots, facts, scores.rank_score)) if slots else None),
+        ("slot", (lambda: slot_rows(slots, facts, scores.rank_score,
+                                    unless=only_locates if for_the_home(query) else None)) if slots else None),
         ("allergen", (lambda: allergen_rows(query, facts, lambda f: named_by(f, said))) if question is not None else None))
     for label, opened in openers:
         if opened is not None:
@@ -558,8 +559,6 @@ def asked_slots(question: str) -> frozenset[str]:
 
     >>> sorted(asked_slots("Where do I work?")), sorted(asked_slots("What should I drink tonight?"))
     (['user:job'], [])
-    >>> sorted(asked_slots("Can you suggest a rug for my living room?")), sorted(asked_slots("Any events near me?"))
-    ([], ['user:residence'])
     """
     text = question.replace("\u2019", "'")
     if _ABOUT_ME.match(text) is not None:
@@ -575,24 +574,54 @@ def asked_slots(question: str) -> frozenset[str]:
     else:
         # "Any tips for my job?", "My car makes a weird noise, what should I do?": the user's own one, named
         keys = frozenset(k for m in _MY_THING.finditer(text) for k in slot_keys(m.group()) if k.startswith("user:"))
-        if asks_for_suggestions(text):
-            # things recommended for the home ("Can you suggest some rugs for my living room?") are chosen for the
-            # room, not for the town it is in; the asker's place used as a place (_MY_PLACE below) still counts
-            keys -= {"user:residence"}
     if _MY_WORK.search(text):
         keys |= {"user:job"}
     # "What's the weather like in my city today?", "How far is the airport from my place?": where the user lives
     return keys | {"user:residence"} if _MY_PLACE.search(text) or asks_the_sky_here(text) else keys
 
 
+# a fact that only says where the home is: "I live in Philadelphia.", "User is moving to Hawaii when she retires."
+_ONLY_LOCATES = re.compile(r"^\W*(?:User|I)(?:'m|\s+am|\s+is)?\s+(?:\w+\s+)?(?:live[sd]?|living|moving|moved|based|settled|"
+                           r"relocating)\s+(?:\w+\s+){0,2}?(?:in|near|to|on|at|by|outside)\b(?![^.]*\b(?:home|house|flat|"
+                           r"apartment|room|garden|balcony|decor|furni\w*)\b)", re.IGNORECASE)
+
+
+def for_the_home(question: str) -> bool:
+    """Whether the question asks for things to be suggested for the asker's home or a room of it ("Can you suggest
+    a rug for my living room?", "What are some flooring options for my home?"), not about the home as a place
+    ("walks near my home", :data:`_MY_PLACE`): the home's kind and what the asker keeps out of it bear on the
+    answer, the town it is in does not (docs/ranking.md item 58).
+
+    >>> for_the_home("What are some cozy rug options for my living room?"), for_the_home("Any walks near my home?")
+    (True, False)
+    """
+    return (asks_for_suggestions(question) and _MY_PLACE.search(question) is None
+            and "user:residence" in asked_slots(question))
+
+
+def only_locates(fact: str) -> bool:
+    """Whether a fact only says where the asker lives or will live ("I live in Philadelphia.", "User is moving to
+    Hawaii when she retires."), with nothing of the home itself ("I have a huge house.", "I keep leather out of my
+    home.").
+
+    >>> only_locates("I live in philaelphia."), only_locates("I avoid using synthetic materials in my home.")
+    (True, False)
+    """
+    return _ONLY_LOCATES.search(fact) is not None
+
+
 def slot_rows(keys: frozenset[str], facts: Sequence[str],
-              rank: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
+              rank: np.ndarray | None = None,
+              unless: Callable[[str], bool] | None = None) -> tuple[np.ndarray, list[str]]:
     """The facts holding one of the slot ``keys`` (bool array), for each key held by at most :data:`MOST_OF_SLOT`
     facts, and those keys. With ``rank`` (the facts' rank scores), a key more facts hold opens its
     :data:`MOST_OF_SLOT` best ranked: "Am I married?" after months of facts about a partner (his birthday, his job,
-    a trip together) still gets the two that read most like the question."""
+    a trip together) still gets the two that read most like the question. A fact for which ``unless`` holds is
+    not read."""
     holding: dict[str, list[int]] = {k: [] for k in keys}
     for i, text in enumerate(facts):
+        if unless is not None and unless(text):
+            continue
         for k in slot_keys(text) & keys:
             holding[k].append(i)
     if rank is not None:
