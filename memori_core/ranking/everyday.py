@@ -548,7 +548,7 @@ def constrains(domain: str, fact: str, question: str) -> bool:
 
     >>> constrains("health", "User is allergic to cats.", "How can I sleep better?")
     False
-    >>> constrains("health", "User is allergic to penicillin.", "What can I take for my sore throat?")
+    >>> constrains("health", "User is allergic to penicillin.", "What can I take for a headache?")
     True
     >>> constrains("routine", "User cycles to work; the commute is 40 minutes.", "What should we do this weekend?")
     False
