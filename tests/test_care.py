@@ -232,3 +232,19 @@ def test_upstream_compat_and_the_threshold_gate_have_no_care_signal():
     assert RecallConfig.memori_compat().gate_care is None
     with pytest.raises(ValueError, match="gate_care"):
         RecallConfig(gate_care=float("nan"))
+
+
+def test_an_allergy_to_something_not_eaten_is_no_care_fact_of_a_food_question_but_stays_one_of_health(minilm):
+    # rev37c (docs/ranking.md item 58): the care path passed "User is allergic to cats." on "Any snack ideas for my
+    # lunchbox?"; concerns.NOT_EATEN_ALLERGY, which the vocabulary and the concerns read, now rules here too
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm,
+                          config=RecallConfig(gate_third_person=None, gate_implied=False))
+    engine.add("u1", ["User is allergic to cats.", "User is allergic to penicillin.", "User is vegetarian.",
+                      "User lives in Leeds."])
+    report = engine.explain("Any snack ideas for my lunchbox?", "u1")
+    kept = {c.content: c.passed_by for c in report.candidates if c.kept}
+    assert "User is allergic to cats." not in kept and "User is allergic to penicillin." not in kept
+    assert kept.get("User is vegetarian.") == "care"  # the eaten restriction stays
+    health = {c.content: c.passed_by for c in engine.explain("Which painkiller is safe for me to take?", "u1").candidates
+              if c.kept}
+    assert "User is allergic to penicillin." in health

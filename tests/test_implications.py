@@ -671,3 +671,17 @@ def test_a_question_about_the_askers_new_role_or_job_recalls_the_job_whatever_it
     assert job in [f.content for f in eng.recall(question, "ann")]
     # a team the asker supports and a role model are no job
     assert job not in [f.content for f in eng.recall("Who is my role model?", "ann")]
+
+
+def test_things_suggested_for_the_home_bring_the_homes_facts_not_the_town_it_is_in():
+    # PrefEval dev's abstentions (docs/ranking.md item 58): "my living room" asks the residence slot, which let "I live
+    # in Philadelphia." through on rugs, sofas and speakers; what the asker keeps out of the home still comes
+    notes = [f"User's reminder number {i} is about renewing the library card." for i in range(29)]
+    town, leather = "I live in Philadelphia.", "I prefer not to have any leather items in my home."
+    eng = engine_among("u", notes, (town, leather))
+    question = "Can you suggest some comfortable sofa options for my living room?"
+    recalled = [f.content for f in eng.recall(question, "u")]
+    assert town not in recalled  # main: let through as the residence slot
+    assert leather in recalled
+    # the home as a place still asks where it is
+    assert town in [f.content for f in eng.recall("Can you recommend some walks near my home?", "u")]

@@ -139,3 +139,19 @@ def test_the_judge_is_shown_the_facts_the_gate_holds_in_place_and_the_best_impli
     assert shown == [0, 1, 2, 3, 5, 6, 7, 8]
     off = RecallConfig(gate_implied_yield=False, judge_candidates=8)
     assert judge_pool(scores, 5, off).tolist() == [0, 1, 2, 5, 6, 7, 8, 9]
+
+
+def test_the_everyday_vocabulary_vouches_only_within_the_limit_best_the_gate_reads_with_the_held_facts():
+    # rev37c (docs/ranking.md item 58): the vocabulary's `within` was the limit best without the facts the yield
+    # holds, so at limit 3 it vouched for the orchid fact, which then pushed out a fact the name rule brought in
+    from dataclasses import replace
+
+    from memori_core.ranking.implications import with_implied
+    texts = ["User grows orchids on a north-facing windowsill.", "User's repotting mix comes from Kew.",
+             "User likes tea.", "User's neighbour Bruno is a florist.", "Bruno is away in May."]
+    cos = np.array([0.40, 0.50, 0.20, 0.10, 0.05])
+    scores = replace(_pool(cos.tolist(), [False] * 5), implied=None, rank_score=np.array([0.9, 0.8, 0.7, 0.3, 0.2]))
+    implied = with_implied("Can Bruno help me repot my orchids?", scores, lambda: texts, limit=3, config=YIELD)
+    assert implied.implied.tolist() == [False, False, False, True, True]  # main: the orchid fact vouched for too
+    kept = select(implied, 3, YIELD).tolist()
+    assert sorted(kept) == [1, 3, 4]  # the confident fact held, both of Bruno's brought in

@@ -19,6 +19,7 @@ from ..cache.columns import PoolFacts
 from ..config import RecallConfig
 from ..embedders import Embedder, embedder_scripts
 from ..facts import StoredFact
+from ..ranking.concerns import cares_only_off_the_plate
 from ..ranking.core import asks_only_for_media
 from ..ranking.care import care_share, is_care_fact, kin_holder, named_by, names_them
 from ..ranking.care import prototype_texts as domain_texts
@@ -198,7 +199,7 @@ class GateSignals:
             follows = bool(turn.read) and not turn.news and goes_on(query)
             scores = with_implied(query, scores, gathered.facts.texts,
                                   before="\n".join(thread_of(turn.read)) if follows else None,
-                                  told=self._told, conversation=said, limit=limit)
+                                  told=self._told, conversation=said, limit=limit, config=cfg)
         return scores
 
     @staticmethod
@@ -288,6 +289,14 @@ class GateSignals:
             share = max(share, care_share(conversation(), prototypes.domains, prototypes.starts))
         if share < cfg.gate_care:
             return None
+        off_the_plate = [i for i in rows if cares_only_off_the_plate(facts[i].content)]
+        if off_the_plate and (care_share(question, prototypes.domains, prototypes.starts, domains=("health",))
+                              < care_share(question, prototypes.domains, prototypes.starts, domains=("food",))):
+            # an allergy to cats or penicillin is no care fact of a question about food ("Any snack ideas for my
+            # lunchbox?"): concerns.NOT_EATEN_ALLERGY, as the vocabulary and the concerns read it
+            rows = [i for i in rows if i not in off_the_plate]
+            if not rows:
+                return None
         mask = np.zeros(scores.rows.shape[0], dtype=bool)
         mask[rows] = True
         return mask

@@ -30,7 +30,7 @@ from ..calendar_words import ANY_MONTH, MONTH_NAMES, WEEKDAY_STEMS
 from .care import CARRIED_MEDICINE, NOT_FOOD, SULFONYLUREAS, is_care_fact, negated_at
 from .word_tables import TOKEN, PhraseTable, alternation as _any, fold
 
-__all__ = ["ADDED_CONCERNS", "FACT_CONCERNS", "LIMIT_CONCERNS", "NOT_EATEN_ALLERGY", "QUESTION_CONCERNS", "SITUATION_CONCERNS",
+__all__ = ["ADDED_CONCERNS", "cares_only_off_the_plate", "FACT_CONCERNS", "LIMIT_CONCERNS", "NOT_EATEN_ALLERGY", "QUESTION_CONCERNS", "SITUATION_CONCERNS",
            "fact_concerns", "question_concerns"]
 
 
@@ -44,6 +44,16 @@ _NOT_EATEN = (
 _NOT_EATEN_ALLERGY = r"|\ballergic\s+to\s+(?!(?:\w+\s+){0,2}?" + _NOT_EATEN + r"\b)"
 NOT_EATEN_ALLERGY = re.compile(r"\ballergic\s+to\s+(?:\w+\s+){0,2}?" + _NOT_EATEN + r"\b", re.IGNORECASE)
 """An allergy to something not eaten ("allergic to cats", "allergic to penicillin"): no fact about food."""
+
+
+def cares_only_off_the_plate(fact: str) -> bool:
+    """Whether a care fact (:func:`~.care.is_care_fact`) is one only by an allergy to something not eaten ("User is
+    allergic to cats.", "User is allergic to penicillin."): a fact for a question about health, not about food.
+
+    >>> cares_only_off_the_plate("User is allergic to cats."), cares_only_off_the_plate("User is allergic to peanuts.")
+    (True, False)
+    """
+    return NOT_EATEN_ALLERGY.search(fact) is not None and not is_care_fact(NOT_EATEN_ALLERGY.sub(" ", fact))
 FACT_CONCERNS: dict[str, str] = {
     "peanut": _any("peanut", "groundnut", "nut", "tree nut"),
     "tree nut": _any("nut", "tree nut", "almond", "walnut", "cashew", "hazelnut", "pecan", "pistachio"),

@@ -27,7 +27,8 @@ from .care import NOT_FOOD
 from .concerns import NOT_EATEN_ALLERGY
 from .word_tables import TOKEN, PhraseTable, alternation, fold
 
-__all__ = ["DOMAINS", "MOST_IN_ALL", "MOST_OPENED", "asks_for_suggestions", "everyday_rows", "fact_domains", "question_domains"]
+__all__ = ["DOMAINS", "MOST_IN_ALL", "MOST_OPENED", "asks_about_treatment", "asks_for_suggestions", "constrains", "everyday_rows",
+           "fact_domains", "question_domains"]
 
 
 def _words(*words: str) -> str:
@@ -394,7 +395,39 @@ _ELSEWHERE = re.compile(r"(?<!\bis\s)(?<!\bare\s)\bthere\b(?!\s+(?:is|are|was|we
                         r"\b(?:in|to|at|around|visiting)\s+(?-i:[A-Z])\w+", re.IGNORECASE)
 
 
+# "deal with a difficult colleague", "dealing with stress": coping, not money's bargain ("a good deal")
+_COPING = frozenset({"deal", "deals", "dealing"})
+# words an adult's own studies share with a child's schooling: "Can you help me with my homework?" is the asker's;
+# they open children only beside a child or another's ("his homework", "the kids' exams") (rev37c)
+_OWN_STUDIES_TOO = frozenset({"homework", "homeworks", "term", "terms", "tutor", "tutors", "tutoring"})
+_A_CHILD = re.compile(r"\b(?:kids?|child(?:ren)?|sons?|daughters?|bab(?:y|ies)|toddlers?|teens?|teenagers?|boys?|girls?|"
+                      r"grand(?:kids?|children|child|sons?|daughters?)|twins|he|she|they|his|her|their|them)\b",
+                      re.IGNORECASE)
+# health's words of well-being, not of treatment: how one sleeps or copes asks nothing an allergy bears on
+_WELLBEING = frozenset({"sleep", "sleeps", "stress", "stresses", "anxious", "anxiety", "anxieties", "mental health",
+                        "tired"})
+
+
 @functools.lru_cache(maxsize=4096)
+def _opened(text: str) -> dict[str, frozenset[str]]:
+    """The everyday domains a question's words open, each with the words and phrases that opened it (one pass over
+    its words, word pairs and longer phrases, then the word prefixes)."""
+    folded = fold(text)
+    tokens = [t.removesuffix("'s") for t in TOKEN.findall(folded)]
+    if _DENTAL.search(text):
+        tokens = [t for t in tokens if not t.startswith("clean")]  # a dentist's cleaning is no housework
+    tokens = [t for i, t in enumerate(tokens)
+              if not (t in _COPING and i + 1 < len(tokens) and tokens[i + 1] == "with")]
+    found = _QUESTION_WORDS.opened_by(tokens, folded)
+    if "food" in found and NOT_FOOD.search(text.lower()):
+        del found["food"]  # "What should I wear to the dinner?": not a question about what to eat
+    if "place" in found and _ELSEWHERE.search(text):
+        del found["place"]  # "What local food should I try there?", "...a weekend in Paris": not where one lives
+    if "children" in found and found["children"] <= _OWN_STUDIES_TOO and not _A_CHILD.search(text):
+        del found["children"]  # "Can you help me with my homework?": the asker's own
+    return {d: frozenset(keys) for d, keys in found.items()}
+
+
 def question_domains(text: str) -> frozenset[str]:
     """The everyday domains a question's words open (one pass over its words, word pairs and longer phrases).
 
@@ -402,17 +435,21 @@ def question_domains(text: str) -> frozenset[str]:
     ['home']
     >>> "place" in question_domains("Are there things to do nearby?"), "place" in question_domains("Any local food there?")
     (True, False)
+    >>> "money" in question_domains("How do I deal with a rude colleague?"), "children" in question_domains("Help me with my homework?")
+    (False, False)
     """
-    folded = fold(text)
-    tokens = [t.removesuffix("'s") for t in TOKEN.findall(folded)]
-    if _DENTAL.search(text):
-        tokens = [t for t in tokens if not t.startswith("clean")]  # a dentist's cleaning is no housework
-    found = _QUESTION_WORDS.rows_in(tokens, folded)
-    if "food" in found and NOT_FOOD.search(text.lower()):
-        found.discard("food")  # "What should I wear to the dinner?": not a question about what to eat
-    if "place" in found and _ELSEWHERE.search(text):
-        found.discard("place")  # "What local food should I try there?", "...a weekend in Paris": not where one lives
-    return frozenset(found)
+    return frozenset(_opened(text))
+
+
+def asks_about_treatment(text: str) -> bool:
+    """Whether a question opens the health domain by a word of treatment or illness (a medicine, a clinician, a
+    symptom), not only by one of well-being ("How can I sleep better?", "How do I handle stress?"): an allergy
+    bears on the first, not on the second.
+
+    >>> asks_about_treatment("What can I take for a headache?"), asks_about_treatment("How can I sleep better?")
+    (True, False)
+    """
+    return not _opened(text).get("health", frozenset()) <= _WELLBEING
 
 
 # a request for things of a kind to be listed or recommended: "Can you recommend some hotels in Miami?", "What are
@@ -451,6 +488,40 @@ def fact_domains(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+# an allergy named as such ("allergic to cats", "a penicillin allergy"): health's only on a question of treatment
+_ALLERGY = re.compile(r"\ballerg\w*(?:\s+to\s+(?:\w+\s+){0,2}?\w+)?", re.IGNORECASE)
+_WEEKEND = re.compile(r"\bweekends?\b", re.IGNORECASE)
+# a working week's routine: the way to work, the school run, office hours, the days Monday to Friday
+_WEEKDAY_ROUTINE = re.compile(r"\bcommut\w*|\bschool\s+run\b|\bweekdays?\b|\b(?:9|nine)\s+to\s+(?:5|five)\b|"
+                              r"\b(?:starts|finishes)\s+(?:work|at)\b|\b(?:mon|tues|wednes|thurs|fri)days?\b",
+                              re.IGNORECASE)
+# words spoken to the user (an assistant's turn in a chat history stored turn by turn): no one's situation
+_ADDRESSED = re.compile(r"\byou(?:r|rs|rself|'re|'ve|'ll|'d)?\b", re.IGNORECASE)
+_ABOUT_THE_USER = re.compile(r"^\W*User\b")
+
+
+def constrains(domain: str, fact: str, question: str) -> bool:
+    """Whether ``fact``, holding ``domain``'s fact words, constrains an answer to ``question`` in that domain: an
+    allergy bears on health only when the question asks about treatment ("How can I sleep better?" is no question
+    for "User is allergic to cats."), a working week's routine (a commute, the school run) not on a weekend's, and
+    words spoken to the user (an assistant's turn) on none (docs/ranking.md item 58).
+
+    >>> constrains("health", "User is allergic to cats.", "How can I sleep better?")
+    False
+    >>> constrains("health", "User is allergic to penicillin.", "What can I take for a headache?")
+    True
+    >>> constrains("routine", "User cycles to work; the commute is 40 minutes.", "What should we do this weekend?")
+    False
+    """
+    if _ADDRESSED.search(fact) and not _ABOUT_THE_USER.match(fact):
+        return False
+    if domain == "health" and not asks_about_treatment(question):
+        return _FACT_RE["health"].search(_ALLERGY.sub(" ", fact)) is not None
+    if domain == "routine" and _WEEKEND.search(question):
+        return _FACT_RE["routine"].search(_WEEKDAY_ROUTINE.sub(" ", fact)) is not None
+    return True
+
+
 def everyday_rows(question: str, facts: Sequence[str], rank: np.ndarray,
                   whose: Callable[[str], bool] = lambda fact: True,
                   taken: np.ndarray | None = None,
@@ -479,7 +550,8 @@ def everyday_rows(question: str, facts: Sequence[str], rank: np.ndarray,
         readable &= np.asarray(within, dtype=bool)
     for i in np.flatnonzero(readable).tolist():  # the few facts within the limit, not the whole pool
         for d in fact_domains(facts[i]) & asked:
-            holding[d].append(i)
+            if constrains(d, facts[i], question):
+                holding[d].append(i)
     chosen: dict[int, list[str]] = {}
     for d in sorted(holding):
         for i in [i for i in sorted(holding[d], key=lambda i: (-rank[i], i)) if whose(facts[i])][:MOST_OPENED]:

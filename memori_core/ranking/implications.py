@@ -21,6 +21,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..calendar_words import ANY_WEEKDAY as _DAY_ALT, MONTH_NAMES, WEEKDAYS as _WEEKDAYS, WORKDAY_STEMS
+from ..config import RecallConfig
 from ..slots import PERSON, placed, slot_keys
 from .allergens import allergen_rows
 from .care import FROM_HOME, asks_the_sky_here, for_the_asker, named_by
@@ -28,10 +29,9 @@ from .concerns import ADDED_CONCERNS, fact_concerns, question_concerns
 from .conversation import (asks_something, changes_the_plan, goes_on_from_the_conversation, leans_on_the_conversation,
                            points_back)
 from .everyday import asks_for_suggestions, everyday_rows
-from .fusion import rank_order
 from .kin import kin_named, kin_rows
 from .names import is_not_a_name
-from .pipeline import PoolScores
+from .pipeline import PoolScores, limit_best
 
 __all__ = ["MOST_NAMED", "asked_about", "asked_slots", "fed_to", "one_of_theirs", "gift_for", "not_about_them", "asks_about_named",
            "asks_for_advice", "asks_to_be_reminded", "asks_to_recall", "day_rows", "named_days", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "implied_rows",
@@ -86,7 +86,8 @@ def implied_rows(question: str, facts: Sequence[str], conversation: str | None =
 
 def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[str]],
                  before: str | None = None, told: Callable[[str, str], bool] | None = None,
-                 conversation: str | None = None, limit: int | None = None) -> PoolScores:
+                 conversation: str | None = None, limit: int | None = None,
+                 config: RecallConfig | None = None) -> PoolScores:
     """``scores`` with the facts whose concerns the question touches marked ``implied`` (and the concerns met,
     for ``explain``); unchanged when there are none. The question is ``query`` when it :func:`asks_what_to_do`;
     for a follow-up that names no concern of its own, it goes on with ``before`` (the user's turn before it,
@@ -97,8 +98,8 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
     "I get seasick on boats." tells "User gets seasick on boats.") is not implied by it: the model reads that
     turn anyway. Someone else's fact is implied only when the question or the ``conversation`` (the earlier turns
     read with it) names them (:func:`~.care.named_by`). An everyday domain the question opens (:mod:`.everyday`)
-    vouches only for facts among the ``limit`` best the ranking holds once the facts the other rules force in are
-    among them (all with ``None``): it keeps a fact the cosine would drop, and never pushes one out. ``texts()`` gives the pool rows' texts in pool order; it is called only when the question
+    vouches only for facts among the ``limit`` best the gate reads once the facts the other rules force in are
+    among them, with the facts ``config``'s yield holds (:func:`~.pipeline.yield_held`; all with ``None``): it keeps a fact the cosine would drop, and never pushes one out. ``texts()`` gives the pool rows' texts in pool order; it is called only when the question
     names a concern or a name (their concerns are cached per text). The caller checks that the relevance gate
     applies."""
     slots = asked_slots(query)
@@ -140,27 +141,32 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         ("name", (lambda: named_rows(names, facts)) if names else None),
         ("kin", (lambda: kin_rows(kin, facts, scores.rank_score)) if kin else None),
         ("day", (lambda: day_rows(days, facts)) if days else None),
-        ("slot", (lambda: slot_rows(slots, facts, scores.rank_score)) if slots else None),
+        ("slot", (lambda: slot_rows(slots, facts, scores.rank_score,
+                                    unless=only_locates if for_the_home(query) else None)) if slots else None),
         ("allergen", (lambda: allergen_rows(query, facts, lambda f: named_by(f, said))) if question is not None else None))
     for label, opened in openers:
         if opened is not None:
             extra, held = opened()
             rows |= extra
             met |= {f"{label} {h}" for h in held}
-    if question is not None and not asks_for_suggestions(query) and not asks_to_recall(query):
+    if question is not None and not asks_for_suggestions(question) and not asks_to_recall(query):
         # an everyday domain the question's words open: the best ranked few facts of the asker's constraints there,
         # among those no rule above opened (named in explain only where the vocabulary alone lets one through), not a
         # fact the statement it goes on from tells itself; only among the limit best the ranking holds: forced in
         # from below, a domain's fact pushed a needed one out of the five (docs/ranking.md item 52)
+        # a question for someone else (a gift, a meal for them) reads their facts, not the asker's own tastes
+        other = gift_for(query) or fed_to(query) or one_of_theirs(query, facts)
+
         def fits(fact: str) -> bool:
-            return named_by(fact, said) and not (statement is not None and told is not None and told(fact, statement))
+            return (named_by(fact, said) and not (other is not None and _THE_ASKERS_OWN.match(fact))
+                    and not (statement is not None and told is not None and told(fact, statement)))
         within = None
         if limit is not None:
             within = np.zeros(len(facts), dtype=bool)
-            # the limit best once the rows other rules force in are among them: vouching for these changes no
-            # row of the limit best, so a fact another rule brought from below stays
-            forced = rows if scores.upcoming is None else rows | scores.upcoming
-            within[rank_order(scores.rank_score, scores.cosine, limit, include=forced if forced.any() else None)] = True
+            # the limit best the gate reads once the rows other rules force in are among them, with the facts the
+            # gate holds in place of them (pipeline.yield_held): vouching for these changes no row of the limit
+            # best, so neither a fact another rule brought from below nor one held on a confident cosine goes
+            within[limit_best(replace(scores, implied=rows), limit, config)] = True
         extra, held = everyday_rows(question, facts, scores.rank_score, fits, taken=rows, within=within)
         rows |= extra
         met |= {f"everyday {h}" for h in held}
@@ -337,6 +343,15 @@ _SENDS_BACK = re.compile(r"\bremind\s+me\b|\b(?:previous|earlier|last)\s+(?:conv
                          r"\bwe\s+(?:discussed|talked\s+about)\b", re.IGNORECASE)
 
 
+# what the asker does to a thing of theirs, asked in the present: "When do I plant my tomatoes?", "What do I feed my
+# dog?" ask what to do (the season, the dog's stomach), unlike "Where do I keep my passport?", "What do I call my
+# boss?" or a habit told before ("What do I usually have for breakfast?", "When do I next see my GP?") (rev37c)
+_DOES_TO_MINE = re.compile(r"\b(?:what|when|where|how)\s+do\s+(?:i|we)\s+(?!(?:have|own|keep|know|call|like|love|prefer|see|"
+                           r"meet|visit|live|work|play|attend|go|get|spend|pay|usually|normally|often|always|typically|"
+                           r"ever|still|next|last|first)\b)[a-z]+\s+(?:my|our)\b(?!.*\b(?:usually|normally|next|last|every)\b)",
+                           re.IGNORECASE)
+
+
 def asks_to_recall(question: str) -> bool:
     """Whether the question asks the memory to report the asker's own thing or doing ("What is the name of my
     hamster?", "How often do I go to yoga?", "How much have I spent on my bike this year?", "Can you remind me what
@@ -345,9 +360,12 @@ def asks_to_recall(question: str) -> bool:
 
     >>> asks_to_recall("How often do I attend yoga classes?"), asks_to_recall("How do I keep my tomatoes alive?")
     (True, False)
+    >>> asks_to_recall("When do I plant my tomatoes?"), asks_to_recall("Where do I keep my passport?")
+    (False, True)
     """
     text = question.replace("\u2019", "'")
-    return _SENDS_BACK.search(text) is not None or (recalls_the_asker(text) and _WHAT_TO_DO.search(text) is None)
+    return _SENDS_BACK.search(text) is not None or (recalls_the_asker(text) and _WHAT_TO_DO.search(text) is None
+                                                    and _DOES_TO_MINE.search(text) is None)
 
 
 def goes_on(turn: str) -> bool:
@@ -410,7 +428,7 @@ def asked_about(question: str) -> str | None:
 
 
 _GIFT_FOR = re.compile(
-    r"\b(?:gifts?|presents?)\b(?:\s+ideas?)?\s+(?:for|(?:should|could|can|shall|do)\s+(?:i|we)\s+(?:get|buy|give))"
+    r"\b(?:gifts?|presents?)\b(?:\s+ideas?)?\s+(?:for|(?:should|could|can|shall|do)\s+(?:i|we)\s+(?:get|buy|give)(?:\s+for)?)"
     # the receiver, not the word after it: "a present for my mom for Mother's Day" is for "mom"
     r"\s+(?:(?:my|our|the)\s+(?:[\w-]+\s+)?(?!(?:for|to|on|at|in|this|next|and|or|who|that|with|because|but|so)\b)"
     r"(?P<who>[\w-]+)|(?P<name>(?-i:[A-Z][a-z]+))\b)"
@@ -431,6 +449,8 @@ def gift_for(question: str) -> str | None:
     ('grandson', None)
     >>> gift_for("What gift should I get Kuba?"), gift_for("What should I get the grandsons for Christmas?")
     ('Kuba', 'grandsons')
+    >>> gift_for("What gift should I get for my sister?")
+    'sister'
     """
     m = _GIFT_FOR.search(question.replace("\u2019", "'"))
     return None if m is None else (m.group("who") or m.group("name") or m.group("kin"))
@@ -513,6 +533,8 @@ def not_about_them(who: str, facts: Sequence[str]) -> np.ndarray:
 
 
 _USER_ITSELF = re.compile(r"^\s*User\b(?!['\u2019]s\b)")
+# the asker's own fact, "User ..." or in the asker's words ("I play the guitar."), not "User's sister ..."
+_THE_ASKERS_OWN = re.compile(r"^\W*(?:User\b(?!['\u2019]s\b)|I\b)")
 
 
 def asks_to_be_reminded(question: str) -> bool:
@@ -557,14 +579,48 @@ def asked_slots(question: str) -> frozenset[str]:
     return keys | {"user:residence"} if _MY_PLACE.search(text) or asks_the_sky_here(text) else keys
 
 
+# a fact that only says where the home is: "I live in Philadelphia.", "User is moving to Hawaii when she retires."
+_ONLY_LOCATES = re.compile(r"^\W*(?:User|I)(?:'m|\s+am|\s+is)?\s+(?:\w+\s+)?(?:live[sd]?|living|moving|moved|based|settled|"
+                           r"relocating)\s+(?:\w+\s+){0,2}?(?:in|near|to|on|at|by|outside)\b(?![^.]*\b(?:home|house|flat|"
+                           r"apartment|room|garden|balcony|decor|furni\w*)\b)", re.IGNORECASE)
+
+
+def for_the_home(question: str) -> bool:
+    """Whether the question asks for things to be suggested for the asker's home or a room of it ("Can you suggest
+    a rug for my living room?", "What are some flooring options for my home?"), not about the home as a place
+    ("walks near my home", :data:`_MY_PLACE`): the home's kind and what the asker keeps out of it bear on the
+    answer, the town it is in does not (docs/ranking.md item 58).
+
+    >>> for_the_home("What are some cozy rug options for my living room?"), for_the_home("Any walks near my home?")
+    (True, False)
+    """
+    return (asks_for_suggestions(question) and _MY_PLACE.search(question) is None
+            and "user:residence" in asked_slots(question))
+
+
+def only_locates(fact: str) -> bool:
+    """Whether a fact only says where the asker lives or will live ("I live in Philadelphia.", "User is moving to
+    Hawaii when she retires."), with nothing of the home itself ("I have a huge house.", "I keep leather out of my
+    home.").
+
+    >>> only_locates("I live in philaelphia."), only_locates("I avoid using synthetic materials in my home.")
+    (True, False)
+    """
+    return _ONLY_LOCATES.search(fact) is not None
+
+
 def slot_rows(keys: frozenset[str], facts: Sequence[str],
-              rank: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
+              rank: np.ndarray | None = None,
+              unless: Callable[[str], bool] | None = None) -> tuple[np.ndarray, list[str]]:
     """The facts holding one of the slot ``keys`` (bool array), for each key held by at most :data:`MOST_OF_SLOT`
     facts, and those keys. With ``rank`` (the facts' rank scores), a key more facts hold opens its
     :data:`MOST_OF_SLOT` best ranked: "Am I married?" after months of facts about a partner (his birthday, his job,
-    a trip together) still gets the two that read most like the question."""
+    a trip together) still gets the two that read most like the question. A fact for which ``unless`` holds is
+    not read."""
     holding: dict[str, list[int]] = {k: [] for k in keys}
     for i, text in enumerate(facts):
+        if unless is not None and unless(text):
+            continue
         for k in slot_keys(text) & keys:
             holding[k].append(i)
     if rank is not None:

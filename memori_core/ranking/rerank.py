@@ -150,7 +150,8 @@ def rerank(
         texts = [contents[i] for i in scores.rows.tolist()]
         scores = with_affinity(scores, rerank_affinity(query, texts, embedder, cfg.affinity_weight))
     if apply_threshold and cfg.gate == "relevance" and cfg.gate_implied and has_text:
-        scores = with_implied(query, scores, lambda: [contents[i] for i in scores.rows.tolist()], limit=limit)
+        scores = with_implied(query, scores, lambda: [contents[i] for i in scores.rows.tolist()], limit=limit,
+                              config=cfg)
     top, codes = select_with_rules(scores, limit, cfg if apply_threshold else None)
     return [
         RerankedCandidate(

@@ -93,20 +93,34 @@ class PhraseTable:
         >>> table.rows_in(["soy", "sauce"], "soy sauce"), table.rows_in(["pastries"], "pastries")
         ({'gluten'}, {'gluten'})
         """
-        found: set[str] = set()
+        return set(self.opened_by(tokens, folded))
+
+    def opened_by(self, tokens: Sequence[str], folded: str) -> dict[str, set[str]]:
+        """:meth:`rows_in` with, for each row, the question's words and phrases that hold it.
+
+        >>> PhraseTable.of({"gluten": ["beer", "soy sauce", "past*"]}).opened_by(["soy", "sauce", "pasta"], "soy sauce pasta")
+        {'gluten': {'pasta', 'soy sauce'}}
+        """
+        found: dict[str, set[str]] = {}
         get = self.words.get
+
+        def add(rows: frozenset[str], key: str) -> None:
+            for row in rows:
+                found.setdefault(row, set()).add(key)
+
         for i, token in enumerate(tokens):
             hit = get(token)
             if hit:
-                found |= hit
+                add(hit, token)
             if token in self.starts:
                 for n in range(2, min(self.longest, len(tokens) - i) + 1):
-                    hit = get(" ".join(tokens[i : i + n]))
+                    key = " ".join(tokens[i : i + n])
+                    hit = get(key)
                     if hit:
-                        found |= hit
+                        add(hit, key)
         if self.prefixes and self.any_prefix.search(folded):
             for token in tokens:
                 for prefix, rows in self.prefixes:
                     if token.startswith(prefix):
-                        found |= rows
+                        add(rows, token)
         return found
