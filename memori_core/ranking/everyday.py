@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..calendar_words import WEEKDAYS
+from ..calendar_words import WEEKDAYS, WORKDAY_STEMS
 from .care import NOT_FOOD
 from .concerns import NOT_EATEN_ALLERGY
 from .word_tables import TOKEN, PhraseTable, alternation, fold
@@ -493,7 +493,7 @@ _ALLERGY = re.compile(r"\ballerg\w*(?:\s+to\s+(?:\w+\s+){0,2}?\w+)?", re.IGNOREC
 _WEEKEND = re.compile(r"\bweekends?\b", re.IGNORECASE)
 # a working week's routine: the way to work, the school run, office hours, the days Monday to Friday
 _WEEKDAY_ROUTINE = re.compile(r"\bcommut\w*|\bschool\s+run\b|\bweekdays?\b|\b(?:9|nine)\s+to\s+(?:5|five)\b|"
-                              r"\b(?:starts|finishes)\s+(?:work|at)\b|\b(?:mon|tues|wednes|thurs|fri)days?\b",
+                              rf"\b(?:starts|finishes)\s+(?:work|at)\b|\b(?:{WORKDAY_STEMS})days?\b",
                               re.IGNORECASE)
 # words spoken to the user (an assistant's turn in a chat history stored turn by turn): no one's situation
 _ADDRESSED = re.compile(r"\byou(?:r|rs|rself|'re|'ve|'ll|'d)?\b", re.IGNORECASE)
