@@ -98,8 +98,8 @@ class PhraseTable:
     def opened_by(self, tokens: Sequence[str], folded: str) -> dict[str, set[str]]:
         """:meth:`rows_in` with, for each row, the question's words and phrases that hold it.
 
-        >>> opened = PhraseTable.of({"gluten": ["beer", "soy sauce", "past*"]}).opened_by(["soy", "sauce", "pasta"], "soy sauce pasta")
-        >>> sorted(opened["gluten"])
+        >>> table = PhraseTable.of({"gluten": ["beer", "soy sauce", "past*"]})
+        >>> sorted(table.opened_by(["soy", "sauce", "pasta"], "soy sauce pasta")["gluten"])
         ['pasta', 'soy sauce']
         """
         found: dict[str, set[str]] = {}
