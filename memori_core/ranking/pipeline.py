@@ -144,6 +144,9 @@ class PoolScores:
     and kept by the gate. ``None``: none."""
     concerns: tuple[str, ...] = ()
     """The concerns the question touches that some ``implied`` row constrains (for ``explain``)."""
+    carried: np.ndarray | None = None
+    """Facts recall kept for the turn before, on a follow-up that leans on it (:mod:`.carried`): ranked into the
+    ``limit`` best and kept by the gate. ``None``: none."""
     upcoming: np.ndarray | None = None
     """Plans in force when a question asks what is coming up for the asker (:mod:`.upcoming`: "Any outdoor plans
     coming up?" and "User is hiking in the Alps next weekend."): ranked into the ``limit`` best and kept by the gate.
@@ -174,11 +177,12 @@ class PoolScores:
 
     @property
     def included(self) -> np.ndarray | None:
-        """Rows ranked into the ``limit`` best whatever their score: the ``implied`` and the ``upcoming`` ones
-        (``None``: none)."""
-        if self.upcoming is None:
-            return self.implied
-        return self.upcoming if self.implied is None else self.implied | self.upcoming
+        """Rows ranked into the ``limit`` best whatever their score: the ``implied``, the ``upcoming`` and the
+        ``carried`` ones (``None``: none)."""
+        marks = [m for m in (self.implied, self.upcoming, self.carried) if m is not None]
+        if len(marks) <= 1:
+            return marks[0] if marks else None
+        return np.logical_or.reduce(marks)
 
 
 # -- 1. the pool --------------------------------------------------------------
@@ -568,6 +572,8 @@ def _vouched(scores: PoolScores, top: np.ndarray, cosine: np.ndarray, config: Re
         vouched[:head] |= cosine[:head] >= config.gate_followup
     if scores.in_conversation and scores.referent is not None:
         vouched |= scores.referent[top]
+    if scores.carried is not None:
+        vouched |= scores.carried[top]
     return vouched
 
 
@@ -588,6 +594,7 @@ def _decide_all(scores: PoolScores, top: np.ndarray, config: RecallConfig | None
                   lift=None if scores.lift is None else scores.lift[top],
                   implied=None if scores.implied is None else scores.implied[top], concerns=scores.concerns,
                   upcoming=None if scores.upcoming is None else scores.upcoming[top],
+                  carried=None if scores.carried is None else scores.carried[top],
                   nothing_asked=scores.nothing_asked, unread_script=scores.unread_script,
                   everything_asked=scores.everything_asked)
 
