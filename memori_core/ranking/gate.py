@@ -238,6 +238,7 @@ def decide(
         how += (f"; {int(by_implied.sum())} more kept as facts whose concerns the question touches "
                 f"({', '.join(sorted(concerns)) or 'a concern'})")
     by_referent &= ~keep
+    n_carried = int(by_carried.sum())  # explain says what the turn before brought, whichever rule names it
     by_carried &= ~keep & ~by_referent
     by_followup &= ~keep & ~by_referent & ~by_carried
     keep |= by_followup | by_referent | by_carried
@@ -246,8 +247,9 @@ def decide(
                 f"cosine >= {config.gate_followup:g})")
     if by_referent.any():
         how += "; 1 more kept as what the follow-up's pronoun points to (the best ranked, told by the turn before)"
-    if by_carried.any():
-        how += f"; {int(by_carried.sum())} more carried over from the turn before (recall kept them for it)"
+    if n_carried:
+        how += (f"; {n_carried} carried over from the turn before (recall kept them for it), "
+                f"{int(by_carried.sum())} kept by that alone")
     by_upcoming &= ~keep
     keep |= by_upcoming
     if by_upcoming.any():
