@@ -33,14 +33,14 @@ KNEE_FOLLOW_UP = "its red and hot and came on overnight, not like my usual knee"
 
 
 def test_a_fact_kept_before_is_carried_only_when_it_ranks_near_with_the_cosine_floor():
-    ids = ["a", "b", "c", "d"]
-    order = np.array([0, 1, 2, 3])
     cos = np.array([0.5, 0.4, 0.25, 0.3])
-    assert carried_rows(ids, {"c"}, order, cos, 2, 1, 0.2).tolist() == [False, False, True, False]
-    assert carried_rows(ids, {"d"}, order, cos, 2, 1, 0.2) is None  # ranked 4th: beyond limit 2 + 1
-    assert carried_rows(ids, {"c"}, order, cos, 2, 1, 0.3) is None  # under the cosine floor
-    assert carried_rows(ids, set(), order, cos, 2, 1, 0.2) is None
-    assert carried_rows(ids, {"c"}, order, cos, 0, 1, 0.2) is None  # limit 0 keeps nothing
+    near = np.array([0, 1, 2])  # the limit + gate_carried best; row 3 ranks beyond
+    ids = ["a", "b", "c"]
+    assert carried_rows(4, near, ids, {"c"}, cos, 0.2).tolist() == [False, False, True, False]
+    assert carried_rows(4, near[:2], ids[:2], {"c"}, cos, 0.2) is None  # ranked beyond the near ones
+    assert carried_rows(4, near, ids, {"c"}, cos, 0.3) is None  # under the cosine floor
+    assert carried_rows(4, near, ids, set(), cos, 0.2) is None
+    assert carried_rows(4, near[:0], [], {"c"}, cos, 0.2) is None  # limit 0: nothing is near
 
 
 def test_gate_keeps_a_carried_fact_as_a_follow_ups_but_not_on_a_general_question():

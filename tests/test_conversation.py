@@ -189,13 +189,14 @@ def test_context_costs_one_extra_embedding_and_none_without_context(hash_embedde
 
 
 def test_a_leaning_turn_embeds_the_turn_before_once_unless_recall_answered_it_already(hash_embedder):
-    # What it carries (docs/ranking.md 59) is what recall keeps for the turn before on its own words: a kept
-    # answer when the app recalled that turn (no embedding), else one more embedding.
+    # What it carries (docs/ranking.md 59) is what recall keeps for the turn before on its own words, read only
+    # when a fact could gain from it: a kept answer when the app recalled that turn (no embedding), else at most
+    # one more embedding.
     engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(gate_care=None))
     engine.add("u1", FACTS)
     before = hash_embedder.calls
     engine.recall(FOLLOW_UP, "u1", context=["first turn", EARLIER])
-    assert hash_embedder.calls - before == 3
+    assert hash_embedder.calls - before <= 3
     engine.recall(EARLIER, "u1")  # the app's own recall of the turn before, as the first turn of a conversation
     before = hash_embedder.calls
     engine.recall(FOLLOW_UP + " tonight", "u1", context=[EARLIER])

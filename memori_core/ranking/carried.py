@@ -21,27 +21,29 @@ __all__ = ["carried_rows"]
 
 
 def carried_rows(
-    row_ids: Sequence[str],
+    pool_size: int,
+    near: np.ndarray,
+    near_ids: Sequence[str],
     kept_before: Collection[str],
-    order: np.ndarray,
     gate_cosine: np.ndarray,
-    limit: int,
-    ranks: int,
     floor: float,
 ) -> np.ndarray | None:
-    """The pool rows a follow-up carries over (bool mask over the pool), ``None`` for none.
+    """The pool rows a follow-up carries over (bool mask over the ``pool_size`` rows), ``None`` for none.
 
-    ``row_ids``: each pool row's fact id; ``kept_before``: the ids recall kept for the turn before; ``order``: the
-    pool positions in rank order; ``gate_cosine``: what the gate reads per row; a row is carried when its fact was
-    kept before, it is among the first ``limit + ranks`` of ``order`` and its gate cosine reaches ``floor``.
+    ``near``: the pool positions ranked among the ``limit + gate_carried`` best, ``near_ids`` their fact ids;
+    ``kept_before``: the ids recall kept for the turn before; ``gate_cosine``: what the gate reads per pool row. A
+    row is carried when it is near, its fact was kept before and its gate cosine reaches ``floor``.
 
-    >>> carried_rows(["a", "b", "c"], {"c"}, np.array([0, 1, 2]), np.array([0.5, 0.4, 0.25]), 2, 1, 0.2)
-    array([False, False,  True])
+    >>> carried_rows(4, np.array([0, 1, 2]), ["a", "b", "c"], {"c", "d"}, np.array([0.5, 0.4, 0.25, 0.9]), 0.2)
+    array([False, False,  True, False])
     """
-    if not kept_before or limit <= 0:
+    if not kept_before or not near.size:
         return None
-    before = np.fromiter((i in kept_before for i in row_ids), dtype=bool, count=len(row_ids))
-    near = np.zeros(before.shape[0], dtype=bool)
-    near[order[: limit + ranks]] = True
-    carried = before & near & (np.asarray(gate_cosine) >= floor)
-    return carried if carried.any() else None
+    before = np.fromiter((i in kept_before for i in near_ids), dtype=bool, count=near.shape[0])
+    rows = near[before]
+    rows = rows[np.asarray(gate_cosine)[rows] >= floor]
+    if not rows.size:
+        return None
+    carried = np.zeros(pool_size, dtype=bool)
+    carried[rows] = True
+    return carried

@@ -53,6 +53,7 @@ __all__ = [
     "fates_with_rules",
     "first_of_each_text",
     "gate_rows",
+    "gate_places",
     "limit_best",
     "neighbour_hops",
     "score_pool",
@@ -413,6 +414,13 @@ def limit_best(scores: PoolScores, limit: int, config: RecallConfig | None,
     order = rank_order(rank_score, scores.cosine)
     held = yield_held(scores, limit, config, order)
     return with_included(order, limit, included, held=held if held.size else None)
+
+
+def gate_places(scores: PoolScores, limit: int, config: RecallConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The ``limit`` best the gate reads (:func:`limit_best`, in rank order) and its keep mask over them: which
+    places a carried fact could take (:mod:`.carried`)."""
+    top = limit_best(scores, limit, config)
+    return top, _decide(scores, top, config).keep
 
 
 def _carried_in(scores: PoolScores, top: np.ndarray, carried: np.ndarray, config: RecallConfig,
