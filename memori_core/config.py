@@ -73,7 +73,8 @@ class RecallConfig:
         "gate": (
             "gate", "relevance_threshold", "gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words",
             "gate_words_cosine", "gate_words_bm25", "gate_care", "gate_care_cosine", "gate_general",
-            "gate_general_bm25", "gate_followup", "gate_followup_top", "gate_third_person", "gate_implied",
+            "gate_general_bm25", "gate_followup", "gate_followup_top", "gate_carried", "gate_carried_cosine",
+            "gate_third_person", "gate_implied",
             "gate_spread", "gate_implied_yield", "judge_candidates",
         ),
         "performance": ("dense_limit", "quantized_above"),
@@ -225,6 +226,15 @@ class RecallConfig:
     ``None`` turns it off."""
     gate_followup_top: int = 3
     """See ``gate_followup``."""
+    gate_carried: int | None = 2
+    """Relevance gate, for a turn that leans on its conversation and is read with it ("its red and hot and came on
+    overnight" after "my knee is swollen again, is it fine to take loxonin"): a fact recall kept for the turn just
+    before (that turn recalled on its own words, not a core fact appended) is carried over, ranked in and kept,
+    when it ranks among the ``limit + gate_carried`` best on this turn and its gate cosine reaches
+    ``gate_carried_cosine`` (:mod:`memori_core.ranking.carried`; at most one extra embedding, none when the app
+    recalled that turn already). ``None`` turns it off (docs/ranking.md 59)."""
+    gate_carried_cosine: float = 0.2
+    """See ``gate_carried``."""
     gate_third_person: float | None = 0.05
     """Relevance gate: for a personal question (first person, or read with its conversation) that is not a
     general one, added to the gate cosine of each fact written about "User" in the third person ("User lives
@@ -340,6 +350,9 @@ class RecallConfig:
         if self.quantized_above is not None:
             _check_int("quantized_above", self.quantized_above, minimum=0)
         _check_int("gate_followup_top", self.gate_followup_top, minimum=0)
+        if self.gate_carried is not None:
+            _check_int("gate_carried", self.gate_carried, minimum=0)
+        _check_number("gate_carried_cosine", self.gate_carried_cosine)
         for name in ("gate_implied", "gate_implied_yield"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} must be a bool, got {type(getattr(self, name)).__name__}")

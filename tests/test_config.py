@@ -66,6 +66,8 @@ SHIPPED_DEFAULTS = {
     "gate_general_bm25": 8.0,
     "gate_followup": 0.25,
     "gate_followup_top": 3,
+    "gate_carried": 2,
+    "gate_carried_cosine": 0.2,
     "gate_third_person": 0.05,
     "gate_implied": True,
     "gate_spread": None,

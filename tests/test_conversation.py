@@ -175,14 +175,31 @@ def test_a_turn_closing_the_conversation_recalls_nothing(seeded, turn):
 
 
 def test_context_costs_one_extra_embedding_and_none_without_context(hash_embedder):
-    # Without the care signal, whose domain prototypes are embedded once per engine when first needed.
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(gate_care=None))
+    # Without the care signal, whose domain prototypes are embedded once per engine when first needed, nor the
+    # carried facts of a leaning turn (their cost: the test below).
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder,
+                          config=RecallConfig(gate_care=None, gate_carried=None))
     engine.add("u1", FACTS)
     before = hash_embedder.calls
     engine.recall(FOLLOW_UP, "u1")
     assert hash_embedder.calls - before == 1
     before = hash_embedder.calls
     engine.recall(FOLLOW_UP, "u1", context=["first turn", EARLIER])
+    assert hash_embedder.calls - before == 2
+
+
+def test_a_leaning_turn_embeds_the_turn_before_once_unless_recall_answered_it_already(hash_embedder):
+    # What it carries (docs/ranking.md 59) is what recall keeps for the turn before on its own words, read only
+    # when a fact could gain from it: a kept answer when the app recalled that turn (no embedding), else at most
+    # one more embedding.
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(gate_care=None))
+    engine.add("u1", FACTS)
+    before = hash_embedder.calls
+    engine.recall(FOLLOW_UP, "u1", context=["first turn", EARLIER])
+    assert hash_embedder.calls - before <= 3
+    engine.recall(EARLIER, "u1")  # the app's own recall of the turn before, as the first turn of a conversation
+    before = hash_embedder.calls
+    engine.recall(FOLLOW_UP + " tonight", "u1", context=[EARLIER])
     assert hash_embedder.calls - before == 2
 
 

@@ -59,7 +59,9 @@ from ..ranking.lexical import unique_terms
 from ..ranking.gate import rule_names
 from ..ranking.own_first import own_first
 from ..ranking.past import asks_about_the_past
-from ..ranking.pipeline import PoolScores, first_of_each_text, score_pool, select, select_with_rules
+from ..ranking.carried import carried_rows
+from ..ranking.fusion import rank_order
+from ..ranking.pipeline import PoolScores, first_of_each_text, gate_places, score_pool, select, select_with_rules
 from ..ranking.recency import asks_when, with_restatements, with_slot_recency
 from ..validate import check_as_of, check_context, check_entity_id, check_limit, check_query
 from .answers import Answers, _Answer, _answered, _Asked, _copies, _remember_answer
@@ -76,6 +78,10 @@ NO_FACTS = "no facts stored for this entity"
 """Why a read of an entity without facts scored nothing."""
 
 logger = logging.getLogger(__name__)
+
+
+_APPENDED = frozenset({"core", "core touched"})
+"""The rules of core facts recall appends after the chosen ones: a turn does not carry these over."""
 
 
 @dataclass(frozen=True)
@@ -460,7 +466,43 @@ class ReadPath(Answers, GateSignals, Judging):
             return done(scores)
         # A personal question, or a turn that leans on its conversation: the third-person lift, the care signal
         # and the implications, read among the rows the gate reads.
-        return done(self._personal(query, scores, gathered, turn, limit, own, conv))
+        scores = self._personal(query, scores, gathered, turn, limit, own, conv)
+        if turn.leans and not turn.alone and cfg.gate_carried is not None:
+            # "its red and hot and came on overnight" after "my knee is swollen again...": the gout fact kept then
+            scores = self._with_carried(request, scores, gathered)
+        return done(scores)
+
+    def _with_carried(self, request: _Request, scores: PoolScores, gathered: _Gathered) -> PoolScores:
+        """``scores`` with the facts recall kept for the turn before ``request``'s (:meth:`_kept_before`) that this
+        turn still ranks near (:func:`~.ranking.carried.carried_rows`). The turn before is read only when a near
+        fact could gain from it: one the gate drops among the limit best, or one beyond them while a place there
+        is left empty."""
+        cfg = self.config
+        cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
+        near = rank_order(scores.rank_score, scores.cosine, request.limit + (cfg.gate_carried or 0))
+        top, keep = gate_places(scores, request.limit, cfg)
+        near = near[cosine[near] >= cfg.gate_carried_cosine]
+        inside = np.isin(near, top)
+        near = near[np.isin(near, top[~keep]) | (~inside & bool((~keep).any()))]
+        if not near.size:
+            return scores
+        kept = self._kept_before(request)
+        carried = carried_rows(scores.rows.shape[0], near, [gathered.facts[int(i)].id for i in near], kept, cosine,
+                               cfg.gate_carried_cosine)
+        return scores if carried is None else replace(scores, carried=carried)
+
+    def _kept_before(self, request: _Request) -> frozenset[str]:
+        """The ids of the facts recall keeps for the turn just before ``request``'s, read on its own words with the
+        same limit, filter and time (its core facts appended left out): the app's own recall of that turn when it
+        made one (a kept answer: no embedding), else one embedding of that turn. Without a judge: the gate's
+        answer, which is remembered only when no judge would answer otherwise."""
+        before = request.turns[-1]
+        past = request.at is None and asks_about_the_past(before, [])
+        begun = self._recall_scored(_Request(before, request.entity_id, request.limit, None, request.where, request.at,
+                                             [], None, past))
+        if not isinstance(begun, list):
+            begun = self._recall_chosen(begun if self.judge is None else replace(begun, asked=None), None)
+        return frozenset(f.id for f in begun if f.passed_by not in _APPENDED)
 
     def _embed_query(self, query: str, query_vector: Any | None) -> np.ndarray:
         if query_vector is None:

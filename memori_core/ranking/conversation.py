@@ -5,7 +5,8 @@ seafood restaurant tonight."). Recall then searches with the question's embeddin
 embedding of the recent conversation (the question, then the read turns newest first): one extra embedding
 per recall, none when there is no context. Newest first, because the embedder reads a bounded number of
 tokens (MiniLM: 256) and drops the rest: a long earlier turn must not push the question and the turn that
-named its need out of what is read. The BM25 side reads the question's own words only, so a word
+named its need out of what is read. (A turn that leans on its conversation may embed the turn before too, to
+carry what recall kept for it, unless recall answered that turn already: :mod:`.carried`.) The BM25 side reads the question's own words only, so a word
 said turns ago cannot open the gate by itself.
 
 The ranking uses the moved direction; the relevance gate reads, per fact, the larger of its cosine to the

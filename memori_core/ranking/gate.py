@@ -143,6 +143,7 @@ def decide(
     unread_script: str | None = None,
     everything_asked: bool = False,
     upcoming: np.ndarray | None = None,
+    carried: np.ndarray | None = None,
 ) -> GateDecision:
     """Apply the configured gate to the ``limit`` best facts (``cosine``, ``rank_score``, normalised
     ``lexical`` and raw ``bm25``, all in rank order; without the lexical arrays words do not count).
@@ -162,7 +163,9 @@ def decide(
     do you know about me?") opens it on every fact of the ``limit`` best; ``unread_script`` (a question in a script
     the embedder does not read) makes it keep only the facts holding most of the question's words, whatever their
     cosine. ``upcoming`` marks the plans in force of a question about what is coming up for the asker
-    (:mod:`.upcoming`): kept, and opening the gate, whatever their cosine."""
+    (:mod:`.upcoming`): kept, and opening the gate, whatever their cosine. ``carried`` marks facts recall kept for
+    the turn before, on a follow-up that leans on it (:mod:`.carried`, which bounds them by rank and cosine): kept,
+    and opening the gate, unless the question is ``general``; named a follow-up's."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
     if config is None or config.gate == "off":
@@ -200,6 +203,8 @@ def decide(
         by_followup[: config.gate_followup_top] = cosine[: config.gate_followup_top] >= config.gate_followup
     by_referent = np.zeros(n, dtype=bool) if referent is None or not followup else referent.copy()
     by_followup |= by_referent
+    by_carried = np.zeros(n, dtype=bool) if carried is None or general else carried.copy()
+    by_followup |= by_carried
     by_upcoming = np.zeros(n, dtype=bool) if upcoming is None else upcoming.copy()
     if not n or (best < config.gate_open and not by_words.any() and not by_care.any() and not by_followup.any()
                  and not by_implied.any() and not by_upcoming.any()):
@@ -233,13 +238,18 @@ def decide(
         how += (f"; {int(by_implied.sum())} more kept as facts whose concerns the question touches "
                 f"({', '.join(sorted(concerns)) or 'a concern'})")
     by_referent &= ~keep
-    by_followup &= ~keep & ~by_referent
-    keep |= by_followup | by_referent
+    n_carried = int(by_carried.sum())  # explain says what the turn before brought, whichever rule names it
+    by_carried &= ~keep & ~by_referent
+    by_followup &= ~keep & ~by_referent & ~by_carried
+    keep |= by_followup | by_referent | by_carried
     if by_followup.any():
         how += (f"; {int(by_followup.sum())} more kept as a follow-up's (among the {config.gate_followup_top} best, "
                 f"cosine >= {config.gate_followup:g})")
     if by_referent.any():
         how += "; 1 more kept as what the follow-up's pronoun points to (the best ranked, told by the turn before)"
+    if n_carried:
+        how += (f"; {n_carried} carried over from the turn before (recall kept them for it), "
+                f"{int(by_carried.sum())} kept by that alone")
     by_upcoming &= ~keep
     keep |= by_upcoming
     if by_upcoming.any():
@@ -249,7 +259,7 @@ def decide(
     # one; the fact a follow-up's pronoun points to is named a follow-up's); for a fact nothing keeps, argmax says 0
     # and rules() clears it. One stack and argmax: cheaper than np.select.
     plain = by_cosine if lifted is cosine else by_cosine & (cosine >= config.gate_keep)
-    first = np.array((plain, by_cosine, by_words, by_band, by_care, by_implied, by_followup | by_referent,
+    first = np.array((plain, by_cosine, by_words, by_band, by_care, by_implied, by_followup | by_referent | by_carried,
                       by_upcoming)).argmax(axis=0)
     rule = _RELEVANCE_ORDER[first]
     return GateDecision("relevance", keep, True, best, confident, f"relevance gate open: best cosine {best:.3f}; {how}",

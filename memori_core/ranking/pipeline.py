@@ -53,6 +53,7 @@ __all__ = [
     "fates_with_rules",
     "first_of_each_text",
     "gate_rows",
+    "gate_places",
     "limit_best",
     "neighbour_hops",
     "score_pool",
@@ -144,6 +145,10 @@ class PoolScores:
     and kept by the gate. ``None``: none."""
     concerns: tuple[str, ...] = ()
     """The concerns the question touches that some ``implied`` row constrains (for ``explain``)."""
+    carried: np.ndarray | None = None
+    """Facts recall kept for the turn before, on a follow-up that leans on it (:mod:`.carried`): kept by the gate,
+    and ranked into the ``limit`` best only in place of facts the gate would drop (:func:`limit_best`). ``None``:
+    none."""
     upcoming: np.ndarray | None = None
     """Plans in force when a question asks what is coming up for the asker (:mod:`.upcoming`: "Any outdoor plans
     coming up?" and "User is hiking in the Alps next weekend."): ranked into the ``limit`` best and kept by the gate.
@@ -175,7 +180,7 @@ class PoolScores:
     @property
     def included(self) -> np.ndarray | None:
         """Rows ranked into the ``limit`` best whatever their score: the ``implied`` and the ``upcoming`` ones
-        (``None``: none)."""
+        (``None``: none). The ``carried`` rows take only the places the gate leaves empty (:func:`limit_best`)."""
         if self.upcoming is None:
             return self.implied
         return self.upcoming if self.implied is None else self.implied | self.upcoming
@@ -397,14 +402,42 @@ def limit_best(scores: PoolScores, limit: int, config: RecallConfig | None,
                rank_score: np.ndarray | None = None) -> np.ndarray:
     """The pool positions the gate reads, in rank order: the ``limit`` best by ``rank_score`` (default
     ``scores.rank_score``), with the rows ``scores.included`` marks (implied facts, plans in force) ranked in, in
-    place of the weakest others, but not of the facts :func:`yield_held` holds in place."""
+    place of the weakest others, but not of the facts :func:`yield_held` holds in place; then the rows
+    ``scores.carried`` marks, best ranked first, in place of the weakest the gate would drop (:func:`_carried_in`)."""
     rank_score = scores.rank_score if rank_score is None else rank_score
+    if scores.carried is not None and config is not None and limit > 0:
+        plain = replace(scores, carried=None)
+        return _carried_in(plain, limit_best(plain, limit, config, rank_score), scores.carried, config, rank_score)
     included = scores.included
     if included is None or limit <= 0 or not included.any():
         return rank_order(rank_score, scores.cosine, limit)
     order = rank_order(rank_score, scores.cosine)
     held = yield_held(scores, limit, config, order)
     return with_included(order, limit, included, held=held if held.size else None)
+
+
+def gate_places(scores: PoolScores, limit: int, config: RecallConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The ``limit`` best the gate reads (:func:`limit_best`, in rank order) and its keep mask over them: which
+    places a carried fact could take (:mod:`.carried`)."""
+    top = limit_best(scores, limit, config)
+    return top, _decide(scores, top, config).keep
+
+
+def _carried_in(scores: PoolScores, top: np.ndarray, carried: np.ndarray, config: RecallConfig,
+                rank_score: np.ndarray) -> np.ndarray:
+    """``top`` (the ``limit`` best without carried rows, in rank order) with the ``carried`` rows outside it, best
+    ranked first, in place of the weakest rows of ``top`` the gate drops: a fact the turn before was given never
+    pushes out one the gate keeps for this turn. In rank order."""
+    order = rank_order(rank_score, scores.cosine)
+    outside = order[carried[order] & ~_member(order, top)]
+    if not outside.size:
+        return top
+    dropped = top[~_decide(scores, top, config).keep]
+    n = min(outside.shape[0], dropped.shape[0])
+    if n == 0:
+        return top
+    taken = np.concatenate((top[~_member(top, dropped[dropped.shape[0] - n:])], outside[:n]))
+    return order[_member(order, taken)]
 
 
 def yield_held(scores: PoolScores, limit: int, config: RecallConfig | None, order: np.ndarray) -> np.ndarray:
@@ -497,7 +530,8 @@ def fates_with_rules(scores: PoolScores, limit: int, config: RecallConfig | None
     ``""`` for one not kept): the kept positions and their rules are exactly :func:`select_with_rules`'s."""
     order = rank_order(scores.rank_score, scores.cosine)
     top = order[:limit]
-    if scores.included is not None:  # implied rows are among the limit best; the others follow in rank order
+    if scores.included is not None or scores.carried is not None:
+        # implied and carried rows are among the limit best; the others follow in rank order
         top = limit_best(scores, limit, config)
         order = np.concatenate((top, order[~_member(order, top)]))
     decision = _decide(scores, top, config)
@@ -568,6 +602,8 @@ def _vouched(scores: PoolScores, top: np.ndarray, cosine: np.ndarray, config: Re
         vouched[:head] |= cosine[:head] >= config.gate_followup
     if scores.in_conversation and scores.referent is not None:
         vouched |= scores.referent[top]
+    if scores.carried is not None:
+        vouched |= scores.carried[top]
     return vouched
 
 
@@ -588,6 +624,7 @@ def _decide_all(scores: PoolScores, top: np.ndarray, config: RecallConfig | None
                   lift=None if scores.lift is None else scores.lift[top],
                   implied=None if scores.implied is None else scores.implied[top], concerns=scores.concerns,
                   upcoming=None if scores.upcoming is None else scores.upcoming[top],
+                  carried=None if scores.carried is None else scores.carried[top],
                   nothing_asked=scores.nothing_asked, unread_script=scores.unread_script,
                   everything_asked=scores.everything_asked)
 

@@ -1,0 +1,87 @@
+"""A follow-up carries over the facts recall kept for the turn before it (docs/ranking.md item 59): bounded by the
+rank and gate cosine it has on the follow-up, only on a turn that leans on its conversation and is read with it.
+
+The pure parts run in the fast tier; a conversation is recalled with the real MiniLM (model tier).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.ranking.carried import carried_rows
+from memori_core.ranking.gate import decide, rule_names
+
+TAXI = [
+    "User has gout and takes allopurinol every day.",
+    "User has a bad left knee from an old baseball injury.",
+    "User likes enka music and follows the Hanshin Tigers.",
+    "User sleeps from about 5 a.m. to noon.",
+    "User drives a taxi in Osaka on the night shift, 6 p.m. to 4 a.m., four nights a week.",
+    "User is new to smartphones and likes instructions one step at a time.",
+    "User's daughter Mai is getting married in Kyoto in November.",
+    "User's wife Keiko works day shifts at a supermarket bakery.",
+    "User is putting aside 300,000 yen as a wedding gift for Mai.",
+    "User plays shogi at a club in Tennoji on Sunday afternoons.",
+    "User is 58 and plans to stop driving at 62.",
+    "User plans to walk the Shikoku 88-temple pilgrimage in sections, starting next spring.",
+]
+GOUT = TAXI[0]
+KNEE_ASKED = "my knee is swollen again, is it fine to take loxonin"
+KNEE_FOLLOW_UP = "its red and hot and came on overnight, not like my usual knee"
+
+
+def test_a_fact_kept_before_is_carried_only_when_it_ranks_near_with_the_cosine_floor():
+    cos = np.array([0.5, 0.4, 0.25, 0.3])
+    near = np.array([0, 1, 2])  # the limit + gate_carried best; row 3 ranks beyond
+    ids = ["a", "b", "c"]
+    assert carried_rows(4, near, ids, {"c"}, cos, 0.2).tolist() == [False, False, True, False]
+    assert carried_rows(4, near[:2], ids[:2], {"c"}, cos, 0.2) is None  # ranked beyond the near ones
+    assert carried_rows(4, near, ids, {"c"}, cos, 0.3) is None  # under the cosine floor
+    assert carried_rows(4, near, ids, set(), cos, 0.2) is None
+    assert carried_rows(4, near[:0], [], {"c"}, cos, 0.2) is None  # limit 0: nothing is near
+
+
+def test_gate_keeps_a_carried_fact_as_a_follow_ups_but_not_on_a_general_question():
+    cfg = RecallConfig()
+    cosine = np.array([0.40, 0.20, 0.18])
+    score = np.array([0.5, 0.3, 0.2])
+    carried = np.array([False, False, True])
+    d = decide(cosine, score, cfg, followup=True, carried=carried)
+    assert d.keep.tolist() == [True, False, True]
+    assert rule_names(d.rules())[2] == "follow-up"
+    assert "carried over from the turn before" in d.note
+    general = decide(cosine, score, cfg, general=True, carried=carried)
+    assert not general.keep[2]
+
+
+def test_config_rejects_a_negative_carry_naming_the_argument():
+    with pytest.raises(ValueError, match="gate_carried"):
+        RecallConfig(gate_carried=-1)
+
+
+def _taxi(minilm, **config) -> RecallEngine:
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm, config=RecallConfig(**config))
+    engine.add("u", TAXI)
+    return engine
+
+
+@pytest.mark.model
+def test_engine_carries_the_gout_the_knee_question_kept_into_its_follow_up(minilm):
+    engine = _taxi(minilm)
+    assert GOUT in [f.content for f in engine.recall(KNEE_ASKED, "u")]
+    got = {f.content: f.passed_by for f in engine.recall(KNEE_FOLLOW_UP, "u", context=[KNEE_ASKED])}
+    assert GOUT in got
+    off = _taxi(minilm, gate_carried=None)
+    assert GOUT not in [f.content for f in off.recall(KNEE_FOLLOW_UP, "u", context=[KNEE_ASKED])]
+    report = engine.explain(KNEE_FOLLOW_UP, "u", context=[KNEE_ASKED])
+    if got[GOUT] == "follow-up":
+        assert "carried over from the turn before" in report.gate_note
+
+
+@pytest.mark.model
+def test_engine_carries_nothing_into_an_off_topic_question_after_a_personal_turn(minilm):
+    engine = _taxi(minilm)
+    got = [f.content for f in engine.recall("What's the capital of Peru?", "u", context=[KNEE_ASKED])]
+    assert GOUT not in got
