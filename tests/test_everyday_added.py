@@ -103,3 +103,29 @@ def test_a_lower_case_word_a_fact_holds_only_as_a_place_or_a_kind_opens_nothing(
     assert not rows.any() and held == []
     rows, held = named_rows(frozenset(), facts, typed_words("what should i get kirsty for her birthday"))
     assert rows.tolist() == [True, False] and held == ["kirsty"]
+
+
+@pytest.mark.parametrize("turn", [
+    "is it smart to buy a new car this year",  # a decision asked of the assistant, with no "I"
+    "car failed its MOT on the brakes, is it worth fixing",
+    "It's going to be -25 this weekend, any tips?",  # a closing request after a comma
+    "tips for lectures? the prof talks super fast",  # a request that opens the turn
+    "ideas to make a small flat feel less cramped",
+])
+def test_a_request_for_advice_with_no_i_is_the_askers_own_case(turn):
+    from memori_core.ranking.care import for_the_asker
+    assert for_the_asker(turn)
+
+
+@pytest.mark.parametrize("turn", ["What is the capital of Australia?", "How do you tell if a dog's leg is broken?",
+                                  "Is it true that bats are blind?"])
+def test_a_general_question_is_still_no_one_s_case(turn):
+    from memori_core.ranking.care import for_the_asker
+    assert not for_the_asker(turn)
+
+
+def test_a_car_fact_passes_the_gate_for_a_repair_asked_without_i():
+    car = "User drives a 2012 Ford Fiesta."
+    question = "car failed its MOT on the brakes, is it worth fixing"
+    eng = engine_with(car)
+    assert car in [f.content for f in eng.recall(question, "u")]
