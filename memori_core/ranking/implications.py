@@ -268,7 +268,12 @@ def named_rows(names: frozenset[str], facts: Sequence[str],
     """The facts holding one of ``names`` as a word (bool array), or giving one of ``typed`` (lower case words the
     asker may have typed a name as) as a name (:func:`given_names`), for each name held by at most
     :data:`MOST_NAMED` facts, and those names."""
+    if typed:
+        # one pass over the pool's text: only a word some fact capitalises can be a name it gives
+        typed = typed & {w.lower() for w in _CAPITALISED_WORD.findall("\n".join(facts))}
     holding: dict[str, list[int]] = {n: [] for n in names | typed}
+    if not holding:
+        return np.zeros(len(facts), dtype=bool), []
     for i, text in enumerate(facts):
         if any(n in text for n in names):  # a substring test first: most facts hold no name of the question
             for w in names.intersection(_WORD.findall(text)):
