@@ -114,6 +114,8 @@ _DIALECT_I = re.compile(
 _ADVICE = re.compile(
     r"\b(?:is|are|would|will)\s+(?:it|that|this|they|[\w-]+)\s+(?:be\s+)?(?:still\s+)?"
     r"(?:ok|okay|safe|fine|alright|all\s+right|wise|sensible|healthy|bad|normal|serious|"
+    # a decision asked of the assistant: "is it smart to buy a new car this year", "is it worth fixing" (item 57)
+    r"smart|daft|silly|stupid|crazy|too\s+(?:late|early|soon|much)|worth\s+(?:it|\w+ing)|"
     r"a\s+(?:good|bad)\s+(?:idea|fit|choice|option|plan))\b"
     r"|\b(?:a\s+)?(?:good|bad)\s+idea\b"
     # which things are safe for the asker's home or table: "Which houseplants are safe to keep at home?"
@@ -334,10 +336,10 @@ _OURS = re.compile(rf"\bthe\s+(?:kids|children|baby|twins|grandkids|grandchildre
 _REQUEST = re.compile(
     r"^\W*(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"
     r"(?:plan|suggest|recommend|help\s+(?:me|us)|give\s+me|find\s+(?:me|us)|any\s+(?:ideas|suggestions|tips)|"
-    r"ideas\s+for|anything|something|any\s+(?:good|nice|decent|fun|cheap|big|great)\b|"
+    r"(?:ideas|tips|advice)\s+(?:for|to|on)|anything|something|any\s+(?:good|nice|decent|fun|cheap|big|great)\b|"
     r"any\s+(?:\w+\s+){1,2}?(?:recommendations|suggestions|ideas|tips)\b)\b"
     # a closing request after the situation is told: "Client dinner at a loud place next week. Any advice?"
-    r"|(?:^|[.!?]\s+)(?:any\s+(?:advice|ideas|tips|suggestions|recommendations|thoughts)|advice|ideas|"
+    r"|(?:^|[.!?,;]\s+)(?:any\s+(?:advice|ideas|tips|suggestions|recommendations|thoughts)|advice|ideas|"
     r"suggestions|tips)\s*\??\s*$"
     # the request after the plan it is for: "Movie night on Friday, anything good on?"
     r"|[,;]\s*(?:anything|any)\s+(?:good|fun|nice|decent|worth)\b"

@@ -35,7 +35,7 @@ from .pipeline import PoolScores, limit_best
 
 __all__ = ["MOST_NAMED", "asked_about", "asked_slots", "fed_to", "one_of_theirs", "gift_for", "not_about_them", "asks_about_named",
            "asks_for_advice", "asks_to_be_reminded", "asks_to_recall", "day_rows", "named_days", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "implied_rows",
-           "named_rows", "named_words", "with_implied"]
+           "given_names", "named_rows", "named_words", "typed_words", "with_implied"]
 
 
 _TOLD_PAST = re.compile(r"\b(?:did|was|were|had|went|attended|created|visited)\b", re.IGNORECASE)
@@ -112,7 +112,7 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
             and asks_what_to_do(before)):
         question = f"{query}\n{before}"
         statement = None if asks_for_advice(before) else before
-    subject = _NAME_ASKED.match(query) if question is None else None
+    subject = (_NAME_ASKED.match(query) or _NAME_OPENS.match(query)) if question is None else None
     if question is None and not slots and subject is None:
         return scores
     asked: frozenset[str] = frozenset()
@@ -122,11 +122,16 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         if question != query:
             asked -= (question_concerns(before or "") & ADDED_CONCERNS) - question_concerns(query)
         names = named_words(query) | _gift_kin(query)
+        typed = typed_words(query) - {n.lower() for n in names}
     else:
         names = frozenset(n for n in subject.groups() if not is_not_a_name(n)) if subject is not None else frozenset()
+        typed = frozenset()
+        if subject is not None and subject.re is _NAME_OPENS:
+            # "bess is limping", "Sigge has been scratching": a name the facts give, in any case
+            typed, names = frozenset(n.lower() for n in names), frozenset()
     days = named_days(query) if question is not None else frozenset()
     kin = kin_named(question) if question is not None else frozenset()
-    if not asked and not names and not slots and not days and not kin and question is None:
+    if not asked and not names and not typed and not slots and not days and not kin and question is None:
         return scores
     facts = texts()
     said = question if conversation is None else f"{question}\n{conversation}"
@@ -138,7 +143,7 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
     met = set().union(*(fact_concerns(facts[i]) for i in np.flatnonzero(rows).tolist())) & asked
     # what the question names opens the few facts holding it: a name, a relative, a day, a slot of the asker's
     openers: tuple[tuple[str, Callable[[], tuple[np.ndarray, list[str]]] | None], ...] = (
-        ("name", (lambda: named_rows(names, facts)) if names else None),
+        ("name", (lambda: named_rows(names, facts, typed)) if names or typed else None),
         ("kin", (lambda: kin_rows(kin, facts, scores.rank_score)) if kin else None),
         ("day", (lambda: day_rows(days, facts)) if days else None),
         ("slot", (lambda: slot_rows(slots, facts, scores.rank_score,
@@ -183,6 +188,10 @@ _WORD = re.compile(r"[\w-]+")
 # a name that owns the subject ("Will Sarah's wedding have vegan options?") is not whom the question is for: the
 # asker eats at Sarah's wedding
 _NAME_ASKED = re.compile(r"^\W*(?i:can|could|should|would|will|does|did|is|has|may|might|must)\s+([A-Z][a-z][\w-]*)\b(?!')")
+# a turn told of a name it opens with: "Sigge has been scratching his ears a lot.", "bess is limping on her back
+# leg" (someone or a pet of the asker's when the facts give that name; item 57)
+_NAME_OPENS = re.compile(r"^\W*([A-Za-z][a-z][\w-]*)\s+(?:is|was|has|had|keeps|kept|seems|looks|won't|can't|isn't|"
+                         r"hasn't|wasn't|didn't|doesn't|got|ate|threw|just|started|stopped|needs|wants)\b")
 MOST_NAMED = 2
 """A name the question uses opens the facts that hold it when at most this many do: "Can Rosie eat grapes?" opens
 "User has a Labrador called Rosie."; a name in every fact (a speaker's) says nothing about which matters."""
@@ -249,21 +258,81 @@ def asks_about_named(question: str, facts: Callable[[], Sequence[str]]) -> bool:
     "User has a Labrador called Bruno."): asked in a chat, it is about the asker's own people or pets. ``facts()``
     is called only when the question starts so."""
     m = _NAME_ASKED.match(question)
+    if m is not None and not is_not_a_name(m.group(1)):
+        name = m.group(1)
+        return any(name in text and name in _WORD.findall(text) for text in facts())
+    m = _NAME_OPENS.match(question)
     if m is None or is_not_a_name(m.group(1)):
         return False
-    name = m.group(1)
-    return any(name in text and name in _WORD.findall(text) for text in facts())
+    name = m.group(1).lower()  # "bess is limping": a name the facts give, typed in any case
+    return any(name in text.lower() and name in given_names(text) for text in facts())
 
 
-def named_rows(names: frozenset[str], facts: Sequence[str]) -> tuple[np.ndarray, list[str]]:
-    """The facts holding one of ``names`` as a word (bool array), for each name held by at most
+def named_rows(names: frozenset[str], facts: Sequence[str],
+               typed: frozenset[str] = frozenset()) -> tuple[np.ndarray, list[str]]:
+    """The facts holding one of ``names`` as a word (bool array), or giving one of ``typed`` (lower case words the
+    asker may have typed a name as) as a name (:func:`given_names`), for each name held by at most
     :data:`MOST_NAMED` facts, and those names."""
-    holding: dict[str, list[int]] = {n: [] for n in names}
+    if typed:
+        # one pass over the pool's text: only a word some fact capitalises can be a name it gives
+        typed = typed & {w.lower() for w in _CAPITALISED_WORD.findall("\n".join(facts))}
+    holding: dict[str, list[int]] = {n: [] for n in names | typed}
+    if not holding:
+        return np.zeros(len(facts), dtype=bool), []
     for i, text in enumerate(facts):
         if any(n in text for n in names):  # a substring test first: most facts hold no name of the question
             for w in names.intersection(_WORD.findall(text)):
                 holding[w].append(i)
+        if typed and any(t in text.lower() for t in typed):
+            for w in typed.intersection(given_names(text)):
+                holding[w].append(i)
     return _held_by_few(holding, len(facts), MOST_NAMED)
+
+
+_CAPITALISED_WORD = re.compile(r"\b([A-Z][a-z][\w-]*)")
+_LAST_WORD = re.compile(r"([A-Za-z]+)\W*$")
+# words before a capitalised word that make it a place's, a title's or a kind's rather than a given name ("lives in
+# Aberdeen", "the Bell Centre", "a Southern Baptist", "every Obon", "her Methodist church")
+_NOT_BEFORE_A_NAME = frozenset("""
+    the a an in at on of to for from by with near into onto off across around through about over under via
+    his her my our their its your every each this that these those some any no per than as
+    """.split())
+
+
+@functools.lru_cache(maxsize=8192)
+def given_names(fact: str) -> frozenset[str]:
+    """The names a fact gives someone or a pet (lower case): a capitalised word past the fact's first that follows a
+    lower case word other than an article, a preposition or a possessive ("daughter Kirsty", "a Labrador called
+    Mylo", "greyhounds, Rocket and Bess"), not a place ("lives in Aberdeen") nor a kind ("a Southern Baptist").
+
+    >>> sorted(given_names("User lives with two retired greyhounds, Rocket and Bess, in Aberdeen."))
+    ['bess', 'rocket']
+    """
+    out = set()
+    for m in _CAPITALISED_WORD.finditer(fact):
+        before = _LAST_WORD.search(fact, 0, m.start())
+        if m.start() == 0 or before is None or not before.group(1).islower():
+            continue
+        if before.group(1) in _NOT_BEFORE_A_NAME or is_not_a_name(m.group(1)):
+            continue
+        out.add(m.group(1).lower())
+    return frozenset(out)
+
+
+_LOWER_WORD = re.compile(r"(?<![\w'-])([a-z][a-z-]{2,})(?![\w'-])")
+
+
+def typed_words(question: str) -> frozenset[str]:
+    """The words of a question that may be a name typed in lower case ("can I still walk mylo every morning", "bess
+    is limping"), and its first word: :func:`named_words` reads only the capitalised words past a sentence's first,
+    so an asker who types in lower case, or opens with the name, named no one. Read only against the names the
+    facts give (:func:`given_names`), never as a word the fact merely holds."""
+    words = {w for w in _LOWER_WORD.findall(question) if not is_not_a_name(w)}
+    # not an owner ("Angel's class has a trip, can we afford it?"): the question is for the asker, as with _NAME_ASKED
+    first = re.match(r"\W*([A-Za-z][a-z][\w-]*)\b(?!['\u2019]s\b)", question)
+    if first is not None and not is_not_a_name(first.group(1)):
+        words.add(first.group(1).lower())
+    return frozenset(words)
 
 
 def _held_by_few(holding: dict[str, list[int]], n: int, most: int) -> tuple[np.ndarray, list[str]]:

@@ -1,0 +1,131 @@
+"""Item 57's additions to the everyday vocabulary (ranking/everyday.py `_ADDED_QUESTION_WORDS`,
+`_ADDED_FACT_WORDS`, a temperature told in numbers) and the names a user types in lower case or opens a turn with
+(ranking/implications.py `typed_words`, `given_names`): each case failed on main 6269563."""
+
+from __future__ import annotations
+
+import pytest
+
+from _helpers import engine_among
+from memori_core import RecallConfig, RecallEngine
+from memori_core.ranking.everyday import fact_domains, question_domains
+from memori_core.ranking.implications import given_names, named_rows, typed_words
+
+NOTES = [f"User's reminder number {i} is about renewing the library card." for i in range(29)]
+
+
+def engine_with(*facts: str, config: RecallConfig | None = None) -> RecallEngine:
+    """An engine (in-memory store, hash embedder) where "u" has ``facts`` among 29 unrelated reminders."""
+    return engine_among("u", NOTES, facts, config)
+
+
+@pytest.mark.parametrize(("fact", "domain"), [
+    ("User has gout and takes allopurinol every day.", "health"),  # a chronic condition no health word named
+    ("I take baclofen three times a day for muscle spasms.", "health"),  # a daily medicine told by its schedule
+    ("User's haematologist told her to drink three litres of water a day.", "health"),  # a specialist
+    ("I'm scared of needles.", "health"),
+    ("User walks about 15 km a day on her round.", "fitness"),
+    ("Cold weather makes my spasms a lot worse.", "place"),
+    ("I'm allergic to bee stings and carry an EpiPen.", "place"),  # outdoors: what stings
+    ("The power at User's shop goes off often and she runs a small petrol generator.", "home"),
+    ("I brew my own beer in the kitchen.", "hobbies"),
+    ("User hunts deer in the fall and fishes at the lake.", "hobbies"),
+    ("We've set aside 1.5 lakh rupees for the delivery.", "money"),  # a sum told in a currency
+    ("After rent I have about 3,000 pesos a month left.", "money"),
+    ("My maternity leave starts on 1 February.", "work"),
+    ("User works on a drilling rig, 14 days on and 14 off.", "work"),
+    ("I'm 30 weeks pregnant with my first baby.", "travel"),  # a pregnancy limits flying
+    ("My A1c came back borderline, so I'm cutting down on sugar.", "food"),
+])
+def test_a_fact_the_vocabulary_read_as_no_domain_now_constrains_its_domain(fact, domain):
+    assert domain in fact_domains(fact)
+
+
+def test_a_daily_schedule_that_is_no_medicine_is_no_health_fact():
+    assert "health" not in fact_domains("User takes the bus every day.")
+    assert "health" not in fact_domains("User takes the kids to school every morning.")
+
+
+@pytest.mark.parametrize(("question", "domain"), [
+    ("It's going to be -25 this weekend, any tips?", "place"),  # a temperature told in numbers
+    ("It's going to be 35 degrees all week, anything I should do?", "place"),
+    ("What do we need to get ready for Obon this year?", "faith"),  # a festival the faith row lacked
+    ("Ideas to make a small flat feel less cramped?", "home"),
+    ("The lights keep going off at home, what can I do?", "home"),
+    ("I have an afternoon off, what should I do?", "hobbies"),
+    ("Is it smart to buy a new car this year?", "money"),
+    ("Should I finance a new boat?", "money"),
+    ("Need new work boots, what should I look for?", "fitness"),
+    ("How many calories should I be eating a day?", "fitness"),
+    ("Driving up to see my grandson, how long will it take?", "children"),
+    ("We want to take my parents to a temple on Sunday, which one would be easy?", "access"),
+])
+def test_a_question_in_words_the_rows_lacked_opens_its_domain(question, domain):
+    assert domain in question_domains(question)
+
+
+def test_a_number_that_is_no_temperature_opens_no_place():
+    assert "place" not in question_domains("What is 10-25?")
+    assert "place" not in question_domains("Is a 20% tip enough?")
+
+
+def test_a_cold_sensitive_condition_passes_the_gate_for_a_frost_told_in_numbers():
+    spasms = "Cold weather makes my spasms a lot worse."
+    question = "It's going to be -25 this weekend, what should I do?"
+    eng = engine_with(spasms)
+    assert spasms in [f.content for f in eng.recall(question, "u")]
+    assert "everyday place" in eng.explain(question, "u").gate_note
+
+
+def test_the_names_a_fact_gives_are_a_persons_or_a_pets_not_a_place_or_a_kind():
+    assert given_names("User is divorced and lives with two retired greyhounds, Rocket and Bess.") == {"rocket", "bess"}
+    assert given_names("We have a Labrador called Mylo who pulls hard on the lead.") == {"mylo"}
+    assert given_names("User's daughter Kirsty lives in Aberdeen.") == {"kirsty"}  # not the city
+    assert given_names("User is a Southern Baptist and goes to the Bell Centre.") == frozenset()
+    assert "mylo" in typed_words("can I still walk mylo every morning")
+    assert "sigge" in typed_words("Sigge has been scratching his ears a lot.")
+
+
+@pytest.mark.parametrize("turn", [
+    "can I still walk mylo every morning",  # typed in lower case
+    "mylo has been limping since the weekend",  # a turn told of the name it opens with
+    "Mylo keeps scratching his ears, what should I do?",
+])
+def test_a_pets_name_typed_in_lower_case_or_opening_the_turn_recalls_the_pet(turn):
+    mylo = "We have a Labrador called Mylo who pulls hard on the lead."
+    eng = engine_with(mylo, "User has a bad left knee.")
+    assert mylo in [f.content for f in eng.recall(turn, "u")]
+
+
+def test_a_lower_case_word_a_fact_holds_only_as_a_place_or_a_kind_opens_nothing():
+    facts = ["User's daughter Kirsty lives in Aberdeen.", "User is a Southern Baptist."]
+    rows, held = named_rows(frozenset(), facts, typed_words("should i drive to aberdeen or fly, southern route?"))
+    assert not rows.any() and held == []
+    rows, held = named_rows(frozenset(), facts, typed_words("what should i get kirsty for her birthday"))
+    assert rows.tolist() == [True, False] and held == ["kirsty"]
+
+
+@pytest.mark.parametrize("turn", [
+    "is it smart to buy a new car this year",  # a decision asked of the assistant, with no "I"
+    "car failed its MOT on the brakes, is it worth fixing",
+    "It's going to be -25 this weekend, any tips?",  # a closing request after a comma
+    "tips for lectures? the prof talks super fast",  # a request that opens the turn
+    "ideas to make a small flat feel less cramped",
+])
+def test_a_request_for_advice_with_no_i_is_the_askers_own_case(turn):
+    from memori_core.ranking.care import for_the_asker
+    assert for_the_asker(turn)
+
+
+@pytest.mark.parametrize("turn", ["What is the capital of Australia?", "How do you tell if a dog's leg is broken?",
+                                  "Is it true that bats are blind?"])
+def test_a_general_question_is_still_no_one_s_case(turn):
+    from memori_core.ranking.care import for_the_asker
+    assert not for_the_asker(turn)
+
+
+def test_a_car_fact_passes_the_gate_for_a_repair_asked_without_i():
+    car = "User drives a 2012 Ford Fiesta."
+    question = "car failed its MOT on the brakes, is it worth fixing"
+    eng = engine_with(car)
+    assert car in [f.content for f in eng.recall(question, "u")]
