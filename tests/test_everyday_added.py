@@ -129,3 +129,9 @@ def test_a_car_fact_passes_the_gate_for_a_repair_asked_without_i():
     question = "car failed its MOT on the brakes, is it worth fixing"
     eng = engine_with(car)
     assert car in [f.content for f in eng.recall(question, "u")]
+
+
+def test_a_title_is_no_given_name_the_word_after_it_is():
+    assert given_names("User has to give Herr Huber his insulin at 8.") == {"huber"}
+    assert given_names("User drives Frau Weber to church on Sundays.") == {"weber"}
+    assert "herr" not in typed_words("Herr Huber's doctor gave him antibiotics. Can I crush them into his yoghurt?")

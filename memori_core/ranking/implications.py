@@ -30,7 +30,7 @@ from .conversation import (asks_something, changes_the_plan, goes_on_from_the_co
                            points_back)
 from .everyday import asks_for_suggestions, everyday_rows
 from .kin import kin_named, kin_rows
-from .names import is_not_a_name
+from .names import TITLES, is_not_a_name
 from .pipeline import PoolScores, limit_best
 
 __all__ = ["MOST_NAMED", "asked_about", "asked_slots", "fed_to", "one_of_theirs", "gift_for", "not_about_them", "asks_about_named",
@@ -303,7 +303,8 @@ _NOT_BEFORE_A_NAME = frozenset("""
 def given_names(fact: str) -> frozenset[str]:
     """The names a fact gives someone or a pet (lower case): a capitalised word past the fact's first that follows a
     lower case word other than an article, a preposition or a possessive ("daughter Kirsty", "a Labrador called
-    Mylo", "greyhounds, Rocket and Bess"), not a place ("lives in Aberdeen") nor a kind ("a Southern Baptist").
+    Mylo", "greyhounds, Rocket and Bess"), or a title ("give Herr Huber his insulin": Huber, not Herr), not a place
+    ("lives in Aberdeen") nor a kind ("a Southern Baptist").
 
     >>> sorted(given_names("User lives with two retired greyhounds, Rocket and Bess, in Aberdeen."))
     ['bess', 'rocket']
@@ -311,7 +312,9 @@ def given_names(fact: str) -> frozenset[str]:
     out = set()
     for m in _CAPITALISED_WORD.finditer(fact):
         before = _LAST_WORD.search(fact, 0, m.start())
-        if m.start() == 0 or before is None or not before.group(1).islower():
+        if m.start() == 0 or before is None:
+            continue
+        if not before.group(1).islower() and before.group(1).casefold() not in TITLES:  # "Herr Huber": Huber's
             continue
         if before.group(1) in _NOT_BEFORE_A_NAME or is_not_a_name(m.group(1)):
             continue

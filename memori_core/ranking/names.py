@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..calendar_words import MONTH_NAMES, WEEKDAYS
 
-__all__ = ["NOT_A_NAME", "OPENERS", "is_not_a_name"]
+__all__ = ["NOT_A_NAME", "OPENERS", "TITLES", "is_not_a_name"]
 
 OPENERS: frozenset[str] = frozenset("""
     what which who whom whose when where why how let
@@ -18,11 +18,16 @@ OPENERS: frozenset[str] = frozenset("""
 """.split())
 """How a question or a request opens: "When is Carol coming?", "Can Daan and I ...", "Tell me ..."."""
 
-NOT_A_NAME: frozenset[str] = OPENERS | frozenset("""
+TITLES: frozenset[str] = frozenset("""
+    mr mrs ms mx dr prof sir miss madam madame monsieur mme mlle herr frau señor señora senor senora signor signora
+""".split())
+"""A title before a name ("Herr Huber", "Dr Okafor"): the word after it is the name, the title is none."""
+
+NOT_A_NAME: frozenset[str] = OPENERS | TITLES | frozenset("""
     i i'm i've i'd i'll my our we we've we're we'd you your he she it they his her their its it's
     this that that's these those there there's here everyone nobody somebody someone
     the a an user any anything ok okay so and but then just also hi hey thanks if in on at for to with about
-    mum mom dad mr mrs ms dr
+    mum mom dad
     christmas easter
 """.split()) | frozenset(WEEKDAYS) | frozenset(MONTH_NAMES)
 """Every such word, casefolded ("may" is both the month and a question's opening word)."""
@@ -31,7 +36,7 @@ NOT_A_NAME: frozenset[str] = OPENERS | frozenset("""
 def is_not_a_name(word: str, words: frozenset[str] = NOT_A_NAME) -> bool:
     """Whether the capitalised ``word`` names no one: is one of ``words`` (:data:`NOT_A_NAME`) in any case.
 
-    >>> is_not_a_name("Monday"), is_not_a_name("What"), is_not_a_name("Rosie")
-    (True, True, False)
+    >>> is_not_a_name("Monday"), is_not_a_name("What"), is_not_a_name("Herr"), is_not_a_name("Rosie")
+    (True, True, True, False)
     """
     return word.casefold() in words
