@@ -111,3 +111,23 @@ def test_a_graduation_ends_the_studies_of_the_one_who_graduated() -> None:
 ])
 def test_a_plan_or_habit_beside_a_remark_of_how_reachable_the_user_is_is_kept(said: str, kept: str) -> None:
     assert facts_of(said, SAID_AT) == [kept]
+
+
+@pytest.mark.parametrize("said", [
+    "my office was closed because of snow",
+    "my office was closed for the strike today",
+    "my team was cut from the tournament",
+    "my unit was closed down for the weekend",
+])
+def test_an_office_shut_for_a_day_or_a_team_cut_from_a_tournament_keeps_the_stored_job(said: str) -> None:
+    valid, ended = told("I'm an accountant at Deloitte.", said, at=SAID_AT)
+    assert ended == []
+    assert "User is an accountant at Deloitte." in valid
+    assert not any("laid off" in fact for fact in valid)
+    assert as_job_cut(said, []) is None
+
+
+def test_a_team_cut_with_when_or_the_employer_after_it_is_still_a_job_lost() -> None:
+    assert as_job_cut("my team was cut on Friday", []) == ["I was laid off", "on Friday"]
+    assert as_job_cut("my whole team was cut at Spotify", []) == ["I was laid off", "at Spotify"]
+    assert as_job_cut("my team was cut in the first round", []) is None

@@ -144,23 +144,34 @@ def as_workplace_now(clause: str, known: Sequence[str]) -> list[str] | None:
 
 
 # A job lost with the team it was in: "my whole team was cut", "my department was axed" (a role, job or position cut
-# the rules read already: "my position got eliminated" -> "User was laid off from Spotify.").
+# the rules read already: "my position got eliminated" -> "User was laid off from Spotify."). Not an office or a
+# unit closed, which shuts for snow or a strike and opens again.
 _CUT = rx(
-    rf"^{_OPENER}(?:.*?\b(?:and|so|then|,)\s+)?my\s+(?:whole\s+|entire\s+|old\s+)?(?:team|department|dept|unit|"
-    r"office|division)\s+(?:was|got|has\s+been|have\s+been|were|is\s+being)\s+(?:just\s+)?"
-    r"(?:cut|axed|eliminated|scrapped|made\s+redundant|let\s+go|disbanded|closed(?:\s+down)?)\b(?P<rest>.*)$"
+    rf"^{_OPENER}(?:.*?\b(?:and|so|then|,)\s+)?my\s+(?:whole\s+|entire\s+|old\s+)?(?:team|department|dept|"
+    r"division)\s+(?:was|got|has\s+been|have\s+been|were|is\s+being)\s+(?:just\s+)?"
+    r"(?:cut|axed|eliminated|scrapped|made\s+redundant|let\s+go|disbanded)\b(?P<rest>.*)$"
+)
+# What may follow a team cut that still tells a job lost: nothing, an aside after a stop or comma, when ("in May",
+# "last week") or the employer ("at Spotify"); not what it was cut from or for ("from the tournament", "for the
+# strike", "because of snow"), which is a team of another kind or a cut for a day.
+_CUT_TAIL = re.compile(
+    r"^(?:|[,.;:!?(-].*|(?:(?i:in|on)\s+[A-Z][a-z]+|(?i:last|this)\s+[a-zA-Z]+)\b(?:[,.;:!?(-].*)?|"
+    r"(?i:yesterday|recently|today)\b(?:[,.;:!?(-].*)?|(?i:at)\s+[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*\b(?:[,.;:!?(-].*)?)$"
 )
 
 
 def as_job_cut(clause: str, known: Sequence[str]) -> list[str] | None:
     """ "the firm got swallowed by a bigger one and my whole team was cut" -> "I was laid off" (which ends the stored
-    job, its employer named); ``None`` when no job is cut ("my hair was cut", "my hours were cut" keeps the job).
+    job, its employer named); ``None`` when no job is cut ("my hair was cut", "my hours were cut" keeps the job,
+    "my team was cut from the tournament" is a sports team).
 
     >>> as_job_cut("the firm got swallowed and my whole team was cut", [])
     ['I was laid off']
+    >>> as_job_cut("my team was cut from the tournament", []) is None
+    True
     """
     m = _CUT.match(clause.strip())
-    if m is None:
+    if m is None or not _CUT_TAIL.match(m.group("rest").strip()):
         return None
     rest = m.group("rest").strip(" ,.")
     return ["I was laid off"] + ([rest] if rest else [])
