@@ -131,3 +131,21 @@ def test_a_team_cut_with_when_or_the_employer_after_it_is_still_a_job_lost() -> 
     assert as_job_cut("my team was cut on Friday", []) == ["I was laid off", "on Friday"]
     assert as_job_cut("my whole team was cut at Spotify", []) == ["I was laid off", "at Spotify"]
     assert as_job_cut("my team was cut in the first round", []) is None
+
+
+@pytest.mark.parametrize("said", [
+    "stepped up to the plate today",
+    "honestly, just moved up to the third floor",
+    "moved up to senior table at the quiz lol",
+])
+def test_moving_or_stepping_up_to_something_not_a_role_is_no_promotion(said: str) -> None:
+    valid, ended = told("I'm a junior developer at Monzo.", said, at=SAID_AT)
+    assert ended == []
+    assert "User is a junior developer at Monzo." in valid
+    assert as_promotion(said, ["User is a junior developer at Monzo."]) is None
+
+
+def test_moving_up_to_a_role_or_a_rank_is_still_a_promotion() -> None:
+    assert as_promotion("moved up to team lead", []) == ["I got promoted to team lead"]
+    assert as_promotion("bumped up to senior", ["User is a junior developer at Monzo."]) == [
+        "I got promoted to senior developer"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..slots import holder
+from ..slots import holder, slots_of
 from .cues import is_negated
 from .patterns import rx
 
@@ -62,6 +62,8 @@ def as_promotion(clause: str, known: Sequence[str]) -> list[str] | None:
         role = f"{role} {stored.group('noun')}"
     elif m.group("verb").lower() == "promoted":
         return None
+    elif "job" not in slots_of(f"User is a {role}."):
+        return None  # moved up to the third floor, stepped up to the plate: no role
     # what follows a comma is an aside ("promoted to mid-level last week, same team")
     return [f"I got promoted to {role}{m.group('rest').split(',')[0]}"]
 
