@@ -69,3 +69,20 @@ def test_the_modules_functions_read_only_their_shape() -> None:
     assert as_asked_about(["gift for my son Ben?", "he's mad about dinosaurs"]) == [
         "gift for my son Ben?", "my son Ben is mad about dinosaurs."]
     assert as_asked_about(["my son Ben is 4", "he's mad about dinosaurs"]) == ["my son Ben is 4", "he's mad about dinosaurs"]
+
+
+@pytest.mark.parametrize("said", [
+    "my boss says we're moving to Teams next month",  # the office's news, not the household's
+    "my colleague said we're getting a new printer",
+    "my neighbour says we're having a street party in June",
+    "my dad says we're moving too fast on this project",  # no place moved to
+])
+def test_news_from_someone_outside_the_household_or_no_move_is_not_the_users_plan(said: str) -> None:
+    assert facts_of(said, at=SAID_AT) == []
+    assert as_passed_on(said) is None
+
+
+def test_a_household_move_or_baby_passed_on_is_still_the_users() -> None:
+    assert as_passed_on("my mum says we're moving house") == ["we're moving house"]
+    assert as_passed_on("my wife says we're having a baby") == ["we're having a baby"]
+    assert as_passed_on("my partner says we're moving!") == ["we're moving!"]
