@@ -86,3 +86,21 @@ def test_a_household_move_or_baby_passed_on_is_still_the_users() -> None:
     assert as_passed_on("my mum says we're moving house") == ["we're moving house"]
     assert as_passed_on("my wife says we're having a baby") == ["we're having a baby"]
     assert as_passed_on("my partner says we're moving!") == ["we're moving!"]
+
+
+@pytest.mark.parametrize("said", [
+    "it's sunny, 25, perfect beach day",  # the weather, in lower case
+    "it's freezing, 2, and the boiler's broken",
+    "it's Paris, 19, and it's lovely",  # a place and the temperature
+    "Oh, it's Sam, 12, who broke the window",  # someone else, told of
+    "it's Python here, not Java",  # a language
+])
+def test_the_weather_a_place_or_someone_else_after_its_is_no_introduction(said: str) -> None:
+    assert facts_of(said, at=SAID_AT) == []
+
+
+def test_a_name_told_with_here_keeps_only_the_name_and_what_follows_a_dash() -> None:
+    assert facts_of("it's Jess here, quick question", at=SAID_AT) == ["User's name is Jess."]
+    assert as_self_introduced(["it's Jess here - quick question about my CV"]) == [
+        "My name is Jess.", "quick question about my CV"]
+    assert as_self_introduced(["it's Sam, 31, vet in Hull"]) == ["I'm Sam, 31, vet in Hull"]
