@@ -104,3 +104,12 @@ def test_a_name_told_with_here_keeps_only_the_name_and_what_follows_a_dash() -> 
     assert as_self_introduced(["it's Jess here - quick question about my CV"]) == [
         "My name is Jess.", "quick question about my CV"]
     assert as_self_introduced(["it's Sam, 31, vet in Hull"]) == ["I'm Sam, 31, vet in Hull"]
+
+
+def test_a_faith_or_a_family_word_in_a_labelled_bio_is_no_home_and_a_city_of_any_ending_is() -> None:
+    assert facts_of("About me: 34, Muslim, nurse, two kids", at=SAID_AT) == ["User is 34.", "User has two kids."]
+    assert facts_of("About me: 40, Dad, Nairobi", at=SAID_AT) == ["User is 40.", "User lives in Nairobi."]
+    assert facts_of("About me: 29, nurse, Mumbai", at=SAID_AT) == ["User is 29.", "User lives in Mumbai."]
+    assert bio_statement("Munich", first=False, next_item=None) == "I live in Munich"
+    assert bio_statement("Tehran", first=False, next_item=None) == "I live in Tehran"
+    assert bio_statement("Nurse", first=False, next_item=None) is None
