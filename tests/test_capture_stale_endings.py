@@ -149,3 +149,21 @@ def test_moving_up_to_a_role_or_a_rank_is_still_a_promotion() -> None:
     assert as_promotion("moved up to team lead", []) == ["I got promoted to team lead"]
     assert as_promotion("bumped up to senior", ["User is a junior developer at Monzo."]) == [
         "I got promoted to senior developer"]
+
+
+@pytest.mark.parametrize(("before", "said"), [
+    ("I play football for Hackney Wick FC.", "hung up my boots after the match, they were soaked"),
+    ("I'm the keeper for Hackney Wick FC.", "I hung up the gloves to dry"),
+    ("I play tennis every week.", "hung up my racket on the wall hook"),
+])
+def test_gear_hung_up_to_dry_or_on_a_hook_ends_no_pastime(before: str, said: str) -> None:
+    valid, ended = told(before, said, at=SAID_AT)
+    assert ended == []
+    assert before.replace("I'm", "User is").replace("I play", "User plays").rstrip() in valid
+    assert as_gear_hung_up(said, [valid[0]]) is None
+
+
+def test_gear_hung_up_for_good_or_after_years_still_ends_the_pastime() -> None:
+    known = ["User plays football for Hackney Wick FC."]
+    assert as_gear_hung_up("hung up my boots for good", known) == ["I quit Hackney Wick FC", "for good"]
+    assert as_gear_hung_up("hung up my boots after 12 years", known) == ["I quit Hackney Wick FC", "after 12 years"]

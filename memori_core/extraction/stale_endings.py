@@ -83,6 +83,14 @@ _GEAR = {
 }
 _HUNG_UP = rx(rf"^{_OPENER}(?:i\s*'?ve\s+|i\s+have\s+|i\s+)?(?:finally\s+|officially\s+)?(?:hung|hanging|hang)\s+up\s+"
               rf"(?:the|my)\s+(?P<gear>{'|'.join(map(re.escape, _GEAR))})\b(?P<rest>.*)$")
+# What may follow the gear hung up that still ends the pastime: nothing, an aside or reason after a stop or comma,
+# "for good", "after 20 years", "last season", "because ..."; not where or why it hangs ("after the match, they
+# were soaked", "to dry", "on the wall hook").
+_HUNG_TAIL = rx(
+    r"^(?:|[,.;:!?(\u2013\u2014-].*|(?:for\s+good|at\s+last|finally|officially|now)\b.*|"
+    r"after\s+(?:\d+|[a-z]+|a\s+few|many)\s+(?:years?|seasons?|decades?)\b.*|"
+    r"(?:last|this)\s+(?:season|year|summer|winter|spring|autumn|month|week)\b.*|(?:because|as|cos|since)\b.*)$"
+)
 # A team or club named with capitals in the stored fact ("... for Hackney Wick FC, sunday league.").
 _TEAM = re.compile(r"\b(?:for|at|with|in|of)\s+(?P<team>(?:[A-Z][\w&'-]*\s+){0,3}(?:FC|AFC|RFC|CC|Club|United|"
                    r"City|Rovers|Athletic|Harriers|Wanderers|Town))\b")
@@ -97,7 +105,7 @@ def as_gear_hung_up(clause: str, known: Sequence[str]) -> list[str] | None:
     ['I quit Hackney Wick FC']
     """
     m = _HUNG_UP.match(clause.strip())
-    if m is None:
+    if m is None or not _HUNG_TAIL.match(m.group("rest").strip()):
         return None
     sport = rx(rf"\b(?:{_GEAR[m.group('gear').lower()]})\b")
     for text in known:
