@@ -45,8 +45,8 @@ def test_a_change_of_someone_else_a_break_or_a_place_passed_through_ends_no_stor
 def test_a_workplace_named_alone_without_a_job_stored_is_no_new_job() -> None:
     assert told("I live in Leeds.", "I'm at the Royal Free now", at=SAID_AT) == (["User lives in Leeds."], [])
     assert as_workplace_now("I'm at the Royal Free now", ["User lives in Leeds."]) is None
-    assert as_workplace_now("I'm at the Royal Free now", ["User is a nurse at Whittington Hospital."]) == [
-        "I work at the Royal Free now"]
+    assert as_workplace_now("I'm at the Royal Free Hospital now", ["User is a nurse at Whittington Hospital."]) == [
+        "I work at the Royal Free Hospital now"]
 
 
 def test_a_promotion_is_the_users_only_and_a_rank_alone_needs_the_stored_role() -> None:
@@ -167,3 +167,14 @@ def test_gear_hung_up_for_good_or_after_years_still_ends_the_pastime() -> None:
     known = ["User plays football for Hackney Wick FC."]
     assert as_gear_hung_up("hung up my boots for good", known) == ["I quit Hackney Wick FC", "for good"]
     assert as_gear_hung_up("hung up my boots after 12 years", known) == ["I quit Hackney Wick FC", "after 12 years"]
+
+
+@pytest.mark.parametrize(("before", "said"), [
+    ("I'm a nurse at Whittington Hospital.", "I'm at the Ivy now"),  # a restaurant: no kind of institution
+    ("I'm a nurse at Whittington Hospital.", "Mum's poorly, I'm at the Royal Infirmary now"),  # a visit
+    ("I'm a teacher at Hollins Academy.", "I'm at the Royal Infirmary now"),  # another kind than the stored job's
+])
+def test_a_place_of_another_kind_or_after_a_clause_is_no_new_workplace(before: str, said: str) -> None:
+    valid, ended = told(before, said, at=SAID_AT)
+    assert ended == []
+    assert not any(fact.startswith("User works at the") for fact in valid)

@@ -119,12 +119,21 @@ def as_gear_hung_up(clause: str, known: Sequence[str]) -> list[str] | None:
     return None
 
 
-# "I'm at the Royal Free now": a workplace named alone with "the", with "now", and nothing after it (not "I'm at
-# Heathrow now, flight's delayed", "I'm at Starbucks now").
+# "I'm at the Royal Free Hospital now": a workplace named alone with "the", with "now", and nothing after it (not
+# "I'm at Heathrow now, flight's delayed", "I'm at Starbucks now"); a one-word lead at most ("ugh, ..."), not a
+# clause ("Mum's poorly, I'm at the Royal Infirmary now" is a visit).
 _AT_NOW = re.compile(
-    r"^(?:[\w']+(?:\s+[\w']+){0,2}\s*[,:;!-]+\s*)?(?i:i\s*'?m|i\s+am)\s+(?:(?i:now|working)\s+)?(?i:at)\s+"
+    r"^(?:[A-Za-z]+\s*[,:;!-]+\s*)?(?i:i\s*'?m|i\s+am)\s+(?:(?i:now|working)\s+)?(?i:at)\s+"
     r"(?P<place>(?i:the)\s+[A-Z][\w'&-]*(?:\s+(?:of\s+)?[A-Z][\w'&-]*){0,3})\s+(?i:now|these\s+days)\s*[.!]*$"
 )
+# The kinds of institution whose staff name their workplace alone; a new place must be of the stored job's kind
+# ("I'm at the Ivy now" after a hospital job is a restaurant).
+_KINDS = {
+    "health": r"Hospital|Infirmary|Clinic|Surgery|Practice|Hospice|Trust|Medical\s+Centre",
+    "education": r"School|Academy|College|University",
+    "council": r"Council",
+    "prison": r"Prison",
+}
 # A place one is at for a moment, not a job: a terminal, a station, a hotel, a stadium.
 _PASSING_PLACE = rx(r"\b(?:airport|station|terminal|heathrow|gatwick|stansted|hotel|inn|arena|stadium|park|beach|"
                     r"centre|center|mall|services|hospital\s+for)\b")
@@ -133,22 +142,28 @@ _PASSING_PLACE = rx(r"\b(?:airport|station|terminal|heathrow|gatwick|stansted|ho
 # where the user sits).
 _JOB_AT = re.compile(
     r"^User\s+(?:is\s+(?:an?\s+|the\s+)?[\w -]{2,40}?\s+at|works\s+(?:at|for)|teaches\s+at)\s+(?:the\s+)?"
-    r"(?:[A-Z][\w'&-]*\s+){1,4}(?:Hospital|Infirmary|School|Academy|College|University|Trust|Clinic|Surgery|"
-    r"Practice|Council|Prison|Hospice)\b")
+    r"(?:[A-Z][\w'&-]*\s+){1,4}(?P<kind>" + "|".join(_KINDS.values()) + r")\b")
+
+
+def _kind(words: str) -> str | None:
+    return next((kind for kind, names in _KINDS.items() if re.search(rf"\b(?:{names})\b", words)), None)
 
 
 def as_workplace_now(clause: str, known: Sequence[str]) -> list[str] | None:
-    """ "I'm at the Royal Free now" after "User is a nurse at Whittington Hospital." -> "I work at the Royal Free
-    now" (a new job told by its place alone, which ends the stored one); ``None`` without a stored job at a named
-    institution (a hospital, a school), or for a place one passes through ("I'm at Gatwick now").
+    """ "I'm at the Royal Free Hospital now" after "User is a nurse at Whittington Hospital." -> "I work at the Royal
+    Free Hospital now" (a new job told by its place alone, which ends the stored one); ``None`` without a stored job
+    at a named institution of the same kind (a hospital, a school), or for a place one passes through ("I'm at
+    Gatwick now") or one without a kind ("I'm at the Ivy now").
 
-    >>> as_workplace_now("I'm at the Royal Free now", ["User is a nurse at Whittington Hospital."])
-    ['I work at the Royal Free now']
+    >>> as_workplace_now("I'm at the Royal Free Hospital now", ["User is a nurse at Whittington Hospital."])
+    ['I work at the Royal Free Hospital now']
     """
     m = _AT_NOW.match(clause.strip())
     if m is None or _PASSING_PLACE.search(m.group("place")):
         return None
-    if not any(holder(text) == "user" and not is_negated(text) and _JOB_AT.search(text.strip()) for text in known):
+    kind = _kind(m.group("place"))
+    if kind is None or not any(holder(text) == "user" and not is_negated(text) and (job := _JOB_AT.search(text.strip()))
+                               and _kind(job.group("kind")) == kind for text in known):
         return None
     return [f"I work at {m.group('place')} now"]
 
