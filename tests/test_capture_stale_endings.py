@@ -178,3 +178,19 @@ def test_a_place_of_another_kind_or_after_a_clause_is_no_new_workplace(before: s
     valid, ended = told(before, said, at=SAID_AT)
     assert ended == []
     assert not any(fact.startswith("User works at the") for fact in valid)
+
+
+@pytest.mark.parametrize("said", [
+    "left the cafe (forgot my keys)",  # an aside of the moment, not of the job
+    "left the cafe, it was raining",
+    "left the cafe because the queue was huge",
+])
+def test_leaving_the_cafe_one_works_at_for_a_moments_reason_keeps_the_job(said: str) -> None:
+    valid, ended = told("I'm a barista at a little cafe in Totnes.", said, at=SAID_AT)
+    assert ended == []
+    assert valid == ["User is a barista at a little cafe in Totnes."]
+
+
+def test_leaving_the_cafe_for_a_reason_of_the_job_still_ends_it() -> None:
+    valid, ended = told("I'm a barista at a little cafe in Totnes.", "left the cafe because the pay was awful", at=SAID_AT)
+    assert ended == ["User is a barista at a little cafe in Totnes."]
