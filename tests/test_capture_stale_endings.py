@@ -194,3 +194,12 @@ def test_leaving_the_cafe_one_works_at_for_a_moments_reason_keeps_the_job(said: 
 def test_leaving_the_cafe_for_a_reason_of_the_job_still_ends_it() -> None:
     valid, ended = told("I'm a barista at a little cafe in Totnes.", "left the cafe because the pay was awful", at=SAID_AT)
     assert ended == ["User is a barista at a little cafe in Totnes."]
+
+
+def test_coming_back_to_a_place_after_quitting_does_not_take_the_quitting_back() -> None:
+    valid, ended = told("I'm a nurse at the Royal Free.", "I quit my job at the Royal Free and came back to Cork",
+                        at=SAID_AT)
+    assert ended == ["User is a nurse at the Royal Free."]
+    assert not undone_ending("User quit their job at the Royal Free and came back to Cork.")
+    assert undone_ending("User left the choir but went back a week later.")
+    assert undone_ending("User left the gym and went back to it.")

@@ -308,11 +308,13 @@ def studies_finished(new: str, old: str) -> bool:
 
 
 # An ending taken back in the same sentence: "quit Spotify and reopened it", "cancelled Netflix then resubscribed",
-# "left the choir but went back a week later".
+# "left the choir but went back a week later"; went or came back to what was left, not to a place ("quit my job at
+# the Royal Free and came back to Cork").
+_BACK_TO_IT = r"(?=\s*(?:[.!?,;)]|$)|\s+(?:to\s+(?:it|them|her|him)|again|later|soon|a\s+(?:\w+\s+){0,2}later|the\s+next)\b)"
 _TAKEN_BACK = rx(
     r"\b(?:quit|left|cancell?ed|dropped|deleted|ditched|stopped|gave\s+up|uninstalled)\b.*?"
     r"\b(?:and|but|then|,)\s+(?:then\s+)?(?:(?:i|we)\s+)?(?:re-?(?:opened|installed|downloaded|joined|subscribed|"
-    r"activated|started)|went\s+back|came\s+back|started\s+(?:again|back)|got\s+(?:it\s+)?back|un-?quit|"
+    rf"activated|started)|(?:went|came|got)\s+back{_BACK_TO_IT}|started\s+(?:again|back)|got\s+it\s+back|un-?quit|"
     r"changed\s+(?:my|their)\s+mind|caved)\b"
 )
 
