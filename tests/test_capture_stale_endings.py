@@ -203,3 +203,13 @@ def test_coming_back_to_a_place_after_quitting_does_not_take_the_quitting_back()
     assert not undone_ending("User quit their job at the Royal Free and came back to Cork.")
     assert undone_ending("User left the choir but went back a week later.")
     assert undone_ending("User left the gym and went back to it.")
+
+
+def test_graduating_from_nursery_or_lessons_does_not_end_university_studies() -> None:
+    before = "My daughter Imogen is in her final year at Exeter uni."
+    valid, ended = told(before, "my daughter Imogen graduated from nursery lol", at=SAID_AT)
+    assert ended == []
+    assert "User's daughter Imogen is in her final year at Exeter uni." in valid
+    old = "User's daughter Imogen is in her final year at Exeter uni."
+    assert not graduation_ends_studies("User's daughter Imogen graduated from swimming lessons.", old)
+    assert graduation_ends_studies("User's daughter Imogen graduated from Exeter.", old)

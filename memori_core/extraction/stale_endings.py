@@ -204,8 +204,10 @@ def as_job_cut(clause: str, known: Sequence[str]) -> list[str] | None:
 
 # Who graduated, and what studies of theirs a stored fact tells: "User's daughter Imogen graduated." ends "User's
 # daughter Imogen is in her final year at Exeter uni.".
+# From uni, a degree or a named university ("from Exeter"), or with nothing of what after it; not "from nursery".
 _GRADUATED = re.compile(r"^(?P<who>User(?:'s\s+[\w' -]+?)?)\s+(?:has\s+|just\s+|finally\s+|officially\s+)*"
-                        r"graduated\b")
+                        r"graduated\b(?!\s+from\s+(?!(?:uni|university|college|her|his|their|the\s+[A-Z]|[A-Z]))|"
+                        r"\s+(?:[Ff]rom\s+)?(?:nursery|reception|primary|preschool|pre-school|kindergarten|playgroup)\b)")
 _STUDYING_AT = rx(r"\b(?:(?:final|first|second|third|fourth|last)\s+year|is\s+(?:studying|doing\s+(?:a|an|her|his|their)\s+"
                   r"(?:degree|masters|master's|phd|msc|ba|bsc))|is\s+at\s+(?:uni|university|college)|studies)\b")
 
