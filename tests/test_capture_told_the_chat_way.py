@@ -113,3 +113,13 @@ def test_a_faith_or_a_family_word_in_a_labelled_bio_is_no_home_and_a_city_of_any
     assert bio_statement("Munich", first=False, next_item=None) == "I live in Munich"
     assert bio_statement("Tehran", first=False, next_item=None) == "I live in Tehran"
     assert bio_statement("Nurse", first=False, next_item=None) is None
+
+
+@pytest.mark.parametrize("said", [
+    "since January I've read four books, watched every episode of Succession, and been to two gigs",
+    "since last year I've visited Rome, Paris, and Berlin",
+])
+def test_a_tally_since_a_month_is_no_list_of_changes_and_keeps_its_time(said: str) -> None:
+    assert as_since_list([said]) == [said]
+    assert not any(fact.startswith("User has read four books, watched") or fact == "User has visited Rome, Paris, and Berlin."
+                   for fact in facts_of(said, at=SAID_AT))
