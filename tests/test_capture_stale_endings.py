@@ -45,8 +45,8 @@ def test_a_change_of_someone_else_a_break_or_a_place_passed_through_ends_no_stor
 def test_a_workplace_named_alone_without_a_job_stored_is_no_new_job() -> None:
     assert told("I live in Leeds.", "I'm at the Royal Free now", at=SAID_AT) == (["User lives in Leeds."], [])
     assert as_workplace_now("I'm at the Royal Free now", ["User lives in Leeds."]) is None
-    assert as_workplace_now("I'm at the Royal Free now", ["User is a nurse at Whittington Hospital."]) == [
-        "I work at the Royal Free now"]
+    assert as_workplace_now("I'm at the Royal Free Hospital now", ["User is a nurse at Whittington Hospital."]) == [
+        "I work at the Royal Free Hospital now"]
 
 
 def test_a_promotion_is_the_users_only_and_a_rank_alone_needs_the_stored_role() -> None:
@@ -111,3 +111,105 @@ def test_a_graduation_ends_the_studies_of_the_one_who_graduated() -> None:
 ])
 def test_a_plan_or_habit_beside_a_remark_of_how_reachable_the_user_is_is_kept(said: str, kept: str) -> None:
     assert facts_of(said, SAID_AT) == [kept]
+
+
+@pytest.mark.parametrize("said", [
+    "my office was closed because of snow",
+    "my office was closed for the strike today",
+    "my team was cut from the tournament",
+    "my unit was closed down for the weekend",
+])
+def test_an_office_shut_for_a_day_or_a_team_cut_from_a_tournament_keeps_the_stored_job(said: str) -> None:
+    valid, ended = told("I'm an accountant at Deloitte.", said, at=SAID_AT)
+    assert ended == []
+    assert "User is an accountant at Deloitte." in valid
+    assert not any("laid off" in fact for fact in valid)
+    assert as_job_cut(said, []) is None
+
+
+def test_a_team_cut_with_when_or_the_employer_after_it_is_still_a_job_lost() -> None:
+    assert as_job_cut("my team was cut on Friday", []) == ["I was laid off", "on Friday"]
+    assert as_job_cut("my whole team was cut at Spotify", []) == ["I was laid off", "at Spotify"]
+    assert as_job_cut("my team was cut in the first round", []) is None
+
+
+@pytest.mark.parametrize("said", [
+    "stepped up to the plate today",
+    "honestly, just moved up to the third floor",
+    "moved up to senior table at the quiz lol",
+])
+def test_moving_or_stepping_up_to_something_not_a_role_is_no_promotion(said: str) -> None:
+    valid, ended = told("I'm a junior developer at Monzo.", said, at=SAID_AT)
+    assert ended == []
+    assert "User is a junior developer at Monzo." in valid
+    assert as_promotion(said, ["User is a junior developer at Monzo."]) is None
+
+
+def test_moving_up_to_a_role_or_a_rank_is_still_a_promotion() -> None:
+    assert as_promotion("moved up to team lead", []) == ["I got promoted to team lead"]
+    assert as_promotion("bumped up to senior", ["User is a junior developer at Monzo."]) == [
+        "I got promoted to senior developer"]
+
+
+@pytest.mark.parametrize(("before", "said"), [
+    ("I play football for Hackney Wick FC.", "hung up my boots after the match, they were soaked"),
+    ("I'm the keeper for Hackney Wick FC.", "I hung up the gloves to dry"),
+    ("I play tennis every week.", "hung up my racket on the wall hook"),
+])
+def test_gear_hung_up_to_dry_or_on_a_hook_ends_no_pastime(before: str, said: str) -> None:
+    valid, ended = told(before, said, at=SAID_AT)
+    assert ended == []
+    assert before.replace("I'm", "User is").replace("I play", "User plays").rstrip() in valid
+    assert as_gear_hung_up(said, [valid[0]]) is None
+
+
+def test_gear_hung_up_for_good_or_after_years_still_ends_the_pastime() -> None:
+    known = ["User plays football for Hackney Wick FC."]
+    assert as_gear_hung_up("hung up my boots for good", known) == ["I quit Hackney Wick FC", "for good"]
+    assert as_gear_hung_up("hung up my boots after 12 years", known) == ["I quit Hackney Wick FC", "after 12 years"]
+
+
+@pytest.mark.parametrize(("before", "said"), [
+    ("I'm a nurse at Whittington Hospital.", "I'm at the Ivy now"),  # a restaurant: no kind of institution
+    ("I'm a nurse at Whittington Hospital.", "Mum's poorly, I'm at the Royal Infirmary now"),  # a visit
+    ("I'm a teacher at Hollins Academy.", "I'm at the Royal Infirmary now"),  # another kind than the stored job's
+])
+def test_a_place_of_another_kind_or_after_a_clause_is_no_new_workplace(before: str, said: str) -> None:
+    valid, ended = told(before, said, at=SAID_AT)
+    assert ended == []
+    assert not any(fact.startswith("User works at the") for fact in valid)
+
+
+@pytest.mark.parametrize("said", [
+    "left the cafe (forgot my keys)",  # an aside of the moment, not of the job
+    "left the cafe, it was raining",
+    "left the cafe because the queue was huge",
+])
+def test_leaving_the_cafe_one_works_at_for_a_moments_reason_keeps_the_job(said: str) -> None:
+    valid, ended = told("I'm a barista at a little cafe in Totnes.", said, at=SAID_AT)
+    assert ended == []
+    assert valid == ["User is a barista at a little cafe in Totnes."]
+
+
+def test_leaving_the_cafe_for_a_reason_of_the_job_still_ends_it() -> None:
+    valid, ended = told("I'm a barista at a little cafe in Totnes.", "left the cafe because the pay was awful", at=SAID_AT)
+    assert ended == ["User is a barista at a little cafe in Totnes."]
+
+
+def test_coming_back_to_a_place_after_quitting_does_not_take_the_quitting_back() -> None:
+    valid, ended = told("I'm a nurse at the Royal Free.", "I quit my job at the Royal Free and came back to Cork",
+                        at=SAID_AT)
+    assert ended == ["User is a nurse at the Royal Free."]
+    assert not undone_ending("User quit their job at the Royal Free and came back to Cork.")
+    assert undone_ending("User left the choir but went back a week later.")
+    assert undone_ending("User left the gym and went back to it.")
+
+
+def test_graduating_from_nursery_or_lessons_does_not_end_university_studies() -> None:
+    before = "My daughter Imogen is in her final year at Exeter uni."
+    valid, ended = told(before, "my daughter Imogen graduated from nursery lol", at=SAID_AT)
+    assert ended == []
+    assert "User's daughter Imogen is in her final year at Exeter uni." in valid
+    old = "User's daughter Imogen is in her final year at Exeter uni."
+    assert not graduation_ends_studies("User's daughter Imogen graduated from swimming lessons.", old)
+    assert graduation_ends_studies("User's daughter Imogen graduated from Exeter.", old)

@@ -69,3 +69,57 @@ def test_the_modules_functions_read_only_their_shape() -> None:
     assert as_asked_about(["gift for my son Ben?", "he's mad about dinosaurs"]) == [
         "gift for my son Ben?", "my son Ben is mad about dinosaurs."]
     assert as_asked_about(["my son Ben is 4", "he's mad about dinosaurs"]) == ["my son Ben is 4", "he's mad about dinosaurs"]
+
+
+@pytest.mark.parametrize("said", [
+    "my boss says we're moving to Teams next month",  # the office's news, not the household's
+    "my colleague said we're getting a new printer",
+    "my neighbour says we're having a street party in June",
+    "my dad says we're moving too fast on this project",  # no place moved to
+])
+def test_news_from_someone_outside_the_household_or_no_move_is_not_the_users_plan(said: str) -> None:
+    assert facts_of(said, at=SAID_AT) == []
+    assert as_passed_on(said) is None
+
+
+def test_a_household_move_or_baby_passed_on_is_still_the_users() -> None:
+    assert as_passed_on("my mum says we're moving house") == ["we're moving house"]
+    assert as_passed_on("my wife says we're having a baby") == ["we're having a baby"]
+    assert as_passed_on("my partner says we're moving!") == ["we're moving!"]
+
+
+@pytest.mark.parametrize("said", [
+    "it's sunny, 25, perfect beach day",  # the weather, in lower case
+    "it's freezing, 2, and the boiler's broken",
+    "it's Paris, 19, and it's lovely",  # a place and the temperature
+    "Oh, it's Sam, 12, who broke the window",  # someone else, told of
+    "it's Python here, not Java",  # a language
+])
+def test_the_weather_a_place_or_someone_else_after_its_is_no_introduction(said: str) -> None:
+    assert facts_of(said, at=SAID_AT) == []
+
+
+def test_a_name_told_with_here_keeps_only_the_name_and_what_follows_a_dash() -> None:
+    assert facts_of("it's Jess here, quick question", at=SAID_AT) == ["User's name is Jess."]
+    assert as_self_introduced(["it's Jess here - quick question about my CV"]) == [
+        "My name is Jess.", "quick question about my CV"]
+    assert as_self_introduced(["it's Sam, 31, vet in Hull"]) == ["I'm Sam, 31, vet in Hull"]
+
+
+def test_a_faith_or_a_family_word_in_a_labelled_bio_is_no_home_and_a_city_of_any_ending_is() -> None:
+    assert facts_of("About me: 34, Muslim, nurse, two kids", at=SAID_AT) == ["User is 34.", "User has two kids."]
+    assert facts_of("About me: 40, Dad, Nairobi", at=SAID_AT) == ["User is 40.", "User lives in Nairobi."]
+    assert facts_of("About me: 29, nurse, Mumbai", at=SAID_AT) == ["User is 29.", "User lives in Mumbai."]
+    assert bio_statement("Munich", first=False, next_item=None) == "I live in Munich"
+    assert bio_statement("Tehran", first=False, next_item=None) == "I live in Tehran"
+    assert bio_statement("Nurse", first=False, next_item=None) is None
+
+
+@pytest.mark.parametrize("said", [
+    "since January I've read four books, watched every episode of Succession, and been to two gigs",
+    "since last year I've visited Rome, Paris, and Berlin",
+])
+def test_a_tally_since_a_month_is_no_list_of_changes_and_keeps_its_time(said: str) -> None:
+    assert as_since_list([said]) == [said]
+    assert not any(fact.startswith("User has read four books, watched") or fact == "User has visited Rome, Paris, and Berlin."
+                   for fact in facts_of(said, at=SAID_AT))

@@ -15,6 +15,7 @@ from memori_core.evaluation.capture import (
     CaptureTurn,
     ScriptedFact,
     ScriptedFactExtractor,
+    _opposed,
     content_tokens,
     covers,
     evaluate_capture,
@@ -185,6 +186,38 @@ def test_a_stored_fact_that_denies_what_another_asserts_matches_and_covers_neith
     assert covers("User is a Texan who has never owned a coat.", "User is Texan.")
     assert facts_match("User has no car, just a bike.", "User has a bike but no car.")
     assert not covers("User isn't vegetarian anymore.", "User is vegetarian.")
+
+
+# Review of issue 21 (capfix 12): a denied fact about someone else shares the someone with its assertion, which
+# outvoted the denial; what counts is whether most of what is denied is said by the other.
+@pytest.mark.parametrize(("denied", "said"), [
+    ("User's son doesn't have asthma.", "User's son has asthma."),
+    ("User's mum is no longer in hospital.", "User's mum is in hospital."),
+    ("User's partner Ana no longer works at Tesco.", "User's partner Ana works at Tesco."),
+    ("User's knee is no longer painful.", "User's knee is painful."),
+])
+def test_a_denied_fact_about_someone_else_is_not_the_fact_it_denies(denied: str, said: str) -> None:
+    assert not facts_match(denied, said)
+    assert not covers(denied, said)
+
+
+@pytest.mark.parametrize(("stored", "gold"), [
+    ("User never misses a Sunday run.", "User runs every Sunday."),
+    ("User never forgets to take metformin.", "User takes metformin."),
+    ("User can't wait to move to Lisbon.", "User is moving to Lisbon."),
+    ("User is no stranger to marathons.", "User runs marathons."),
+    ("User stopped by the shop to buy milk.", "User buys milk at the shop."),
+    ("User has stopped working to care for their mother.", "User cares for their mother."),
+])
+def test_an_idiom_of_negation_or_a_stop_on_the_way_denies_nothing(stored: str, gold: str) -> None:
+    assert not _opposed(stored, gold)
+
+
+def test_a_job_quit_or_no_pets_anymore_still_denies_the_job_or_the_pets() -> None:
+    assert _opposed("User quit their job at Google.", "User works at Google.")
+    assert _opposed("User does not have any pets anymore.", "User has pets.")
+    assert _opposed("User has no kids.", "User has two kids.")
+    assert not _opposed("User quit their job at Google to start a bakery.", "User is starting a bakery.")
 
 
 def test_an_ending_stored_for_a_stale_fact_does_not_count_as_the_stale_fact_still_valid() -> None:

@@ -304,14 +304,29 @@ _CLAUSE_BREAK = re.compile(r"[,;:.!?()]|\b(?:and|but|so|while|whereas|because|no
 # What a negation denies is what follows it in its clause ("User's sister doesn't live in Glasgow": live, Glasgow; the
 # sister is said); "no" and "without" before a noun deny it too ("a microwave but no stove"); "anymore" after the
 # verb denies the whole clause.
-_DENIAL = re.compile(r"\bno\s+longer\b|\bnot\b|n't\b|\bnever\b|\bno\s+more\b|\bquit\b|\bstopped\b|\bno\b|\bwithout\b")
+_DENIAL = re.compile(r"\bno\s+longer\b|\bnot\b|n't\b|\bnever\b|\bno\s+more\b|\bquit\b|\bno\b|\bwithout\b|"
+                     r"\bstopped\b(?!\s+(?:by|in|at|off|for|over|on|round|briefly|to)\b)")
 _AFTER_ALL = re.compile(r"\bany\s*more\b")
+# A negation's reach ends before a purpose, a time or a reason after the first word it denies ("User quit their job
+# to start a bakery" denies the job, not the bakery; "not to run" still denies running).
+_REACH_END = re.compile(r"(?<=\w)\s+(?:to|after|before|because|since|when|until|till)\b")
+# Words of a negation that deny nothing: "never misses a Sunday run", "never forgets to take metformin", "hasn't
+# missed a session", "can't wait to move", "couldn't be happier", "no stranger to marathons".
+_NOT_A_DENIAL = re.compile(r"(?:\bnever|\bnot|n't)(?=\s+(?:\w+\s+)?(?:miss|forget|fail)\w*\b)|"
+                           r"n't(?=\s+(?:wait|be\s+happier|be\s+prouder|recommend\s+\w+\s+enough)\b)|"
+                           r"\bno(?=\s+stranger\b)")
+
+# Words a denial and an assertion share in other forms: a job quit is work stopped ("User quit their job at Google."
+# denies "User works at Google."); "any" in "not ... any pets" denies nothing of its own.
+_POLAR_SAME = {"job": "work"}
+_POLAR_EMPTY = frozenset({"ani"})
 
 
 def _polar_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The content tokens of ``text`` that a negation denies and those it says with none: "User no longer takes
     sertraline and now takes escitalopram." -> ({sertralin}, {take, escitalopram}) (a token said anywhere is said)."""
     folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
+    folded = _NOT_A_DENIAL.sub(" ", folded)
     denied: set[str] = set()
     said: set[str] = set()
     for clause in _CLAUSE_BREAK.split(folded):
@@ -320,21 +335,24 @@ def _polar_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
         if cut is None:
             said.update(content_tokens(clause) - {"not"})
             continue
-        said.update(content_tokens(clause[:cut]) - {"not"})
-        denied.update(content_tokens(clause[cut:]) - {"not"})
+        end = _REACH_END.search(clause, m.end()) if m is not None else None
+        stop = end.start() if end is not None else len(clause)
+        said.update(content_tokens(clause[:cut] + " " + clause[stop:]) - {"not"})
+        denied.update(content_tokens(clause[m.end() if m is not None else cut:stop]) - {"not"})
+    denied = {_POLAR_SAME.get(t, t) for t in denied} - _POLAR_EMPTY
+    said = {_POLAR_SAME.get(t, t) for t in said}
     return frozenset(denied - said), frozenset(said)
 
 
 def _opposed(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` say opposite things: most of the content words they share are denied by one and said
-    by the other ("User stopped taking sertraline." and "User takes sertraline 50mg."). Such a pair is not the same
-    fact; a compound whose one clause denies a word the other's clause says ("User doesn't live in Freo, they're
-    out in Bassendean." and "User lives in Bassendean.") is not opposed."""
+    """Whether ``a`` and ``b`` say opposite things: most of what one denies (the words within a negation's reach) the
+    other says ("User stopped taking sertraline." and "User takes sertraline 50mg."; "User's son doesn't have
+    asthma." and "User's son has asthma."). Such a pair is not the same fact; a compound whose one clause denies a
+    word the other's clause says ("User doesn't live in Freo, they're out in Bassendean." and "User lives in
+    Bassendean.") is not opposed."""
     denied_a, said_a = _polar_tokens(a)
     denied_b, said_b = _polar_tokens(b)
-    shared = (denied_a | said_a) & (denied_b | said_b)
-    clash = (denied_a & said_b) | (denied_b & said_a)
-    return bool(shared) and len(clash) * 2 > len(shared)
+    return any(denied and len(denied & said) * 2 > len(denied) for denied, said in ((denied_a, said_b), (denied_b, said_a)))
 
 
 def _share(part: frozenset[str], whole: frozenset[str]) -> float:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from ..calendar_words import CALENDAR_NAMES
 from ..number_words import number_words
+from ..slots import PERSON, slots_of
 
 
 __all__ = ["ABOUT_ME_WHY", "bio_statement"]
@@ -22,8 +23,23 @@ _NAME = re.compile(r"^[A-Z][a-z\u00e0-\u00ff'-]+(?:\s+[A-Z][a-z\u00e0-\u00ff'-]+
 _AGE = re.compile(r"^\d{1,2}(?:\s+years\s+old)?$")
 # A place named alone: one to three capitalised words ("Bergen", "Cape Town", "Stoke on Trent" is left out).
 _PLACE = re.compile(r"^[A-Z][a-z\u00e0-\u00ff'-]+(?:\s+[A-Z][a-z\u00e0-\u00ff'-]+){0,2}$")
-# A nationality, a faith or a sign told alone is no place ("British", "Danish", "Catholic", "Pakistani", "Dutch").
-_NOT_A_PLACE = re.compile(r"(?:ish|ese|ian|an|i|ch|ic|ew|ist|ese|ox)$")
+# A nationality or a faith told alone is no place ("British", "Muslim", "Catholic"): named, not guessed from an
+# ending, which also took real places ("Mumbai", "Nairobi", "Milan", "Munich", "Tehran").
+_NOT_A_PLACE = frozenset("""
+    muslim christian catholic protestant anglican orthodox jewish hindu sikh buddhist jain atheist agnostic pagan
+    mormon quaker methodist baptist evangelical spiritual religious secular
+    british english scottish welsh irish northern american canadian mexican brazilian argentinian chilean colombian
+    peruvian venezuelan cuban jamaican french german dutch belgian swiss austrian italian spanish portuguese greek
+    danish swedish norwegian finnish icelandic polish czech slovak hungarian romanian bulgarian serbian croatian
+    bosnian slovenian ukrainian russian belarusian lithuanian latvian estonian turkish kurdish armenian georgian
+    israeli palestinian lebanese syrian iraqi iranian persian saudi emirati egyptian moroccan algerian tunisian
+    libyan nigerian ghanaian kenyan ugandan tanzanian ethiopian somali sudanese rwandan zimbabwean zambian
+    south african cameroonian senegalese indian pakistani bangladeshi sri lankan nepali afghan chinese japanese
+    korean taiwanese vietnamese thai filipino filipina indonesian malaysian singaporean australian kiwi zealander
+    aussie yankee european asian african latina latino latinx arab black white mixed
+""".split())
+# A family word told alone is who the user is, not where ("Dad", "Mum of two", "Grandma").
+_FAMILY = re.compile(rf"^(?:{PERSON})\b", re.IGNORECASE)
 _NOT_PLACES = frozenset((*CALENDAR_NAMES, "single", "married",
                          "vegan", "vegetarian", "leo", "virgo", "libra", "aries", "taurus", "gemini", "cancer",
                          "scorpio", "sagittarius", "capricorn", "aquarius", "pisces", "retired", "divorced", "widowed"))
@@ -46,7 +62,8 @@ def bio_statement(item: str, *, first: bool, next_item: str | None) -> str | Non
     teens = _TEENS.match(text)
     if teens is not None:
         return f"I have {teens.group('n')} teenage children"
-    if not first and _PLACE.match(text) and text.split()[0].lower() not in _NOT_PLACES \
-            and not _NOT_A_PLACE.search(text.split()[-1].lower()):
+    words = text.lower().split()
+    if not first and _PLACE.match(text) and words[0] not in _NOT_PLACES and not _NOT_A_PLACE.intersection(words) \
+            and not _FAMILY.match(text) and not slots_of(f"User is a {text}."):
         return f"I live in {text}"
     return None

@@ -23,14 +23,26 @@ from .stale_endings import finished_studies, studies_done, workplace_left
 
 __all__ = ["bare_named_ending", "ends_named"]
 
+# A workplace one also leaves at the end of a visit or a shift ("left the cafe, it was raining"): its leaving is an
+# ending only with nothing after it, a when or why of leaving a job (:data:`_LEFT_FOR_GOOD`) or words of work.
+_WORKPLACE = (r"bakery|cafe|café|restaurant|pub|salon|garage|warehouse|depot|factory|shop|store|pharmacy|nursery|"
+              r"bank|hotel|kitchen|studio|lab|charity|call\s+centre|call\s+center")
+_LEFT_FOR_GOOD = rx(
+    r"^\s*(?:[.!?]*\s*$|for\s+good|after\s+(?:\d+|[a-z]+|a\s+few|many)\s+(?:years?|months?)|"
+    r"(?:last|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter|term)|(?:\w+\s+){1,2}ago|"
+    r"to\s+(?:join|start|become|work|study|focus|go\s+(?:freelance|back)|pursue|retrain|train|care|look\s+after|"
+    r"set\s+up))\b|^\s*[.!?]*\s*$"
+)
+_WORK_WORDS = rx(r"\b(?:pay|paid|wages?|salary|hours|shifts?|starts|boss|manager|rota|job|work\w*|career|started|"
+                 r"starting|freelanc\w*|retrain\w*|apprentice\w*|phd|degree|notice|redundan\w*|burn(?:ed|t)\s+out|"
+                 r"hired|contract|promot\w*|new\s+role|self-employed|own\s+business)\b")
 # A body or group one belongs to, which "left the ..." says the user no longer does ("left the navy", "left the band").
 _INSTITUTION = (r"navy|army|air\s+force|raf|marines|police|military|forces|fire\s+service|civil\s+service|band|choir|"
                 r"orchestra|club|team|squad|union|company|firm|agency|practice|partnership|programme|program|course|"
                 r"church|party|council|board|committee|"
                 # a workplace one leaves for good ("left the bakery (those 4am starts ...)"); a place one is discharged
                 # from or leaves daily ("left the hospital", "left the office") is none
-                r"bakery|cafe|café|restaurant|pub|salon|garage|warehouse|depot|factory|shop|store|pharmacy|nursery|"
-                r"bank|hotel|kitchen|studio|lab|charity|call\s+centre|call\s+center")
+                rf"{_WORKPLACE}")
 # What ends the thing named: "left", "quit", "dropped", "ditched", "done with", "finished with", "walked away from".
 _ENDING = (r"(?P<left>left)|quit|dropped|ditched|(?:is\s+|am\s+|'s\s+|'m\s+|i'm\s+|im\s+)?(?:done|finished)\s+with|"
            r"walked\s+away\s+from|stepped\s+down\s+from|retired\s+from")
@@ -101,7 +113,11 @@ def _an_ending(m: re.Match[str], rest: str) -> bool:
     if verb == "dropped" and (m.group("det") or "").lower() in ("my", "their", "our") \
             and not _STUDIED.search(m.group("thing")):
         return False
-    return m.group("left") is None or bool(_LEFT_SO.match(rest))
+    if m.group("left") is None:
+        return True
+    if re.match(rf"(?:{_WORKPLACE})\b", m.group("thing"), re.IGNORECASE):
+        return bool(_LEFT_FOR_GOOD.match(rest) or (_LEFT_SO.match(rest) and _WORK_WORDS.search(rest)))
+    return bool(_LEFT_SO.match(rest))
 
 
 def _ended_by(thing: frozenset[str], raw: str, old: str) -> bool:

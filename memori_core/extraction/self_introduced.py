@@ -26,12 +26,21 @@ _GREETING = r"(?:(?:(?:hi|hey|hello|hiya|heya|yo|oh|ok|okay|so|morning|evening)(
 _NOT_NAMES = frozenset((*CALENDAR_NAMES, "me", "just", "not",
                         "ok", "okay", "fine", "been", "only", "still", "christmas", "easter", "time", "late", "early",
                         "raining", "cold", "hot", "true", "fine", "done", "over", "here", "there", "that", "this"))
-# "it's Dev, 19", "it's Oluwaseun but everyone just calls me Seun", "it's Nkem here": the user's name.
+# "it's Dev, 19", "it's Oluwaseun but everyone just calls me Seun", "it's Nkem here": the user's name, typed with a
+# capital ("it's sunny, 25, perfect beach day" is the weather). After an age, the next item is the user's too: not
+# "and it's lovely", "who broke the window", "perfect beach day" ("it's Paris, 19, and it's lovely").
 _ITS_NAME = re.compile(
-    rf"^(?P<greet>{_GREETING})(?:[Ii]t'?s|[Ii]t\s+is)\s+(?P<name>[A-Z][a-z\u00e0-\u00ff'-]+|[a-z][a-z'-]{{1,11}})"
-    r"(?P<rest>\s*,\s*\d{1,2}(?:\s*(?:yo|y/o|years?\s+old))?\s*(?:[,.!]|$).*"
-    r"|\s+but\s+(?:everyone|everybody|people|most\s+people|all\s+my\s+friends|my\s+friends|folks)\b.*"
-    r"|\s+here\b.*)$",
+    rf"^(?P<greet>{_GREETING})(?:[Ii]t'?s|[Ii]t\s+is)\s+(?P<name>[A-Z][a-z\u00e0-\u00ff'-]+)"
+    r"(?P<rest>\s*,\s*\d{1,2}(?:\s*(?:yo|y/o|years?\s+old))?\s*(?:[.!]|$|,(?!\s*(?:and(?!\s+i\b|\s+i'm\b)|who|which|"
+    r"that|so|but|perfect|lovely|great|nice|degrees|already|and\s+it)\b)).*"
+    r"|\s+but\s+(?:everyone|everybody|people|most\s+people|all\s+my\s+friends|my\s+friends|folks)\b.*)$",
+    re.DOTALL,
+)
+# "it's Nkem here", "it's Jess here - quick question": a name, and what follows a dash or colon passed on; not
+# "it's Python here, not Java".
+_ITS_NAME_HERE = re.compile(
+    rf"^(?P<greet>{_GREETING})(?:[Ii]t'?s|[Ii]t\s+is)\s+(?P<name>[A-Z][a-z\u00e0-\u00ff'-]+)\s+here\b"
+    r"(?!\s*,?\s*not\b)(?:\s*(?:-|\u2013|\u2014|:)\s*(?P<rest>\S.*)|.*)$",
     re.DOTALL,
 )
 # "Thabo here - maths teacher at ...", "Sawubona, Thabo here: nurse in Durban": a name, then what the user is.
@@ -52,14 +61,16 @@ _GOES_BY = rx(r"\bit'?s\s+(?P<nick>(?-i:[A-Z])[a-z'-]+)\s+to\s+(?:everyone|every
 _OWN_CLAUSE_AFTER = rx(r"^\s*[,.;]?\s*(?:and\s+|but\s+)?(?P<clause>(?:i|i'm|i've|i'd|im)\b.*)$")
 
 
-def _its_name(sentence: str) -> str | None:
-    """``sentence`` with an opening "it's <Name>" said "I'm <Name>", ``None`` when it opens with none."""
+def _its_name(sentence: str) -> list[str] | None:
+    """``sentence`` with an opening "it's <Name>" said "I'm <Name>" ("it's <Name> here" as "My name is <Name>." and
+    what follows its dash), ``None`` when it opens with none."""
     m = _ITS_NAME.match(sentence.strip())
+    if m is not None and m.group("name").lower() not in _NOT_NAMES:
+        return [f"{m.group('greet')}I'm {m.group('name')}{m.group('rest')}"]
+    m = _ITS_NAME_HERE.match(sentence.strip())
     if m is None or m.group("name").lower() in _NOT_NAMES:
         return None
-    if m.group("name")[0].islower() and not re.match(r"\s*,\s*\d", m.group("rest")):
-        return None  # a name typed in lower case says it is one by the age after it ("it's dev, 19")
-    return f"{m.group('greet')}I'm {m.group('name')}{m.group('rest')}"
+    return [f"My name is {m.group('name')}."] + ([m.group("rest")] if m.group("rest") else [])
 
 
 def _name_here_told(sentence: str) -> list[str] | None:
@@ -104,7 +115,7 @@ def as_self_introduced(sentences: Sequence[str]) -> list[str]:
         here = _name_here_told(sentence) or _name_told_last(sentence) if its is None else None
         role = profile_statement(sentence.strip().rstrip(" .!")) if named and its is None and here is None else None
         if its is not None:
-            out.append(its)
+            out += its
         elif here is not None:
             out += here
         elif role is not None:

@@ -22,7 +22,12 @@ __all__ = ["as_since_list"]
 _LONG_AGO = (r"(?:(?:early\s+|late\s+|mid[\s-]?)?(?:" + ANY_MONTH + r")|new\s+year(?:'s)?|christmas|easter"
              r"|(?:last|this)\s+(?:year|summer|winter|spring|autumn|fall)|the\s+(?:start|beginning)\s+of\s+(?:the|this)\s+year"
              r"|(?:19|20)\d\d)")
-_SINCE_LIST = rx(rf"^(?:since|as\s+of)\s+{_LONG_AGO}\s*,?\s+(?P<rest>(?:i've|ive|i\s+have)\s+(?!been\b)[^,]+,.+)$")
+# The first item must be a change begun then ("given up", "cut out", "started", "joined", "quit", "lost"): "since
+# January I've read four books, watched ..., and been to two gigs" is a tally, whose time belongs with it.
+_CHANGE = (r"(?:(?:already|finally|completely|totally|also)\s+)?(?:given\s+up|gave\s+up|cut\s+(?:out|down|back)|"
+           r"started|joined|quit|lost|gained|stopped|dropped|ditched|switched|swapped|taken\s+up|took\s+up|"
+           r"picked\s+up|moved|become|changed|signed\s+up|gone\s+(?:vegan|vegetarian|veggie|sober|part-time|freelance))\b")
+_SINCE_LIST = rx(rf"^(?:since|as\s+of)\s+{_LONG_AGO}\s*,?\s+(?P<rest>(?:i've|ive|i\s+have)\s+{_CHANGE}[^,]+,.+)$")
 
 
 def as_since_list(sentences: Sequence[str]) -> list[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..slots import holder
+from ..slots import holder, slots_of
 from .cues import is_negated
 from .patterns import rx
 
@@ -62,6 +62,8 @@ def as_promotion(clause: str, known: Sequence[str]) -> list[str] | None:
         role = f"{role} {stored.group('noun')}"
     elif m.group("verb").lower() == "promoted":
         return None
+    elif "job" not in slots_of(f"User is a {role}."):
+        return None  # moved up to the third floor, stepped up to the plate: no role
     # what follows a comma is an aside ("promoted to mid-level last week, same team")
     return [f"I got promoted to {role}{m.group('rest').split(',')[0]}"]
 
@@ -81,6 +83,14 @@ _GEAR = {
 }
 _HUNG_UP = rx(rf"^{_OPENER}(?:i\s*'?ve\s+|i\s+have\s+|i\s+)?(?:finally\s+|officially\s+)?(?:hung|hanging|hang)\s+up\s+"
               rf"(?:the|my)\s+(?P<gear>{'|'.join(map(re.escape, _GEAR))})\b(?P<rest>.*)$")
+# What may follow the gear hung up that still ends the pastime: nothing, an aside or reason after a stop or comma,
+# "for good", "after 20 years", "last season", "because ..."; not where or why it hangs ("after the match, they
+# were soaked", "to dry", "on the wall hook").
+_HUNG_TAIL = rx(
+    r"^(?:|[,.;:!?(\u2013\u2014-].*|(?:for\s+good|at\s+last|finally|officially|now)\b.*|"
+    r"after\s+(?:\d+|[a-z]+|a\s+few|many)\s+(?:years?|seasons?|decades?)\b.*|"
+    r"(?:last|this)\s+(?:season|year|summer|winter|spring|autumn|month|week)\b.*|(?:because|as|cos|since)\b.*)$"
+)
 # A team or club named with capitals in the stored fact ("... for Hackney Wick FC, sunday league.").
 _TEAM = re.compile(r"\b(?:for|at|with|in|of)\s+(?P<team>(?:[A-Z][\w&'-]*\s+){0,3}(?:FC|AFC|RFC|CC|Club|United|"
                    r"City|Rovers|Athletic|Harriers|Wanderers|Town))\b")
@@ -95,7 +105,7 @@ def as_gear_hung_up(clause: str, known: Sequence[str]) -> list[str] | None:
     ['I quit Hackney Wick FC']
     """
     m = _HUNG_UP.match(clause.strip())
-    if m is None:
+    if m is None or not _HUNG_TAIL.match(m.group("rest").strip()):
         return None
     sport = rx(rf"\b(?:{_GEAR[m.group('gear').lower()]})\b")
     for text in known:
@@ -109,12 +119,21 @@ def as_gear_hung_up(clause: str, known: Sequence[str]) -> list[str] | None:
     return None
 
 
-# "I'm at the Royal Free now": a workplace named alone with "the", with "now", and nothing after it (not "I'm at
-# Heathrow now, flight's delayed", "I'm at Starbucks now").
+# "I'm at the Royal Free Hospital now": a workplace named alone with "the", with "now", and nothing after it (not
+# "I'm at Heathrow now, flight's delayed", "I'm at Starbucks now"); a one-word lead at most ("ugh, ..."), not a
+# clause ("Mum's poorly, I'm at the Royal Infirmary now" is a visit).
 _AT_NOW = re.compile(
-    r"^(?:[\w']+(?:\s+[\w']+){0,2}\s*[,:;!-]+\s*)?(?i:i\s*'?m|i\s+am)\s+(?:(?i:now|working)\s+)?(?i:at)\s+"
+    r"^(?:[A-Za-z]+\s*[,:;!-]+\s*)?(?i:i\s*'?m|i\s+am)\s+(?:(?i:now|working)\s+)?(?i:at)\s+"
     r"(?P<place>(?i:the)\s+[A-Z][\w'&-]*(?:\s+(?:of\s+)?[A-Z][\w'&-]*){0,3})\s+(?i:now|these\s+days)\s*[.!]*$"
 )
+# The kinds of institution whose staff name their workplace alone; a new place must be of the stored job's kind
+# ("I'm at the Ivy now" after a hospital job is a restaurant).
+_KINDS = {
+    "health": r"Hospital|Infirmary|Clinic|Surgery|Practice|Hospice|Trust|Medical\s+Centre",
+    "education": r"School|Academy|College|University",
+    "council": r"Council",
+    "prison": r"Prison",
+}
 # A place one is at for a moment, not a job: a terminal, a station, a hotel, a stadium.
 _PASSING_PLACE = rx(r"\b(?:airport|station|terminal|heathrow|gatwick|stansted|hotel|inn|arena|stadium|park|beach|"
                     r"centre|center|mall|services|hospital\s+for)\b")
@@ -123,44 +142,61 @@ _PASSING_PLACE = rx(r"\b(?:airport|station|terminal|heathrow|gatwick|stansted|ho
 # where the user sits).
 _JOB_AT = re.compile(
     r"^User\s+(?:is\s+(?:an?\s+|the\s+)?[\w -]{2,40}?\s+at|works\s+(?:at|for)|teaches\s+at)\s+(?:the\s+)?"
-    r"(?:[A-Z][\w'&-]*\s+){1,4}(?:Hospital|Infirmary|School|Academy|College|University|Trust|Clinic|Surgery|"
-    r"Practice|Council|Prison|Hospice)\b")
+    r"(?:[A-Z][\w'&-]*\s+){1,4}(?P<kind>" + "|".join(_KINDS.values()) + r")\b")
+
+
+def _kind(words: str) -> str | None:
+    return next((kind for kind, names in _KINDS.items() if re.search(rf"\b(?:{names})\b", words)), None)
 
 
 def as_workplace_now(clause: str, known: Sequence[str]) -> list[str] | None:
-    """ "I'm at the Royal Free now" after "User is a nurse at Whittington Hospital." -> "I work at the Royal Free
-    now" (a new job told by its place alone, which ends the stored one); ``None`` without a stored job at a named
-    institution (a hospital, a school), or for a place one passes through ("I'm at Gatwick now").
+    """ "I'm at the Royal Free Hospital now" after "User is a nurse at Whittington Hospital." -> "I work at the Royal
+    Free Hospital now" (a new job told by its place alone, which ends the stored one); ``None`` without a stored job
+    at a named institution of the same kind (a hospital, a school), or for a place one passes through ("I'm at
+    Gatwick now") or one without a kind ("I'm at the Ivy now").
 
-    >>> as_workplace_now("I'm at the Royal Free now", ["User is a nurse at Whittington Hospital."])
-    ['I work at the Royal Free now']
+    >>> as_workplace_now("I'm at the Royal Free Hospital now", ["User is a nurse at Whittington Hospital."])
+    ['I work at the Royal Free Hospital now']
     """
     m = _AT_NOW.match(clause.strip())
     if m is None or _PASSING_PLACE.search(m.group("place")):
         return None
-    if not any(holder(text) == "user" and not is_negated(text) and _JOB_AT.search(text.strip()) for text in known):
+    kind = _kind(m.group("place"))
+    if kind is None or not any(holder(text) == "user" and not is_negated(text) and (job := _JOB_AT.search(text.strip()))
+                               and _kind(job.group("kind")) == kind for text in known):
         return None
     return [f"I work at {m.group('place')} now"]
 
 
 # A job lost with the team it was in: "my whole team was cut", "my department was axed" (a role, job or position cut
-# the rules read already: "my position got eliminated" -> "User was laid off from Spotify.").
+# the rules read already: "my position got eliminated" -> "User was laid off from Spotify."). Not an office or a
+# unit closed, which shuts for snow or a strike and opens again.
 _CUT = rx(
-    rf"^{_OPENER}(?:.*?\b(?:and|so|then|,)\s+)?my\s+(?:whole\s+|entire\s+|old\s+)?(?:team|department|dept|unit|"
-    r"office|division)\s+(?:was|got|has\s+been|have\s+been|were|is\s+being)\s+(?:just\s+)?"
-    r"(?:cut|axed|eliminated|scrapped|made\s+redundant|let\s+go|disbanded|closed(?:\s+down)?)\b(?P<rest>.*)$"
+    rf"^{_OPENER}(?:.*?\b(?:and|so|then|,)\s+)?my\s+(?:whole\s+|entire\s+|old\s+)?(?:team|department|dept|"
+    r"division)\s+(?:was|got|has\s+been|have\s+been|were|is\s+being)\s+(?:just\s+)?"
+    r"(?:cut|axed|eliminated|scrapped|made\s+redundant|let\s+go|disbanded)\b(?P<rest>.*)$"
+)
+# What may follow a team cut that still tells a job lost: nothing, an aside after a stop or comma, when ("in May",
+# "last week") or the employer ("at Spotify"); not what it was cut from or for ("from the tournament", "for the
+# strike", "because of snow"), which is a team of another kind or a cut for a day.
+_CUT_TAIL = re.compile(
+    r"^(?:|[,.;:!?(-].*|(?:(?i:in|on)\s+[A-Z][a-z]+|(?i:last|this)\s+[a-zA-Z]+)\b(?:[,.;:!?(-].*)?|"
+    r"(?i:yesterday|recently|today)\b(?:[,.;:!?(-].*)?|(?i:at)\s+[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*\b(?:[,.;:!?(-].*)?)$"
 )
 
 
 def as_job_cut(clause: str, known: Sequence[str]) -> list[str] | None:
     """ "the firm got swallowed by a bigger one and my whole team was cut" -> "I was laid off" (which ends the stored
-    job, its employer named); ``None`` when no job is cut ("my hair was cut", "my hours were cut" keeps the job).
+    job, its employer named); ``None`` when no job is cut ("my hair was cut", "my hours were cut" keeps the job,
+    "my team was cut from the tournament" is a sports team).
 
     >>> as_job_cut("the firm got swallowed and my whole team was cut", [])
     ['I was laid off']
+    >>> as_job_cut("my team was cut from the tournament", []) is None
+    True
     """
     m = _CUT.match(clause.strip())
-    if m is None:
+    if m is None or not _CUT_TAIL.match(m.group("rest").strip()):
         return None
     rest = m.group("rest").strip(" ,.")
     return ["I was laid off"] + ([rest] if rest else [])
@@ -168,8 +204,10 @@ def as_job_cut(clause: str, known: Sequence[str]) -> list[str] | None:
 
 # Who graduated, and what studies of theirs a stored fact tells: "User's daughter Imogen graduated." ends "User's
 # daughter Imogen is in her final year at Exeter uni.".
+# From uni, a degree or a named university ("from Exeter"), or with nothing of what after it; not "from nursery".
 _GRADUATED = re.compile(r"^(?P<who>User(?:'s\s+[\w' -]+?)?)\s+(?:has\s+|just\s+|finally\s+|officially\s+)*"
-                        r"graduated\b")
+                        r"graduated\b(?!\s+from\s+(?!(?:uni|university|college|her|his|their|the\s+[A-Z]|[A-Z]))|"
+                        r"\s+(?:[Ff]rom\s+)?(?:nursery|reception|primary|preschool|pre-school|kindergarten|playgroup)\b)")
 _STUDYING_AT = rx(r"\b(?:(?:final|first|second|third|fourth|last)\s+year|is\s+(?:studying|doing\s+(?:a|an|her|his|their)\s+"
                   r"(?:degree|masters|master's|phd|msc|ba|bsc))|is\s+at\s+(?:uni|university|college)|studies)\b")
 
@@ -272,11 +310,13 @@ def studies_finished(new: str, old: str) -> bool:
 
 
 # An ending taken back in the same sentence: "quit Spotify and reopened it", "cancelled Netflix then resubscribed",
-# "left the choir but went back a week later".
+# "left the choir but went back a week later"; went or came back to what was left, not to a place ("quit my job at
+# the Royal Free and came back to Cork").
+_BACK_TO_IT = r"(?=\s*(?:[.!?,;)]|$)|\s+(?:to\s+(?:it|them|her|him)|again|later|soon|a\s+(?:\w+\s+){0,2}later|the\s+next)\b)"
 _TAKEN_BACK = rx(
     r"\b(?:quit|left|cancell?ed|dropped|deleted|ditched|stopped|gave\s+up|uninstalled)\b.*?"
     r"\b(?:and|but|then|,)\s+(?:then\s+)?(?:(?:i|we)\s+)?(?:re-?(?:opened|installed|downloaded|joined|subscribed|"
-    r"activated|started)|went\s+back|came\s+back|started\s+(?:again|back)|got\s+(?:it\s+)?back|un-?quit|"
+    rf"activated|started)|(?:went|came|got)\s+back{_BACK_TO_IT}|started\s+(?:again|back)|got\s+it\s+back|un-?quit|"
     r"changed\s+(?:my|their)\s+mind|caved)\b"
 )
 

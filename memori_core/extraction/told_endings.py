@@ -320,7 +320,10 @@ def as_told_endings(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
             out.append(f"I passed my {test.group('test')}{test.group('rest')}")
             i += 2
             continue
-        out += told_ending(clause, known) or [clause]
+        if any(len(lead.split()) > 1 for lead in clauses[:i]) and as_workplace_now(strip_lead(clause).strip(), known):
+            out.append(clause)  # "Mum's poorly, I'm at the Royal Infirmary now": after a clause, a visit
+        else:
+            out += told_ending(clause, known) or [clause]
         i += 1
     return out
 
