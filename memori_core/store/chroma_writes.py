@@ -12,7 +12,7 @@ import numpy as np
 
 from ..facts import StoredFact
 from . import deadline
-from .base import check_upsert_counts, settle_failed_delete, settle_failed_write, when_open
+from .base import check_upsert_counts, settle_failed_delete, settle_failed_write, unanswered, when_open
 from .chroma_log import scrub_erased
 from .chroma_reads import ChromaReads
 from .chroma_records import ENTITY, chroma_id, inline, pack
@@ -91,17 +91,23 @@ class ChromaWrites(ChromaReads):
                     if progress is not None:
                         progress(stored)
         if failures:
+            # A batch whose reply was lost may have landed; a quickly refused one that failed first must not hide it.
+            error = next((exc for exc in failures if unanswered(exc)), failures[0])
             self._report_upsert(entity_id, facts, [f for start in sorted(landed) for f in facts[start : start + step]],
-                                failures[0])
+                                error)
 
     def _report_upsert(
         self, entity_id: str, facts: Sequence[StoredFact], in_landed_batches: list[StoredFact], error: BaseException
     ) -> None:
         """After a failed upsert: which facts landed, read back from the store (a batch can fail after
-        landing). Returns when every fact landed; raises ``error`` when none did, else PartialWriteError."""
+        landing). Returns when every fact landed; raises ``error`` when none did, else PartialWriteError. When the
+        store cannot be read back and ``error`` got no answer (:func:`.base.unanswered`), ``error`` is raised as it
+        is: what its batch did is unknown (the engine's writes raise WriteOutcomeUnknown from it)."""
         flags = self._holds(entity_id, facts)
         note = ""
         if flags is None:  # the store cannot be read either: only the batches that returned are known to be in
+            if unanswered(error):
+                raise error
             landed = {f.id for f in in_landed_batches}
             flags = [f.id in landed for f in facts]
             note = " (read back failed: facts of the failed batches may have landed too)"
