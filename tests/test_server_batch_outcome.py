@@ -2,7 +2,7 @@
 server: one batch reaches the server and its reply is lost (the proxy closes the connection), another is refused at
 once (the proxy answers 503), and reading back what landed fails too (503). The error raised says what may have
 happened: an add whose lost batch may have landed raises :class:`WriteOutcomeUnknown`, not the refused batch's
-"nothing sent"."""
+"nothing sent"; a delete whose first chunk was deleted raises :class:`PartialDeleteError` naming it."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ import pytest
 
 from _helpers import HashEmbedder, LoopbackServer, QuietHandler, ungated_engine
 from memori_core import ChromaStore, RecallEngine, WriteOutcomeUnknown
+from memori_core.store.base import PartialDeleteError
+from memori_core.store.chroma_client import ServerUnavailable
 
 pytestmark = pytest.mark.server
 
@@ -124,3 +126,19 @@ def test_an_add_whose_lost_batch_landed_raises_write_outcome_unknown_whatever_th
     assert cause is not None and getattr(cause, "sent", None) is True, repr(cause)
     landed = {f.content for f in direct.list("u")} - {"User lives in Leeds."}
     assert len(landed) == (2 if other == "refuse" else 4) and landed <= set(FACTS)  # the lost batch did land
+
+
+def test_a_delete_whose_first_chunk_was_deleted_and_second_refused_raises_partial_delete_naming_both(
+    proxy: FaultProxy, chroma_server: tuple[str, int]
+) -> None:
+    engine, direct, store = _engines(proxy, chroma_server)
+    ids = engine.add("u", FACTS)
+    proxy.watched = f"/collections/{store._facts.id}/delete"
+    proxy.plan = lambda n: "forward" if n == 1 else "refuse"
+    with pytest.raises(PartialDeleteError) as raised:
+        engine.delete("u", ids)
+    error = raised.value
+    assert isinstance(error.__cause__, ServerUnavailable)
+    left = {f.id for f in direct.list("u")} & set(ids)
+    assert len(left) == 2
+    assert set(error.remaining_ids) == left and set(error.deleted_ids) == set(ids) - left
