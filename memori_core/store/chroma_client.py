@@ -360,12 +360,21 @@ class NoServerAnswers(StoreUnreachable):
 
 def _unreachable(exc: BaseException, url: str) -> BaseException:
     """chromadb's "Could not connect to a Chroma server" (a ``ValueError`` that names no server) as a
-    :class:`NoServerAnswers` naming ``url``; any other error as it is."""
+    :class:`NoServerAnswers` naming ``url``; the ``ValueError`` chromadb makes of any other transport failure
+    while the client is built (a connection reset or dropped before the answer) as :func:`.from_transport`'s
+    error, which sent nothing (the build only reads); any other error as it is."""
+    import httpx
+
     if isinstance(exc, ValueError) and "could not connect" in str(exc).lower():
         error = NoServerAnswers(
             f"no Chroma server answers at {url} (start one with `chroma run --path DIR --port PORT`)", url
         )
         error.__cause__ = exc
+        return error
+    if isinstance(exc, ValueError) and isinstance(exc.__context__, httpx.TransportError):
+        error = from_transport(exc.__context__, url, "connecting")
+        if isinstance(error, StoreUnreachable):
+            error.sent = False
         return error
     return exc
 
