@@ -202,8 +202,19 @@ def http_client(
 
 
 def server_url(host: str, port: int, ssl: bool) -> str:
-    """The URL of a Chroma server, as messages and ``ChromaStore.location`` name it."""
+    """The URL of a Chroma server, as messages and ``ChromaStore.location`` name it (an IPv6 address in
+    brackets, the port always given)."""
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
     return f"{'https' if ssl else 'http'}://{host}:{port}"
+
+
+def _server_of(url: Any) -> str:
+    """:func:`server_url` of the server a request URL goes to (httpx leaves out a scheme's default port)."""
+    import httpx
+
+    where = httpx.URL(url)
+    return server_url(where.host, where.port or (443 if where.scheme == "https" else 80), where.scheme == "https")
 
 
 def retry_read(call: Callable[[], T]) -> T:
@@ -299,9 +310,8 @@ def _wrap_session(server: Any, session: Any, verify: Any) -> None:
         try:
             response = send(method, url, **kwargs)
         except httpx.TransportError as exc:  # said as memori's own error: callers need not import httpx
-            where = httpx.URL(url)
-            raise from_transport(exc, f"{where.scheme}://{where.host}:{where.port}",  # noqa: B904 - cause set
-                                 f"{method.upper()} .../{where.path.rsplit('/', 1)[-1]}")
+            raise from_transport(exc, _server_of(url),  # noqa: B904 - cause set
+                                 f"{method.upper()} .../{httpx.URL(url).path.rsplit('/', 1)[-1]}")
         if response.status_code in GATEWAY_STATUSES:
             # chromadb would raise a bare Exception holding the proxy's whole page, which no one can tell
             # from an error Chroma answered; this is the server being unreachable.
