@@ -39,7 +39,13 @@ ANSWER_CHARS = 120
 class ServerUnavailable(StoreUnreachable):
     """The Chroma server's address answered HTTP 502, 503 or 504 (:data:`GATEWAY_STATUSES`): a proxy in front
     of it could not reach it, or it is overloaded. An outage, like a refused connection
-    (:func:`memori_core.outage.is_outage`)."""
+    (:func:`memori_core.outage.is_outage`). ``sent`` for a 502 or 504 of a request: the proxy may have passed
+    it on before Chroma failed or fell silent (a write then may have landed); a 503 is a refusal."""
+
+
+GATEWAY_FORWARDED = frozenset({502, 504})
+"""Gateway statuses a proxy answers after it may have passed the request on: 504, its upstream did not answer in
+time; 502, its upstream's answer was broken or missing (a server that died mid-reply), or it refused."""
 
 
 def clip_text(text: str, limit: int = ANSWER_CHARS) -> str:
@@ -315,9 +321,12 @@ def _wrap_session(server: Any, session: Any, verify: Any) -> None:
         if response.status_code in GATEWAY_STATUSES:
             # chromadb would raise a bare Exception holding the proxy's whole page, which no one can tell
             # from an error Chroma answered; this is the server being unreachable.
+            status = response.status_code
+            what = ("a proxy in front of it got no answer from it in time" if status == 504 else
+                    "a proxy in front of it cannot reach it, or it is restarting")
             raise ServerUnavailable(
-                f"the Chroma server could not be reached (a proxy in front of it cannot reach it, or it is "
-                f"restarting): {describe_answer(response)} to {method.upper()} {httpx.URL(url).path}")
+                f"the Chroma server could not be reached ({what}): {describe_answer(response)} to "
+                f"{method.upper()} {httpx.URL(url).path}", url=_server_of(url), sent=status in GATEWAY_FORWARDED)
         return response
 
     session.request = request  # chromadb sends every request through session.request
