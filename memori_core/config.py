@@ -429,20 +429,26 @@ class RecallConfig:
         handles the variables exactly as upstream Memori does. Values are read with surrounding whitespace
         stripped, and names (``MEMORI_RECALL_GATE=OFF``, ``none``, ``English``) in any case. Unparsable or
         invalid values (e.g. ``MEMORI_RECALL_LIMIT=-3``) are ignored with a
-        warning naming the variable, its value, why, and the value used instead (the base value stays), as
+        warning naming the variable, its value, why, and the value the config uses instead (base's, an override's, or
+        the gate a threshold number selects), as
         upstream Memori does and as every ``MEMORI_RECALL_*`` variable is (``MEMORI_RECALL_PATH`` too). A number in
         ``MEMORI_RECALL_RELEVANCE_THRESHOLD`` (without ``MEMORI_RECALL_GATE``)
         selects ``gate="threshold"``, the rule that number belongs to; ``none`` or
         ``off`` there selects ``gate="off"``. Keyword
         ``overrides`` win over the environment and are validated strictly.
         """
-        values, applied = _read_env(cls, warn=True, base=base)
+        ignored: list[tuple[str, str, str, str]] = []
+        values, applied = _read_env(cls, warn=True, ignored=ignored)
         if applied:
             logger.info("RecallConfig.from_env applied %s", ", ".join(f"{k}={v}" for k, v in applied.items()))
         values.update(overrides)
-        if base is not None:
-            return dataclasses.replace(base, **values)
-        return cls(**values)
+        config = dataclasses.replace(base, **values) if base is not None else cls(**values)
+        # Said once the config is built: the value used comes from base, an override or another variable
+        # (a number in MEMORI_RECALL_RELEVANCE_THRESHOLD selects gate="threshold").
+        for var, raw, name, why in ignored:
+            logger.warning("ignoring %s=%r: not a valid value for %s (%s); using %r", var, raw, name, why,
+                           getattr(config, name))
+        return config
 
     @classmethod
     def env_variables(cls) -> dict[str, str]:
@@ -451,10 +457,11 @@ class RecallConfig:
         return _read_env(cls, warn=False)[1]
 
 
-def _read_env(cls: type[RecallConfig], *, warn: bool, base: RecallConfig | None = None
+def _read_env(cls: type[RecallConfig], *, warn: bool, ignored: list[tuple[str, str, str, str]] | None = None
               ) -> tuple[dict[str, Any], dict[str, str]]:
     """(the fields the ``MEMORI_RECALL_*`` variables set, the variables applied with their stripped values);
-    an invalid value is skipped, with a warning when ``warn``."""
+    an invalid value is skipped, and added to ``ignored`` as (variable, raw value, field, why) for the caller
+    to warn of; unknown ``MEMORI_RECALL_*`` names are warned of when ``warn``."""
     values: dict[str, Any] = {}
     applied: dict[str, str] = {}
     off = False
@@ -472,10 +479,8 @@ def _read_env(cls: type[RecallConfig], *, warn: bool, base: RecallConfig | None 
                 continue
             cls(**{name: value}, **({"gate": "threshold"} if name == "relevance_threshold" else {}))
         except (TypeError, ValueError) as exc:
-            if warn:
-                why = str(exc) if str(exc) and str(exc) != raw.strip() else "unreadable"
-                kept = getattr(base if base is not None else cls(), name)
-                logger.warning("ignoring %s=%r: not a valid value for %s (%s); using %r", var, raw, name, why, kept)
+            if ignored is not None:
+                ignored.append((var, raw, name, str(exc) if str(exc) and str(exc) != raw.strip() else "unreadable"))
             continue
         values[name] = value
         applied[var] = raw.strip()

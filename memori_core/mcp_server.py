@@ -73,7 +73,7 @@ from .metadata_keys import STORE_ITEM_KEY, STORE_NAMESPACE_KEY
 from .outage import is_outage
 from .records import to_record
 from .store.base import PartialWriteError, WriteOutcomeUnknown
-from .store.chroma_client import NoServerAnswers
+from .store.chroma_client import NoServerAnswers, ServerUnavailable
 from .store.unreachable import StoreUnreachable
 from .store.deadline import NotReached
 from .time_limit import check_timeout
@@ -424,8 +424,13 @@ def unanswered_call(tool: str, exc: BaseException, store: Any) -> str | None:
         seen, sent = seen.__cause__, True  # named by what the store raised; the type says the change was sent
     where = getattr(store, "location", None)
     server = f"the Chroma server at {where}" if isinstance(where, str) and "://" in where else "the memory store"
-    # memori's StoreUnreachable already says what this message says; its cause is the detail worth adding
-    detail = seen.__cause__ if isinstance(seen, StoreUnreachable) and seen.__cause__ is not None else seen
+    # A StoreUnreachable made of httpx's error (from_transport) already says what this message says: that error
+    # is the detail worth adding. Any other (NoServerAnswers over chromadb's ValueError) says more itself.
+    httpx = sys.modules.get("httpx")
+    cause = seen.__cause__ if isinstance(seen, StoreUnreachable) else None
+    detail = cause if httpx is not None and isinstance(cause, httpx.TransportError) else seen
+    if isinstance(seen, ServerUnavailable):  # the address answered: a proxy's or Chroma's 502/503/504
+        return f"{tool}: {server} is unavailable ({error_text(seen)}); {_not_done(tool, sent)}"
     if _could_not_connect(seen):
         return (f"{tool}: could not connect to {server} ({type(detail).__name__}: {error_text(detail)}); is it "
                 f"running? {_not_done(tool, sent)}")

@@ -304,6 +304,18 @@ def test_a_bad_value_warning_says_why_and_the_value_used_instead(monkeypatch, ca
     ]
 
 
+def test_a_bad_value_warning_names_the_value_the_config_really_uses(monkeypatch, caplog):
+    """Not base's: an override, or another variable (a threshold number selects gate="threshold"), decides it."""
+    monkeypatch.setenv("MEMORI_RECALL_GATE", "bogus")
+    monkeypatch.setenv("MEMORI_RECALL_RELEVANCE_THRESHOLD", "0.4")
+    monkeypatch.setenv("MEMORI_RECALL_LIMIT", "-3")
+    with caplog.at_level(logging.WARNING, logger="memori_core.config"):
+        cfg = RecallConfig.from_env(limit=7)
+    assert (cfg.gate, cfg.limit) == ("threshold", 7)
+    said = {m.split("=", 1)[0]: m.rsplit("; ", 1)[1] for m in caplog.messages if m.startswith("ignoring MEMORI_")}
+    assert said == {"ignoring MEMORI_RECALL_GATE": "using 'threshold'", "ignoring MEMORI_RECALL_LIMIT": "using 7"}
+
+
 def test_from_env_keeps_good_values_next_to_bad_ones(monkeypatch):
     monkeypatch.setenv("MEMORI_RECALL_LEX_WEIGHT", "oops")
     monkeypatch.setenv("MEMORI_RECALL_LEX_WEIGHT_SHORT", "0.22")

@@ -12,7 +12,7 @@ import pytest
 
 from _helpers import LoopbackServer, QuietHandler
 from memori_core import ChromaStore
-from memori_core.store.chroma_client import ServerUnavailable, check_server_address
+from memori_core.store.chroma_client import ServerUnavailable, _server_of, check_server_address
 
 
 @pytest.mark.parametrize(("host", "port", "message"), [
@@ -94,3 +94,16 @@ def test_a_proxy_answering_503_at_connect_is_server_unavailable(site: _Site) -> 
     assert not store.connected
     with pytest.raises(ServerUnavailable, match=unavailable):
         store.count("ana")  # each call tries to connect, and fails as an outage does
+
+
+@pytest.mark.parametrize(("request_url", "named"), [
+    ("https://chroma.example.com/api/v2/heartbeat", "https://chroma.example.com:443"),
+    ("http://chroma.example.com/api/v2/heartbeat", "http://chroma.example.com:80"),
+    ("http://[::1]:8000/api/v2/tenants/t/databases/d/collections/c/upsert", "http://[::1]:8000"),
+    ("http://127.0.0.1:8000/api/v2/heartbeat", "http://127.0.0.1:8000"),
+])
+def test_a_failed_request_names_its_server_with_its_port_and_an_ipv6_address_in_brackets(
+    request_url: str, named: str
+) -> None:
+    assert _server_of(request_url) == named
+

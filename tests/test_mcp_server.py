@@ -517,7 +517,9 @@ async def test_memori_mcp_over_a_chroma_server_not_answering_yet_serves_and_conn
                 ClientSession(read, write, read_timeout_seconds=timedelta(seconds=CALL_LIMIT)) as s:
             await s.initialize()
             with pytest.raises(ToolFailed, match=rf"^list: could not connect to the Chroma server at "
-                                                 rf"http://127.0.0.1:{port} .*is it running\?"):
+                                                 rf"http://127.0.0.1:{port} \(NoServerAnswers: no Chroma server "
+                                                 rf"answers at http://127.0.0.1:{port} \(start one with `chroma "
+                                                 r"run .*is it running\?"):
                 await call(s, "list")
             with running_chroma_server(tmp_path, port):
                 (fid,) = (await call(s, "add", facts=["User plays the cello."]))["ids"]

@@ -13,8 +13,9 @@ import httpx
 import pytest
 
 from _helpers import Clock, HashEmbedder, LoopbackServer, QuietHandler, ungated_engine
-from memori_core import ChromaStore, MemoriRecall
+from memori_core import ChromaStore, MemoriRecall, WriteOutcomeUnknown
 from memori_core.failopen import OutageBreaker
+from memori_core.mcp_server import unanswered_call
 from memori_core.store.chroma_client import ServerUnavailable
 
 pytestmark = pytest.mark.server
@@ -24,10 +25,12 @@ KWARGS = {"model": "m", "messages": [{"role": "user", "content": "Any snack for 
 
 
 class Proxy:
-    """A loopback HTTP proxy to ``upstream``; while ``down`` is a status, it answers that with an HTML page."""
+    """A loopback HTTP proxy to ``upstream``; while ``down`` is a status, it answers that with an HTML page (to the
+    requests whose path ends with ``down_for``; all when it is empty)."""
 
     def __init__(self, upstream: str) -> None:
         self.down: int | None = None
+        self.down_for = ""
         self.answered = 0
         client = httpx.Client(timeout=10)
         owner = self
@@ -39,7 +42,7 @@ class Proxy:
             def _forward(self) -> None:
                 size = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(size) if size else None
-                if owner.down is not None:
+                if owner.down is not None and self.path.endswith(owner.down_for):
                     owner.answered += 1
                     self._send(owner.down, {"Content-Type": "text/html"}, PAGE)
                     return
@@ -116,3 +119,37 @@ def test_a_strict_call_through_a_503_raises_a_connection_error_naming_the_status
                                                 r"'503 Service Temporarily Unavailable nginx'") as caught:
         engine.recall("Any snack for me?", "alice")
     assert isinstance(caught.value, ConnectionError)
+
+
+@pytest.mark.parametrize(("status", "sent"), [(502, True), (503, False), (504, True)])
+def test_a_write_through_a_gateway_error_is_unknown_when_the_proxy_may_have_passed_it_on(
+    proxy: Proxy, status: int, sent: bool
+) -> None:
+    """A 504 (the proxy waited for Chroma) or 502 (Chroma's answer broke) may follow a change Chroma made: the add
+    raises WriteOutcomeUnknown; a 503 refused it, and the add keeps its "nothing sent" error."""
+    store = ChromaStore.http(host="127.0.0.1", port=proxy.port, collection=f"t_{uuid.uuid4().hex}", timeout=2.0)
+    engine = ungated_engine(HashEmbedder(), store=store)
+    engine.add("alice", ["User is allergic to peanuts."])
+    proxy.down, proxy.down_for = status, f"/collections/{store._facts.id}/upsert"  # the add gets to send its facts
+    with pytest.raises((ServerUnavailable, WriteOutcomeUnknown)) as caught:
+        engine.add("alice", ["User plays the cello."])
+    error = caught.value
+    unavailable = error.__cause__ if isinstance(error, WriteOutcomeUnknown) else error
+    assert isinstance(unavailable, ServerUnavailable) and unavailable.sent is sent
+    assert isinstance(error, WriteOutcomeUnknown) is sent
+    assert unavailable.url == f"http://127.0.0.1:{proxy.port}"
+
+
+def test_the_mcp_message_for_a_gateway_error_says_the_server_is_unavailable_not_could_not_connect(
+    proxy: Proxy,
+) -> None:
+    store = ChromaStore.http(host="127.0.0.1", port=proxy.port, collection=f"t_{uuid.uuid4().hex}", timeout=2.0)
+    engine = ungated_engine(HashEmbedder(), store=store)
+    engine.add("alice", ["User is allergic to peanuts."])
+    proxy.down = 503
+    with pytest.raises(ServerUnavailable) as caught:
+        engine.recall("Any snack for me?", "alice")
+    said = unanswered_call("recall", caught.value, store)
+    assert said is not None and said.startswith(f"recall: the Chroma server at http://127.0.0.1:{proxy.port} is "
+                                                "unavailable (the Chroma server could not be reached")
+    assert "HTTP 503 Service Unavailable" in said and "could not connect" not in said and "running?" not in said

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,8 +18,9 @@ from langchain_core.messages import HumanMessage
 
 from _helpers import Clock, HashEmbedder, free_port, running_chroma_server, ungated_engine
 from _langchain_fakes import RecordingChatModel, system_text
-from memori_core import ChromaStore
+from memori_core import ChromaStore, StoreUnreachable
 from memori_core.failopen import OutageBreaker
+from memori_core.outage import is_outage
 from memori_core.store.chroma_client import NoServerAnswers
 from memori_langchain import MemoriMiddleware
 
@@ -58,6 +62,38 @@ def test_lazy_false_refuses_at_once_when_no_server_answers() -> None:
     port = free_port()
     with pytest.raises(NoServerAnswers, match=rf"no Chroma server answers at http://127.0.0.1:{port} "):
         ChromaStore.http(host="127.0.0.1", port=port, timeout=2.0, lazy=False)
+
+
+@pytest.fixture
+def hangs_up() -> Iterator[int]:
+    """A loopback port whose listener takes each connection, reads the request and closes without answering (a
+    server killed mid-start, a half-open load balancer)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(50)
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:  # closed: the test is over
+                return
+            with conn:
+                conn.recv(65536)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield int(listener.getsockname()[1])
+    listener.close()
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_a_server_that_drops_the_connection_at_start_is_an_outage_that_sent_nothing(hangs_up: int,
+                                                                                     lazy: bool) -> None:
+    with pytest.raises(StoreUnreachable, match=rf"the Chroma server at http://127.0.0.1:{hangs_up} dropped the "
+                                               r"connection before answering") as raised:
+        ChromaStore.http(host="127.0.0.1", port=hangs_up, timeout=2.0, lazy=lazy).count("ana")
+    assert is_outage(raised.value) and not raised.value.sent  # building the client only reads
 
 
 def test_a_port_given_as_a_string_of_digits_reaches_the_server_and_any_other_string_names_port(

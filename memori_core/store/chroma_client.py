@@ -39,7 +39,13 @@ ANSWER_CHARS = 120
 class ServerUnavailable(StoreUnreachable):
     """The Chroma server's address answered HTTP 502, 503 or 504 (:data:`GATEWAY_STATUSES`): a proxy in front
     of it could not reach it, or it is overloaded. An outage, like a refused connection
-    (:func:`memori_core.outage.is_outage`)."""
+    (:func:`memori_core.outage.is_outage`). ``sent`` for a 502 or 504 of a request: the proxy may have passed
+    it on before Chroma failed or fell silent (a write then may have landed); a 503 is a refusal."""
+
+
+GATEWAY_FORWARDED = frozenset({502, 504})
+"""Gateway statuses a proxy answers after it may have passed the request on: 504, its upstream did not answer in
+time; 502, its upstream's answer was broken or missing (a server that died mid-reply), or it refused."""
 
 
 def clip_text(text: str, limit: int = ANSWER_CHARS) -> str:
@@ -202,8 +208,19 @@ def http_client(
 
 
 def server_url(host: str, port: int, ssl: bool) -> str:
-    """The URL of a Chroma server, as messages and ``ChromaStore.location`` name it."""
+    """The URL of a Chroma server, as messages and ``ChromaStore.location`` name it (an IPv6 address in
+    brackets, the port always given)."""
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
     return f"{'https' if ssl else 'http'}://{host}:{port}"
+
+
+def _server_of(url: Any) -> str:
+    """:func:`server_url` of the server a request URL goes to (httpx leaves out a scheme's default port)."""
+    import httpx
+
+    where = httpx.URL(url)
+    return server_url(where.host, where.port or (443 if where.scheme == "https" else 80), where.scheme == "https")
 
 
 def retry_read(call: Callable[[], T]) -> T:
@@ -299,15 +316,17 @@ def _wrap_session(server: Any, session: Any, verify: Any) -> None:
         try:
             response = send(method, url, **kwargs)
         except httpx.TransportError as exc:  # said as memori's own error: callers need not import httpx
-            where = httpx.URL(url)
-            raise from_transport(exc, f"{where.scheme}://{where.host}:{where.port}",  # noqa: B904 - cause set
-                                 f"{method.upper()} .../{where.path.rsplit('/', 1)[-1]}")
+            raise from_transport(exc, _server_of(url),  # noqa: B904 - cause set
+                                 f"{method.upper()} .../{httpx.URL(url).path.rsplit('/', 1)[-1]}")
         if response.status_code in GATEWAY_STATUSES:
             # chromadb would raise a bare Exception holding the proxy's whole page, which no one can tell
             # from an error Chroma answered; this is the server being unreachable.
+            status = response.status_code
+            what = ("a proxy in front of it got no answer from it in time" if status == 504 else
+                    "a proxy in front of it cannot reach it, or it is restarting")
             raise ServerUnavailable(
-                f"the Chroma server could not be reached (a proxy in front of it cannot reach it, or it is "
-                f"restarting): {describe_answer(response)} to {method.upper()} {httpx.URL(url).path}")
+                f"the Chroma server could not be reached ({what}): {describe_answer(response)} to "
+                f"{method.upper()} {httpx.URL(url).path}", url=_server_of(url), sent=status in GATEWAY_FORWARDED)
         return response
 
     session.request = request  # chromadb sends every request through session.request
@@ -360,12 +379,21 @@ class NoServerAnswers(StoreUnreachable):
 
 def _unreachable(exc: BaseException, url: str) -> BaseException:
     """chromadb's "Could not connect to a Chroma server" (a ``ValueError`` that names no server) as a
-    :class:`NoServerAnswers` naming ``url``; any other error as it is."""
+    :class:`NoServerAnswers` naming ``url``; the ``ValueError`` chromadb makes of any other transport failure
+    while the client is built (a connection reset or dropped before the answer) as :func:`.from_transport`'s
+    error, which sent nothing (the build only reads); any other error as it is."""
+    import httpx
+
     if isinstance(exc, ValueError) and "could not connect" in str(exc).lower():
         error = NoServerAnswers(
             f"no Chroma server answers at {url} (start one with `chroma run --path DIR --port PORT`)", url
         )
         error.__cause__ = exc
+        return error
+    if isinstance(exc, ValueError) and isinstance(exc.__context__, httpx.TransportError):
+        error = from_transport(exc.__context__, url, "connecting")
+        if isinstance(error, StoreUnreachable):
+            error.sent = False
         return error
     return exc
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..facts import StoredFact
 from . import deadline
-from .base import check_upsert_counts, settle_failed_delete, settle_failed_write, when_open
+from .base import check_upsert_counts, settle_failed_delete, settle_failed_write, unanswered, when_open
 from .chroma_log import scrub_erased
 from .chroma_reads import ChromaReads
 from .chroma_records import ENTITY, chroma_id, inline, pack
@@ -91,17 +91,23 @@ class ChromaWrites(ChromaReads):
                     if progress is not None:
                         progress(stored)
         if failures:
+            # A batch whose reply was lost may have landed; a quickly refused one that failed first must not hide it.
+            error = next((exc for exc in failures if unanswered(exc)), failures[0])
             self._report_upsert(entity_id, facts, [f for start in sorted(landed) for f in facts[start : start + step]],
-                                failures[0])
+                                error)
 
     def _report_upsert(
         self, entity_id: str, facts: Sequence[StoredFact], in_landed_batches: list[StoredFact], error: BaseException
     ) -> None:
         """After a failed upsert: which facts landed, read back from the store (a batch can fail after
-        landing). Returns when every fact landed; raises ``error`` when none did, else PartialWriteError."""
+        landing). Returns when every fact landed; raises ``error`` when none did, else PartialWriteError. When the
+        store cannot be read back and ``error`` got no answer (:func:`.base.unanswered`), ``error`` is raised as it
+        is: what its batch did is unknown (the engine's writes raise WriteOutcomeUnknown from it)."""
         flags = self._holds(entity_id, facts)
         note = ""
         if flags is None:  # the store cannot be read either: only the batches that returned are known to be in
+            if unanswered(error):
+                raise error
             landed = {f.id for f in in_landed_batches}
             flags = [f.id in landed for f in facts]
             note = " (read back failed: facts of the failed batches may have landed too)"
@@ -148,7 +154,7 @@ class ChromaWrites(ChromaReads):
             try:
                 self._facts.delete(ids=chunk)  # entity-scoped ids; see ChromaReads.get
             except Exception as exc:  # noqa: BLE001 - read back: what was deleted before (or despite) the failure
-                self._report_delete(entity_id, ids, exc)
+                self._report_delete(entity_id, ids, ids[:start], exc)
                 break
         self._scrub_log()
 
@@ -165,14 +171,21 @@ class ChromaWrites(ChromaReads):
         except Exception as exc:  # noqa: BLE001 - the delete itself landed
             logger.warning("could not scrub deleted texts from Chroma's log in %s: %s", self.location, exc)
 
-    def _report_delete(self, entity_id: str, ids: Sequence[str], error: BaseException) -> None:
+    def _report_delete(self, entity_id: str, ids: Sequence[str], done: Sequence[str], error: BaseException) -> None:
+        """After a delete of ``ids`` failed with ``error`` once the chunks holding ``done`` had returned: what the
+        store still holds decides (:func:`.base.settle_failed_delete`). When it cannot be read back, ``error`` is
+        raised when it got no answer (its chunk may have been deleted: the engine's writes raise WriteOutcomeUnknown
+        from it) or when no earlier chunk returned; else :class:`PartialDeleteError` names ``done`` as deleted."""
         unique = list(dict.fromkeys(ids))
         try:
             left = self._records(entity_id, unique)
-        except Exception as exc:  # noqa: BLE001 - nothing more can be said than the store's error
+        except Exception as exc:  # noqa: BLE001 - nothing more can be said than what the chunks that returned did
             logger.warning("entity %r: a delete failed, and reading back which facts are gone failed too (%s): some "
                            "may have been deleted; engine.get shows which remain", entity_id, exc)
-            raise error from error.__cause__  # the read-back's failure hidden, the error's own cause kept
+            deleted = set(done)
+            if unanswered(error) or not deleted:
+                raise error from error.__cause__  # the read-back's failure hidden, the error's own cause kept
+            left = {i: None for i in unique if i not in deleted}  # its chunk was refused: nothing of it sent
         settle_failed_delete(logger, entity_id, unique, [i for i in unique if i in left], error)
 
     @when_open
