@@ -135,3 +135,22 @@ def test_a_title_is_no_given_name_the_word_after_it_is():
     assert given_names("User has to give Herr Huber his insulin at 8.") == {"huber"}
     assert given_names("User drives Frau Weber to church on Sundays.") == {"weber"}
     assert "herr" not in typed_words("Herr Huber's doctor gave him antibiotics. Can I crush them into his yoghurt?")
+
+
+@pytest.mark.parametrize(("turn", "word"), [
+    ("max out my credit card or pay off my loan?", "max"),
+    ("lucky me, I got the job! what should I wear on day one?", "lucky"),
+    ("ginger is supposed to help with nausea, right?", "ginger"),
+])
+def test_an_ordinary_lower_case_word_opening_a_turn_is_no_typed_name(turn, word):
+    assert word not in typed_words(turn)
+    assert "mylo" in typed_words("mylo has been limping since the weekend")  # no ordinary word: may be a name
+    assert "max" in typed_words("Max keeps coughing at night, what should I do?")  # capitalised: may be
+
+
+def test_an_ordinary_lower_case_word_opening_a_turn_makes_it_about_no_named_pet():
+    from memori_core.ranking.implications import asks_about_named
+    facts = ["User has a cat named Ginger.", "User has gout and takes allopurinol every day.", "User is vegetarian."]
+    assert not asks_about_named("ginger is supposed to help with nausea, right?", lambda: facts)
+    assert asks_about_named("Ginger is limping on her back leg", lambda: facts)
+
