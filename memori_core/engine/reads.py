@@ -39,6 +39,7 @@ from ..ranking.conversation import (
     goes_on_from_the_conversation,
     leans_on_the_conversation,
     tells_something,
+    without_connectives,
 )
 from ..ranking.asking import query_terms
 from ..ranking.concerns import question_concerns
@@ -467,10 +468,21 @@ class ReadPath(Answers, GateSignals, Judging):
         # A personal question, or a turn that leans on its conversation: the third-person lift, the care signal
         # and the implications, read among the rows the gate reads.
         scores = self._personal(query, scores, gathered, turn, limit, own, conv)
-        if turn.leans and not turn.alone and cfg.gate_carried is not None:
+        if (turn.leans and not turn.alone and cfg.gate_carried is not None
+                and not self._general_past_connectives(query, own)):
             # "its red and hot and came on overnight" after "my knee is swollen again...": the gout fact kept then
             scores = self._with_carried(request, scores, gathered)
         return done(scores)
+
+    def _general_past_connectives(self, query: str, own: np.ndarray) -> bool:
+        """Whether ``query`` (embedded as ``own``) is a general question once the connectives it opens with are
+        left out: "and how long do horses usually live?" goes on from the turn before only by its "and", and
+        carries none of that turn's facts (ranking/carried.py). A rest that still leans on the conversation ("and
+        is it safe for him?") is no general question."""
+        rest = without_connectives(query)
+        if rest == query or leans_on_the_conversation(rest) or goes_on_from_the_conversation(rest):
+            return False
+        return self._general_shape(rest, own, for_the_asker(rest))
 
     def _with_carried(self, request: _Request, scores: PoolScores, gathered: _Gathered) -> PoolScores:
         """``scores`` with the facts recall kept for the turn before ``request``'s (:meth:`_kept_before`) that this
