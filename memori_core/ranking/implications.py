@@ -151,9 +151,12 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         ("slot", (lambda: slot_rows(slots, facts, scores.rank_score,
                                     unless=only_locates if for_the_home(query) else None)) if slots else None),
         ("allergen", (lambda: allergen_rows(query, facts, lambda f: named_by(f, said))) if question is not None else None))
+    theirs = False  # a name or kin word the question uses opened a fact of someone else's (not the asker's name)
     for label, opened in openers:
         if opened is not None:
             extra, held = opened()
+            theirs = theirs or (label in ("name", "kin") and bool(held) and not any(
+                _OWN_NAME.match(facts[i]) for i in np.flatnonzero(extra).tolist()))
             rows |= extra
             met |= {f"{label} {h}" for h in held}
     if question is not None and not asks_for_suggestions(question) and not asks_to_recall(query):
@@ -162,7 +165,10 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         # fact the statement it goes on from tells itself; only among the limit best the ranking holds: forced in
         # from below, a domain's fact pushed a needed one out of the five (docs/ranking.md item 52)
         # a question for someone else (a gift, a meal for them) reads their facts, not the asker's own tastes
-        other = gift_for(query) or fed_to(query) or one_of_theirs(query, facts)
+        # ("Is it ok to give Lucky some chocolate?": Lucky's fact, held by the name, not the asker's diet), unless the
+        # asker speaks of themself too ("Can Max and I share a pizza?")
+        other = (gift_for(query) or fed_to(query) or one_of_theirs(query, facts)
+                 or (theirs and _ASKER.search(query.replace("\u2019", "'")) is None) or None)
 
         def fits(fact: str) -> bool:
             return (named_by(fact, said) and not (other is not None and _THE_ASKERS_OWN.match(fact))
