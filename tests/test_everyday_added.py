@@ -154,3 +154,21 @@ def test_an_ordinary_lower_case_word_opening_a_turn_makes_it_about_no_named_pet(
     assert not asks_about_named("ginger is supposed to help with nausea, right?", lambda: facts)
     assert asks_about_named("Ginger is limping on her back leg", lambda: facts)
 
+
+
+@pytest.mark.parametrize("question", [
+    "Tips for a 360 degree review at work?",  # no temperature: a kind of review
+    "I have 2 degrees, which job should I apply for?",  # university degrees
+    "My score dropped -30 points, what should I do?",  # a negative number of points
+])
+def test_a_number_of_degrees_or_below_zero_without_a_unit_or_weather_word_opens_no_place(question):
+    assert "place" not in question_domains(question)
+
+
+@pytest.mark.parametrize("question", [
+    "It will be 30\u00b0C tomorrow, what should I wear?",
+    "It's going to be 90 degrees Fahrenheit, any tips?",
+    "It is -5 outside, can I still go for a run?",
+])
+def test_a_temperature_told_by_its_unit_or_a_weather_word_opens_place(question):
+    assert "place" in question_domains(question)
