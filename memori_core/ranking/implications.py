@@ -282,8 +282,8 @@ def named_rows(names: frozenset[str], facts: Sequence[str],
     asker may have typed a name as) as a name (:func:`given_names`), for each name held by at most
     :data:`MOST_NAMED` facts, and those names."""
     if typed:
-        # one pass over the pool's text: only a word some fact capitalises can be a name it gives
-        typed = typed & {w.lower() for w in _CAPITALISED_WORD.findall("\n".join(facts))}
+        # only a name some fact of the pool gives can be one the asker typed (read once per pool)
+        typed = typed & _pool_given_names(tuple(facts))
     holding: dict[str, list[int]] = {n: [] for n in names | typed}
     if not holding:
         return np.zeros(len(facts), dtype=bool), []
@@ -295,6 +295,12 @@ def named_rows(names: frozenset[str], facts: Sequence[str],
             for w in typed.intersection(given_names(text)):
                 holding[w].append(i)
     return _held_by_few(holding, len(facts), MOST_NAMED)
+
+
+@functools.lru_cache(maxsize=16)
+def _pool_given_names(facts: tuple[str, ...]) -> frozenset[str]:
+    """The names the facts of a pool give (:func:`given_names`), for the few pools recalls read in turn."""
+    return frozenset().union(*map(given_names, facts))
 
 
 _CAPITALISED_WORD = re.compile(r"\b([A-Z][a-z][\w-]*)")
