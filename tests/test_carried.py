@@ -109,3 +109,13 @@ def test_without_connectives_leaves_the_question_a_turn_asks_in_its_own_words():
     assert without_connectives("ok and how long do horses usually live?") == "how long do horses usually live?"
     assert without_connectives("also, how long do horses live?") == "how long do horses live?"
     assert without_connectives("and?") == "and?"
+
+
+@pytest.mark.model
+def test_engine_carries_from_the_askers_last_turn_not_the_assistants_reply_ending_the_context(minilm):
+    engine = _taxi(minilm)
+    assert GOUT in [f.content for f in engine.recall(KNEE_ASKED, "u")]  # the app's own recall of the turn
+    reply = "Enjoy the music! The Hanshin Tigers play on Sunday and the shogi club meets then too."
+    got = {f.content: f.passed_by for f in engine.recall(KNEE_FOLLOW_UP, "u", context=[KNEE_ASKED, reply])}
+    assert GOUT in got  # carried from the knee question (main read the reply: gout out, shogi carried)
+    assert got.get(TAXI[9]) != "follow-up"

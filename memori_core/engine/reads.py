@@ -506,15 +506,26 @@ class ReadPath(Answers, GateSignals, Judging):
     def _kept_before(self, request: _Request) -> frozenset[str]:
         """The ids of the facts recall keeps for the turn just before ``request``'s, read on its own words with the
         same limit, filter and time (its core facts appended left out): the app's own recall of that turn when it
-        made one (a kept answer: no embedding), else one embedding of that turn. Without a judge: the gate's
-        answer, which is remembered only when no judge would answer otherwise."""
-        before = request.turns[-1]
+        made one on its own words (a kept answer: no embedding), else one embedding of that turn. Without a judge:
+        the gate's answer, which is remembered only when no judge would answer otherwise."""
+        before = self._last_user_turn(request)
         past = request.at is None and asks_about_the_past(before, [])
         begun = self._recall_scored(_Request(before, request.entity_id, request.limit, None, request.where, request.at,
                                              [], None, past))
         if not isinstance(begun, list):
             begun = self._recall_chosen(begun if self.judge is None else replace(begun, asked=None), None)
         return frozenset(f.id for f in begun if f.passed_by not in _APPENDED)
+
+    def _last_user_turn(self, request: _Request) -> str:
+        """The asker's turn just before ``request``'s: the last of its turns, unless that one is the assistant's reply
+        (``context`` may end with it): when recall answered the turn before it and not the last one, the last is
+        the reply. A reply recall never saw is read as the last turn (the context holds no roles)."""
+        turns = request.turns
+        if len(turns) < 2:
+            return turns[-1]
+        with self._entity_lock(request.entity_id):
+            asked = {a.query for a in self._cache_for(request.entity_id).answers}
+        return turns[-2] if turns[-1] not in asked and turns[-2] in asked else turns[-1]
 
     def _embed_query(self, query: str, query_vector: Any | None) -> np.ndarray:
         if query_vector is None:
