@@ -2,7 +2,8 @@
 from a word that is only capitalised because it opens a question, is a pronoun or a title, or names a day, a month
 or a holiday. Read by :mod:`.implications` (a name the question asks about), :mod:`.intent` (a name the facts
 know), :mod:`.own_first` (a question that names no one else) and :mod:`.referents` (the one name the turn before
-said). Pure: a table, English only.
+said). Tables, English only, and the MiniLM vocabulary read once as the ordinary words
+(:func:`is_ordinary_word`: a lower case word opening a turn that may be a typed name).
 """
 
 from __future__ import annotations
