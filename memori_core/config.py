@@ -231,8 +231,8 @@ class RecallConfig:
     overnight" after "my knee is swollen again, is it fine to take loxonin"): a fact recall kept for the turn just
     before (that turn recalled on its own words, not a core fact appended) is carried over, ranked in and kept,
     when it ranks among the ``limit + gate_carried`` best on this turn and its gate cosine reaches
-    ``gate_carried_cosine`` (:mod:`memori_core.ranking.carried`; at most one extra embedding, none when the app
-    recalled that turn already). ``None`` turns it off (docs/ranking.md 59)."""
+    ``gate_carried_cosine`` (:mod:`memori_core.ranking.carried`; at most one extra embedding: none when the app
+    recalled that turn on its own words already, one when its recall read that turn with a context). ``None`` turns it off (docs/ranking.md 59)."""
     gate_carried_cosine: float = 0.2
     """See ``gate_carried``."""
     gate_third_person: float | None = 0.05

@@ -85,3 +85,37 @@ def test_engine_carries_nothing_into_an_off_topic_question_after_a_personal_turn
     engine = _taxi(minilm)
     got = [f.content for f in engine.recall("What's the capital of Peru?", "u", context=[KNEE_ASKED])]
     assert GOUT not in got
+
+
+LUCKY_FACTS = ["User has a dog named Lucky.", "User's cat is called Bean.", "User's son Max is 8.",
+               "User's horse Rocky is 20.", "User is vegetarian.", "User lives in Denver.", "User has asthma.",
+               "User works as a teacher.", "User has gout and takes allopurinol every day.",
+               "User is allergic to penicillin.", "User's mother Ana lives in Lisbon.", "User is saving for a house deposit."]
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("turn", ["and how long do horses usually live?", "also, how long do horses live?"])
+def test_engine_carries_nothing_into_a_general_question_opened_by_a_connective(minilm, turn):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("u", LUCKY_FACTS)
+    before = "Is it ok to give Lucky some chocolate?"
+    got = {f.content: f.passed_by for f in engine.recall(turn, "u", context=[before])}
+    assert got.get("User is vegetarian.") != "follow-up"
+    assert "carried over from the turn before" not in engine.explain(turn, "u", context=[before]).gate_note
+
+
+def test_without_connectives_leaves_the_question_a_turn_asks_in_its_own_words():
+    from memori_core.ranking.conversation import without_connectives
+    assert without_connectives("ok and how long do horses usually live?") == "how long do horses usually live?"
+    assert without_connectives("also, how long do horses live?") == "how long do horses live?"
+    assert without_connectives("and?") == "and?"
+
+
+@pytest.mark.model
+def test_engine_carries_from_the_askers_last_turn_not_the_assistants_reply_ending_the_context(minilm):
+    engine = _taxi(minilm)
+    assert GOUT in [f.content for f in engine.recall(KNEE_ASKED, "u")]  # the app's own recall of the turn
+    reply = "Enjoy the music! The Hanshin Tigers play on Sunday and the shogi club meets then too."
+    got = {f.content: f.passed_by for f in engine.recall(KNEE_FOLLOW_UP, "u", context=[KNEE_ASKED, reply])}
+    assert GOUT in got  # carried from the knee question (main read the reply: gout out, shogi carried)
+    assert got.get(TAXI[9]) != "follow-up"

@@ -135,3 +135,54 @@ def test_a_title_is_no_given_name_the_word_after_it_is():
     assert given_names("User has to give Herr Huber his insulin at 8.") == {"huber"}
     assert given_names("User drives Frau Weber to church on Sundays.") == {"weber"}
     assert "herr" not in typed_words("Herr Huber's doctor gave him antibiotics. Can I crush them into his yoghurt?")
+
+
+@pytest.mark.parametrize(("turn", "word"), [
+    ("max out my credit card or pay off my loan?", "max"),
+    ("lucky me, I got the job! what should I wear on day one?", "lucky"),
+    ("ginger is supposed to help with nausea, right?", "ginger"),
+])
+def test_an_ordinary_lower_case_word_opening_a_turn_is_no_typed_name(turn, word):
+    assert word not in typed_words(turn)
+    assert "mylo" in typed_words("mylo has been limping since the weekend")  # no ordinary word: may be a name
+    assert "max" in typed_words("Max keeps coughing at night, what should I do?")  # capitalised: may be
+
+
+def test_an_ordinary_lower_case_word_opening_a_turn_makes_it_about_no_named_pet():
+    from memori_core.ranking.implications import asks_about_named
+    facts = ["User has a cat named Ginger.", "User has gout and takes allopurinol every day.", "User is vegetarian."]
+    assert not asks_about_named("ginger is supposed to help with nausea, right?", lambda: facts)
+    assert asks_about_named("Ginger is limping on her back leg", lambda: facts)
+
+
+
+@pytest.mark.parametrize("question", [
+    "Tips for a 360 degree review at work?",  # no temperature: a kind of review
+    "I have 2 degrees, which job should I apply for?",  # university degrees
+    "My score dropped -30 points, what should I do?",  # a negative number of points
+])
+def test_a_number_of_degrees_or_below_zero_without_a_unit_or_weather_word_opens_no_place(question):
+    assert "place" not in question_domains(question)
+
+
+@pytest.mark.parametrize("question", [
+    "It will be 30\u00b0C tomorrow, what should I wear?",
+    "It's going to be 90 degrees Fahrenheit, any tips?",
+    "It is -5 outside, can I still go for a run?",
+])
+def test_a_temperature_told_by_its_unit_or_a_weather_word_opens_place(question):
+    assert "place" in question_domains(question)
+
+
+def test_typed_words_read_the_names_of_a_pool_once_not_per_question():
+    import time
+    facts = [f"User went to the gym on day {i} and felt fine." for i in range(999)]
+    facts.append("Dinner with friends is every Friday.")  # a capitalised word that gives no name
+    typed = typed_words("what should I cook for dinner tonight?")
+    assert not named_rows(frozenset(), facts, typed)[0].any()
+    runs = []
+    for _ in range(20):
+        start = time.perf_counter()
+        named_rows(frozenset(), facts, typed)
+        runs.append(time.perf_counter() - start)
+    assert sorted(runs)[10] < 1e-3  # on main 6269563..ac63194 each call joined and scanned the pool: 3-8 ms

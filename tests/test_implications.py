@@ -685,3 +685,21 @@ def test_things_suggested_for_the_home_bring_the_homes_facts_not_the_town_it_is_
     assert leather in recalled
     # the home as a place still asks where it is
     assert town in [f.content for f in eng.recall("Can you recommend some walks near my home?", "u")]
+
+
+LUCKY_FACTS = ["User has a dog named Lucky.", "User's cat is called Bean.", "User's son Max is 8.",
+               "User's horse Rocky is 20.", "User is vegetarian.", "User lives in Denver.", "User has asthma.",
+               "User works as a teacher.", "User has gout and takes allopurinol every day.",
+               "User is allergic to penicillin.", "User's mother Ana lives in Lisbon.", "User is saving for a house deposit."]
+
+
+@pytest.mark.model
+def test_a_food_for_a_named_pet_does_not_imply_the_askers_own_diet_with_minilm(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("u", LUCKY_FACTS)
+    got = {f.content: f.passed_by for f in engine.recall("Is it ok to give Lucky some chocolate?", "u")}
+    assert "User has a dog named Lucky." in got
+    assert got.get("User is vegetarian.") != "implied"  # the asker's diet is no concern of what Lucky eats
+    # the asker eating with them keeps their own diet
+    shared = [f.content for f in engine.recall("Can Max and I share a pizza tonight?", "u")]
+    assert "User is vegetarian." in shared

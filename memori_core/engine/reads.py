@@ -39,6 +39,7 @@ from ..ranking.conversation import (
     goes_on_from_the_conversation,
     leans_on_the_conversation,
     tells_something,
+    without_connectives,
 )
 from ..ranking.asking import query_terms
 from ..ranking.concerns import question_concerns
@@ -467,10 +468,21 @@ class ReadPath(Answers, GateSignals, Judging):
         # A personal question, or a turn that leans on its conversation: the third-person lift, the care signal
         # and the implications, read among the rows the gate reads.
         scores = self._personal(query, scores, gathered, turn, limit, own, conv)
-        if turn.leans and not turn.alone and cfg.gate_carried is not None:
+        if (turn.leans and not turn.alone and cfg.gate_carried is not None
+                and not self._general_past_connectives(query, own)):
             # "its red and hot and came on overnight" after "my knee is swollen again...": the gout fact kept then
             scores = self._with_carried(request, scores, gathered)
         return done(scores)
+
+    def _general_past_connectives(self, query: str, own: np.ndarray) -> bool:
+        """Whether ``query`` (embedded as ``own``) is a general question once the connectives it opens with are
+        left out: "and how long do horses usually live?" goes on from the turn before only by its "and", and
+        carries none of that turn's facts (ranking/carried.py). A rest that still leans on the conversation ("and
+        is it safe for him?") is no general question."""
+        rest = without_connectives(query)
+        if rest == query or leans_on_the_conversation(rest) or goes_on_from_the_conversation(rest):
+            return False
+        return self._general_shape(rest, own, for_the_asker(rest))
 
     def _with_carried(self, request: _Request, scores: PoolScores, gathered: _Gathered) -> PoolScores:
         """``scores`` with the facts recall kept for the turn before ``request``'s (:meth:`_kept_before`) that this
@@ -494,15 +506,26 @@ class ReadPath(Answers, GateSignals, Judging):
     def _kept_before(self, request: _Request) -> frozenset[str]:
         """The ids of the facts recall keeps for the turn just before ``request``'s, read on its own words with the
         same limit, filter and time (its core facts appended left out): the app's own recall of that turn when it
-        made one (a kept answer: no embedding), else one embedding of that turn. Without a judge: the gate's
-        answer, which is remembered only when no judge would answer otherwise."""
-        before = request.turns[-1]
+        made one on its own words (a kept answer: no embedding), else one embedding of that turn. Without a judge:
+        the gate's answer, which is remembered only when no judge would answer otherwise."""
+        before = self._last_user_turn(request)
         past = request.at is None and asks_about_the_past(before, [])
         begun = self._recall_scored(_Request(before, request.entity_id, request.limit, None, request.where, request.at,
                                              [], None, past))
         if not isinstance(begun, list):
             begun = self._recall_chosen(begun if self.judge is None else replace(begun, asked=None), None)
         return frozenset(f.id for f in begun if f.passed_by not in _APPENDED)
+
+    def _last_user_turn(self, request: _Request) -> str:
+        """The asker's turn just before ``request``'s: the last of its turns, unless that one is the assistant's reply
+        (``context`` may end with it): when recall answered the turn before it and not the last one, the last is
+        the reply. A reply recall never saw is read as the last turn (the context holds no roles)."""
+        turns = request.turns
+        if len(turns) < 2:
+            return turns[-1]
+        with self._entity_lock(request.entity_id):
+            asked = {a.query for a in self._cache_for(request.entity_id).answers}
+        return turns[-2] if turns[-1] not in asked and turns[-2] in asked else turns[-1]
 
     def _embed_query(self, query: str, query_vector: Any | None) -> np.ndarray:
         if query_vector is None:

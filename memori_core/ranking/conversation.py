@@ -23,7 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "SHORT_TURN", "accepts", "asks_something", "blend_query", "conversation_text",
-           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "tells_something", "told_in"]
+           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "without_connectives", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "tells_something", "told_in"]
 
 COURTESY_WORDS = frozenset({
     "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
@@ -163,6 +163,22 @@ def leans_on_the_conversation(turn: str) -> bool:
     """
     return (_GOES_ON.search(turn) is not None or points_back(turn) or len(turn.split()) <= SHORT_TURN
             or offers_a_choice(turn))
+
+
+_CONNECTIVE = re.compile(r"^\W*(?:and|also|ok|okay|so|plus|what\s+about|how\s+about)\b[\s,.:;!-]*", re.IGNORECASE)
+
+
+def without_connectives(turn: str) -> str:
+    """``turn`` without the connectives that open it ("and", "also", "ok and", "what about"): the question it asks
+    in its own words, which may stand alone.
+
+    >>> without_connectives("ok and how long do horses usually live?"), without_connectives("Who won?")
+    ('how long do horses usually live?', 'Who won?')
+    """
+    rest = turn
+    while (m := _CONNECTIVE.match(rest)) is not None and re.search(r"\w", rest[m.end():]) is not None:
+        rest = rest[m.end():]
+    return rest
 
 
 def points_back(turn: str) -> bool:

@@ -381,7 +381,7 @@ _ADDED_QUESTION_WORDS: dict[str, tuple[str, ...]] = {
     "health": ("needle", "needles", "injection", "injections", "scan", "give blood", "donate blood",
                "blood donation", "feeling low", "feel low", "low mood", "depressed", "chest pain", "joint pain",
                "swollen", "swelling", "flare up", "flare"),
-    "place": ("degrees", "temperature", "freezing", "below zero", "cold snap", "cold weather", "hot weather",
+    "place": ("temperature", "freezing", "below zero", "cold snap", "cold weather", "hot weather",
               "heat wave", "sunny", "windy", "outdoor", "outdoors", "out all day"),
     "home": ("my flat", "the flat", "small flat", "apartment", "my room", "bedroom", "living room", "cramped",
              "small space", "power cut", "power cuts", "power outage", "blackout", "electricity",
@@ -497,9 +497,28 @@ _A_CHILD = re.compile(r"\b(?:kids?|child(?:ren)?|sons?|daughters?|bab(?:y|ies)|t
 # health's words of well-being, not of treatment: how one sleeps or copes asks nothing an allergy bears on
 _WELLBEING = frozenset({"sleep", "sleeps", "stress", "stresses", "anxious", "anxiety", "anxieties", "mental health",
                         "tired"})
-# a temperature told in numbers: "-25 this weekend", "35 degrees all week", "30\u00b0C" (item 57)
-_TEMPERATURE = re.compile(r"(?:^|(?<=\s))(?:-|minus\s+)\d+\b(?!\s*(?:%|percent))|\b\d+\s*(?:\u00b0|degrees?\b)",
-                          re.IGNORECASE)
+# a temperature told in numbers (item 57): by its unit ("30\u00b0C", "90 degrees Fahrenheit"), or a number of
+# degrees or below zero with a weather or time word near it ("35 degrees all week", "-25 this weekend"); not "a 360
+# degree review", "I have 2 degrees", "my score dropped -30 points"
+_TEMPERATURE = re.compile(r"\b\d+\s*(?:\u00b0|\u00ba|degrees?\s+(?:c|f|celsius|fahrenheit|centigrade)\b)", re.IGNORECASE)
+_MAYBE_TEMPERATURE = re.compile(
+    r"(?:^|(?<=\s))(?:-|minus\s+)\d+\b(?!\s*(?:%|percent|points?|pts|pounds?|lbs?|kgs?|kilos?|dollars?|euros?|quid|"
+    r"bucks|marks?|votes?|places?|spots?)\b)|\b\d+\s+degrees\b", re.IGNORECASE)
+_WEATHER_OR_TIME = re.compile(
+    r"\b(?:weather|forecast|outside|hot|cold|warm|heat|freezing|frost\w*|snow\w*|rain\w*|sun\w*|wind\w*|chill\w*|"
+    r"ice|icy|storm\w*|today|tonight|tomorrow|weekend|week|morning|night|overnight|days?)\b", re.IGNORECASE)
+NEAR_TEMPERATURE = 24
+"""How many characters either side of a number of degrees or below zero a weather or time word may stand."""
+
+
+def _temperature(text: str) -> str | None:
+    """The temperature a question tells in numbers, or ``None``."""
+    if (m := _TEMPERATURE.search(text)) is not None:
+        return m.group(0)
+    for m in _MAYBE_TEMPERATURE.finditer(text):
+        if _WEATHER_OR_TIME.search(text, max(0, m.start() - NEAR_TEMPERATURE), m.end() + NEAR_TEMPERATURE):
+            return m.group(0)
+    return None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -513,9 +532,9 @@ def _opened(text: str) -> dict[str, frozenset[str]]:
     tokens = [t for i, t in enumerate(tokens)
               if not (t in _COPING and i + 1 < len(tokens) and tokens[i + 1] == "with")]
     found = _QUESTION_WORDS.opened_by(tokens, folded)
-    if (temperature := _TEMPERATURE.search(text)) is not None:
+    if (temperature := _temperature(text)) is not None:
         # "It's going to be -25 this weekend": the weather where the asker is (item 57)
-        found.setdefault("place", set()).add(temperature.group(0).strip().lower())
+        found.setdefault("place", set()).add(temperature.strip().lower())
     if "food" in found and NOT_FOOD.search(text.lower()):
         del found["food"]  # "What should I wear to the dinner?": not a question about what to eat
     if "place" in found and _ELSEWHERE.search(text):

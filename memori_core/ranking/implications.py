@@ -30,7 +30,7 @@ from .conversation import (asks_something, changes_the_plan, goes_on_from_the_co
                            points_back)
 from .everyday import asks_for_suggestions, everyday_rows
 from .kin import kin_named, kin_rows
-from .names import TITLES, is_not_a_name
+from .names import TITLES, is_not_a_name, is_ordinary_word
 from .pipeline import PoolScores, limit_best
 
 __all__ = ["MOST_NAMED", "asked_about", "asked_slots", "fed_to", "one_of_theirs", "gift_for", "not_about_them", "asks_about_named",
@@ -113,6 +113,8 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         question = f"{query}\n{before}"
         statement = None if asks_for_advice(before) else before
     subject = (_NAME_ASKED.match(query) or _NAME_OPENS.match(query)) if question is None else None
+    if subject is not None and subject.re is _NAME_OPENS and not _may_be_typed_name(subject.group(1)):
+        subject = None  # "ginger is supposed to help with nausea": no name
     if question is None and not slots and subject is None:
         return scores
     asked: frozenset[str] = frozenset()
@@ -149,9 +151,12 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         ("slot", (lambda: slot_rows(slots, facts, scores.rank_score,
                                     unless=only_locates if for_the_home(query) else None)) if slots else None),
         ("allergen", (lambda: allergen_rows(query, facts, lambda f: named_by(f, said))) if question is not None else None))
+    theirs = False  # a name or kin word the question uses opened a fact of someone else's (not the asker's name)
     for label, opened in openers:
         if opened is not None:
             extra, held = opened()
+            theirs = theirs or (label in ("name", "kin") and bool(held) and not any(
+                _OWN_NAME.match(facts[i]) for i in np.flatnonzero(extra).tolist()))
             rows |= extra
             met |= {f"{label} {h}" for h in held}
     if question is not None and not asks_for_suggestions(question) and not asks_to_recall(query):
@@ -160,7 +165,10 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         # fact the statement it goes on from tells itself; only among the limit best the ranking holds: forced in
         # from below, a domain's fact pushed a needed one out of the five (docs/ranking.md item 52)
         # a question for someone else (a gift, a meal for them) reads their facts, not the asker's own tastes
-        other = gift_for(query) or fed_to(query) or one_of_theirs(query, facts)
+        # ("Is it ok to give Lucky some chocolate?": Lucky's fact, held by the name, not the asker's diet), unless the
+        # asker speaks of themself too ("Can Max and I share a pizza?")
+        other = (gift_for(query) or fed_to(query) or one_of_theirs(query, facts)
+                 or (theirs and _ASKER.search(query.replace("\u2019", "'")) is None) or None)
 
         def fits(fact: str) -> bool:
             return (named_by(fact, said) and not (other is not None and _THE_ASKERS_OWN.match(fact))
@@ -262,7 +270,7 @@ def asks_about_named(question: str, facts: Callable[[], Sequence[str]]) -> bool:
         name = m.group(1)
         return any(name in text and name in _WORD.findall(text) for text in facts())
     m = _NAME_OPENS.match(question)
-    if m is None or is_not_a_name(m.group(1)):
+    if m is None or is_not_a_name(m.group(1)) or not _may_be_typed_name(m.group(1)):
         return False
     name = m.group(1).lower()  # "bess is limping": a name the facts give, typed in any case
     return any(name in text.lower() and name in given_names(text) for text in facts())
@@ -274,8 +282,8 @@ def named_rows(names: frozenset[str], facts: Sequence[str],
     asker may have typed a name as) as a name (:func:`given_names`), for each name held by at most
     :data:`MOST_NAMED` facts, and those names."""
     if typed:
-        # one pass over the pool's text: only a word some fact capitalises can be a name it gives
-        typed = typed & {w.lower() for w in _CAPITALISED_WORD.findall("\n".join(facts))}
+        # only a name some fact of the pool gives can be one the asker typed (read once per pool)
+        typed = typed & _pool_given_names(tuple(facts))
     holding: dict[str, list[int]] = {n: [] for n in names | typed}
     if not holding:
         return np.zeros(len(facts), dtype=bool), []
@@ -287,6 +295,12 @@ def named_rows(names: frozenset[str], facts: Sequence[str],
             for w in typed.intersection(given_names(text)):
                 holding[w].append(i)
     return _held_by_few(holding, len(facts), MOST_NAMED)
+
+
+@functools.lru_cache(maxsize=16)
+def _pool_given_names(facts: tuple[str, ...]) -> frozenset[str]:
+    """The names the facts of a pool give (:func:`given_names`), for the few pools recalls read in turn."""
+    return frozenset().union(*map(given_names, facts))
 
 
 _CAPITALISED_WORD = re.compile(r"\b([A-Z][a-z][\w-]*)")
@@ -330,12 +344,23 @@ def typed_words(question: str) -> frozenset[str]:
     is limping"), and its first word: :func:`named_words` reads only the capitalised words past a sentence's first,
     so an asker who types in lower case, or opens with the name, named no one. Read only against the names the
     facts give (:func:`given_names`), never as a word the fact merely holds."""
-    words = {w for w in _LOWER_WORD.findall(question) if not is_not_a_name(w)}
-    # not an owner ("Angel's class has a trip, can we afford it?"): the question is for the asker, as with _NAME_ASKED
     first = re.match(r"\W*([A-Za-z][a-z][\w-]*)\b(?!['\u2019]s\b)", question)
-    if first is not None and not is_not_a_name(first.group(1)):
+    opening = _OPENING_WORD.match(question)
+    words = {w for w in _LOWER_WORD.findall(question, opening.end() if opening is not None else 0)
+             if not is_not_a_name(w)}
+    # not an owner ("Angel's class has a trip, can we afford it?"): the question is for the asker, as with _NAME_ASKED
+    if first is not None and not is_not_a_name(first.group(1)) and _may_be_typed_name(first.group(1)):
         words.add(first.group(1).lower())
     return frozenset(words)
+
+
+_OPENING_WORD = re.compile(r"\W*[\w'\u2019-]+")
+
+
+def _may_be_typed_name(first: str) -> bool:
+    """Whether a turn's first word may be a name: capitalised ("Sigge has been scratching"), or in lower case no
+    ordinary word ("mylo has been limping"; not "max out my credit card", "ginger is supposed to help")."""
+    return first[0].isupper() or not is_ordinary_word(first)
 
 
 def _held_by_few(holding: dict[str, list[int]], n: int, most: int) -> tuple[np.ndarray, list[str]]:

@@ -2,14 +2,18 @@
 from a word that is only capitalised because it opens a question, is a pronoun or a title, or names a day, a month
 or a holiday. Read by :mod:`.implications` (a name the question asks about), :mod:`.intent` (a name the facts
 know), :mod:`.own_first` (a question that names no one else) and :mod:`.referents` (the one name the turn before
-said). Pure: a table, English only.
+said). Tables, English only, and the MiniLM vocabulary read once as the ordinary words
+(:func:`is_ordinary_word`: a lower case word opening a turn that may be a typed name).
 """
 
 from __future__ import annotations
 
-from ..calendar_words import MONTH_NAMES, WEEKDAYS
+import functools
 
-__all__ = ["NOT_A_NAME", "OPENERS", "TITLES", "is_not_a_name"]
+from ..calendar_words import MONTH_NAMES, WEEKDAYS
+from ..minilm import VOCAB_PATH
+
+__all__ = ["NOT_A_NAME", "OPENERS", "TITLES", "is_not_a_name", "is_ordinary_word"]
 
 OPENERS: frozenset[str] = frozenset("""
     what which who whom whose when where why how let
@@ -40,3 +44,20 @@ def is_not_a_name(word: str, words: frozenset[str] = NOT_A_NAME) -> bool:
     (True, True, True, False)
     """
     return word.casefold() in words
+
+
+@functools.lru_cache(maxsize=1)
+def _vocabulary() -> frozenset[str]:
+    with open(VOCAB_PATH, encoding="utf-8") as fh:
+        return frozenset(line.strip() for line in fh if line.strip().isalpha())
+
+
+def is_ordinary_word(word: str) -> bool:
+    """Whether ``word`` is a whole word of the MiniLM WordPiece vocabulary (in any case): "max", "ginger" and "lucky"
+    are, "mylo" and "sigge" are not. A lower case word that opens a turn ("max out my card?", "ginger is supposed to
+    help") is read as a typed name only when it is no such word; a capitalised one always may be.
+
+    >>> is_ordinary_word("ginger"), is_ordinary_word("Max"), is_ordinary_word("mylo")
+    (True, True, False)
+    """
+    return word.casefold() in _vocabulary()
