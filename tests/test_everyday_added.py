@@ -178,7 +178,8 @@ def test_typed_words_read_the_names_of_a_pool_once_not_per_question():
     from memori_core.ranking.implications import _pool_given_names
     facts = [f"User went to the gym on day {i} and felt fine." for i in range(999)]
     facts.append("Dinner with friends is every Friday.")  # a capitalised word that gives no name
-    typed = typed_words("what should I cook for dinner tonight?")
+    typed = typed_words("can I take mylo to the beach tonight?")
+    assert "mylo" in typed
     assert not named_rows(frozenset(), facts, typed)[0].any()
     before = _pool_given_names.cache_info()
     for _ in range(5):
@@ -186,3 +187,11 @@ def test_typed_words_read_the_names_of_a_pool_once_not_per_question():
     after = _pool_given_names.cache_info()
     # on main 6269563..ac63194 each call joined and scanned the whole pool; now the pool's names are read once
     assert (after.hits - before.hits, after.misses - before.misses) == (5, 0)
+
+@pytest.mark.parametrize("question", [
+    "what goes well with rocky road cake?",  # a horse named Rocky
+    "How long have I been collecting vintage films?",  # "Long" capitalised in a stored reply
+    "is green bean casserole hard to make?",  # a cat named Bean
+])
+def test_an_ordinary_lower_case_word_anywhere_in_a_turn_is_no_typed_name(question):
+    assert not typed_words(question) & {"rocky", "long", "bean"}

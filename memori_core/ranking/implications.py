@@ -340,14 +340,16 @@ _LOWER_WORD = re.compile(r"(?<![\w'-])([a-z][a-z-]{2,})(?![\w'-])")
 
 
 def typed_words(question: str) -> frozenset[str]:
-    """The words of a question that may be a name typed in lower case ("can I still walk mylo every morning", "bess
-    is limping"), and its first word: :func:`named_words` reads only the capitalised words past a sentence's first,
+    """The words of a question that may be a name typed in lower case and are no ordinary word ("can I still walk mylo
+    every morning", "bess is limping"; not "rocky road cake"), and its first word: :func:`named_words` reads only the capitalised words past a sentence's first,
     so an asker who types in lower case, or opens with the name, named no one. Read only against the names the
     facts give (:func:`given_names`), never as a word the fact merely holds."""
     first = re.match(r"\W*([A-Za-z][a-z][\w-]*)\b(?!['\u2019]s\b)", question)
     opening = _OPENING_WORD.match(question)
+    # an ordinary word typed in lower case is that word ("rocky road cake", "how long", "green bean"), whichever pet
+    # or relative a fact names with it; only a word no vocabulary holds ("walk mylo") may be a name typed so
     words = {w for w in _LOWER_WORD.findall(question, opening.end() if opening is not None else 0)
-             if not is_not_a_name(w)}
+             if not is_not_a_name(w) and not is_ordinary_word(w)}
     # not an owner ("Angel's class has a trip, can we afford it?"): the question is for the asker, as with _NAME_ASKED
     if first is not None and not is_not_a_name(first.group(1)) and _may_be_typed_name(first.group(1)):
         words.add(first.group(1).lower())
