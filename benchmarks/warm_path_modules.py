@@ -62,7 +62,7 @@ CONCERNS: dict[str, tuple[str, ...]] = {
     "store": ("memori_core.store.*",),
     "embedder": ("memori_core.embedders", "memori_core.minilm"),
     "ranking formula": tuple(f"memori_core.ranking{name}" for name in (
-        "", ".candidates", ".pipeline", ".dense", ".lexical", ".fusion", ".gate", ".recency", ".core", ".judged",
+        "", ".candidates", ".pipeline", ".dense", ".lexical", ".fusion", ".gate", ".carried", ".recency", ".core", ".judged",
         ".rerank", ".affinity", ".domain_vectors", ".spread", ".ties")),
     # ranking/'s English tables that read a question (and the turns before it), and layer 0's two of them
     "question-reading tables": tuple(f"memori_core.ranking.{name}" for name in (

@@ -30,7 +30,7 @@ TITLES: frozenset[str] = frozenset("""
 NOT_A_NAME: frozenset[str] = OPENERS | TITLES | frozenset("""
     i i'm i've i'd i'll my our we we've we're we'd you your he she it they his her their its it's
     this that that's these those there there's here everyone nobody somebody someone
-    the a an user any anything ok okay so and but then just also hi hey thanks if in on at for to with about
+    the a an user any anything ok okay so and or nor but yet then just also hi hey thanks if in on at for to with about
     mum mom dad
     christmas easter
 """.split()) | frozenset(WEEKDAYS) | frozenset(MONTH_NAMES)
