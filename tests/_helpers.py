@@ -455,6 +455,70 @@ class LoopbackServer:
         self._thread.join()
 
 
+Answer = tuple[int, str, bytes]
+"""The proxy's own answer to a request: its status, content type and body."""
+
+
+class ForwardingProxy:
+    """A loopback HTTP proxy to ``upstream`` (a real server, e.g. `chroma run`): each request is forwarded, answered
+    by the proxy itself, or forwarded with its reply lost (the connection closed without an answer), as
+    :meth:`decide` says for its path; it answers as nginx does (``Server: nginx``)."""
+
+    def __init__(self, upstream: str) -> None:
+        import httpx
+
+        client = httpx.Client(timeout=10)
+        owner = self
+
+        class Handler(QuietHandler):
+            protocol_version = "HTTP/1.1"
+            server_version, sys_version = "nginx", ""  # the Server header send_response writes
+
+            def _forward(self) -> None:
+                size = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(size) if size else None
+                action = owner.decide(self.path)
+                if isinstance(action, tuple):
+                    status, kind, text = action
+                    self._send(status, {"Content-Type": kind}, text)
+                    return
+                reply = client.request(self.command, upstream + self.path, content=body, headers={
+                    k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")})
+                if action == "lose_reply":  # the server made the change; its answer never comes back
+                    owner.reply_lost()
+                    self.close_connection = True
+                    return
+                kept = {k: v for k, v in reply.headers.items()
+                        if k.lower() not in ("content-length", "transfer-encoding", "connection", "content-encoding",
+                                             "server", "date")}
+                self._send(reply.status_code, kept, reply.content)
+
+            def _send(self, status: int, headers: dict[str, str], body: bytes) -> None:
+                self.send_response(status)
+                for key, value in headers.items():
+                    self.send_header(key, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = do_POST = do_PUT = do_DELETE = _forward
+
+        self.server = LoopbackServer(Handler)
+        self.port = self.server.port
+        self._client = client
+
+    def decide(self, path: str) -> str | Answer:
+        """``"forward"``, ``"lose_reply"`` or the proxy's own :data:`Answer` for a request to ``path``."""
+        return "forward"
+
+    def reply_lost(self) -> None:
+        """Called when a forwarded request's reply is dropped, before its connection is closed."""
+
+    def close(self) -> None:
+        self.server.close()
+        self._client.close()
+
+
 @contextlib.contextmanager
 def unwritable_folder(tmp_path: Path) -> Iterator[Path]:
     """A folder this process cannot write to: ``/proc/1`` when it runs as root (root writes anywhere but in /proc),

@@ -11,10 +11,9 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 
-import httpx
 import pytest
 
-from _helpers import HashEmbedder, LoopbackServer, QuietHandler, ungated_engine
+from _helpers import Answer, ForwardingProxy, HashEmbedder, ungated_engine
 from memori_core import ChromaStore, RecallEngine, WriteOutcomeUnknown
 from memori_core.store.base import PartialDeleteError
 from memori_core.store.chroma_client import ServerUnavailable
@@ -28,7 +27,7 @@ Plan = Callable[[int], str]
 connection closed without an answer, the proxy down from then on) or ``"refuse"`` (503, the proxy down from then on)."""
 
 
-class FaultProxy:
+class FaultProxy(ForwardingProxy):
     """A loopback HTTP proxy to ``upstream`` that follows :attr:`plan` for requests whose path ends with
     :attr:`watched`, forwards every other one, and answers 503 to everything once it is :attr:`down`."""
 
@@ -37,56 +36,25 @@ class FaultProxy:
         self.plan: Plan = lambda n: "forward"
         self.down = False
         self.seen = 0
-        lock = threading.Lock()
-        client = httpx.Client(timeout=10)
-        owner = self
+        self._lock = threading.Lock()
+        super().__init__(upstream)
 
-        class Handler(QuietHandler):
-            protocol_version = "HTTP/1.1"
+    def decide(self, path: str) -> str | Answer:
+        action = "forward"
+        with self._lock:
+            if self.watched is not None and path.endswith(self.watched):
+                self.seen += 1
+                action = self.plan(self.seen)
+            if self.down:
+                action = "refuse"
+        if action == "refuse":
+            self.down = True
+            return 503, "text/plain", b"down for maintenance"
+        return action
 
-            def _forward(self) -> None:
-                size = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(size) if size else None
-                action = "forward"
-                with lock:
-                    if owner.watched is not None and self.path.endswith(owner.watched):
-                        owner.seen += 1
-                        action = owner.plan(owner.seen)
-                    if owner.down:
-                        action = "refuse"
-                if action == "refuse":
-                    owner.down = True
-                    self._send(503, {"Content-Type": "text/plain"}, b"down for maintenance")
-                    return
-                reply = client.request(self.command, upstream + self.path, content=body, headers={
-                    k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")})
-                if action == "lose_reply":  # the server made the change; its answer never comes back
-                    time.sleep(0.5)  # after the other batch was refused
-                    owner.down = True
-                    self.close_connection = True
-                    return
-                kept = {k: v for k, v in reply.headers.items()
-                        if k.lower() not in ("content-length", "transfer-encoding", "connection", "content-encoding",
-                                             "server", "date")}
-                self._send(reply.status_code, kept, reply.content)
-
-            def _send(self, status: int, headers: dict[str, str], body: bytes) -> None:
-                self.send_response(status)
-                for key, value in headers.items():
-                    self.send_header(key, value)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            do_GET = do_POST = do_PUT = do_DELETE = _forward
-
-        self.server = LoopbackServer(Handler)
-        self.port = self.server.port
-        self._client = client
-
-    def close(self) -> None:
-        self.server.close()
-        self._client.close()
+    def reply_lost(self) -> None:
+        time.sleep(0.5)  # after the other batch was refused
+        self.down = True
 
 
 @pytest.fixture

@@ -9,10 +9,9 @@ import logging
 import uuid
 from collections.abc import Iterator
 
-import httpx
 import pytest
 
-from _helpers import Clock, HashEmbedder, LoopbackServer, QuietHandler, ungated_engine
+from _helpers import Answer, Clock, ForwardingProxy, HashEmbedder, ungated_engine
 from memori_core import ChromaStore, MemoriRecall, WriteOutcomeUnknown
 from memori_core.failopen import OutageBreaker
 from memori_core.mcp_server import unanswered_call
@@ -24,7 +23,7 @@ PAGE = b"<html><body><h1>503 Service Temporarily Unavailable</h1><hr><center>ngi
 KWARGS = {"model": "m", "messages": [{"role": "user", "content": "Any snack for me?"}]}
 
 
-class Proxy:
+class Proxy(ForwardingProxy):
     """A loopback HTTP proxy to ``upstream``; while ``down`` is a status, it answers that with an HTML page (to the
     requests whose path ends with ``down_for``; all when it is empty)."""
 
@@ -32,44 +31,13 @@ class Proxy:
         self.down: int | None = None
         self.down_for = ""
         self.answered = 0
-        client = httpx.Client(timeout=10)
-        owner = self
+        super().__init__(upstream)
 
-        class Handler(QuietHandler):
-            protocol_version = "HTTP/1.1"
-            server_version, sys_version = "nginx", ""  # the Server header send_response writes
-
-            def _forward(self) -> None:
-                size = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(size) if size else None
-                if owner.down is not None and self.path.endswith(owner.down_for):
-                    owner.answered += 1
-                    self._send(owner.down, {"Content-Type": "text/html"}, PAGE)
-                    return
-                reply = client.request(self.command, upstream + self.path, content=body, headers={
-                    k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")})
-                kept = {k: v for k, v in reply.headers.items()
-                        if k.lower() not in ("content-length", "transfer-encoding", "connection", "content-encoding",
-                                             "server", "date")}
-                self._send(reply.status_code, kept, reply.content)
-
-            def _send(self, status: int, headers: dict[str, str], body: bytes) -> None:
-                self.send_response(status)
-                for key, value in headers.items():
-                    self.send_header(key, value)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            do_GET = do_POST = do_PUT = do_DELETE = _forward
-
-        self.server = LoopbackServer(Handler)
-        self.port = self.server.port
-        self._client = client
-
-    def close(self) -> None:
-        self.server.close()
-        self._client.close()
+    def decide(self, path: str) -> str | Answer:
+        if self.down is not None and path.endswith(self.down_for):
+            self.answered += 1
+            return self.down, "text/html", PAGE
+        return "forward"
 
 
 @pytest.fixture
