@@ -25,6 +25,7 @@ import numpy as np
 from ..calendar_words import WEEKDAYS, WORKDAY_STEMS
 from .care import NOT_FOOD
 from .concerns import NOT_EATEN_ALLERGY
+from .upcoming import tells_a_dated_plan
 from .word_tables import TOKEN, PhraseTable, alternation, fold
 
 __all__ = ["DOMAINS", "MOST_IN_ALL", "MOST_OPENED", "asks_about_treatment", "asks_for_suggestions", "constrains", "everyday_rows",
@@ -665,6 +666,8 @@ def everyday_rows(question: str, facts: Sequence[str], rank: np.ndarray,
     if within is not None:
         readable &= np.asarray(within, dtype=bool)
     for i in np.flatnonzero(readable).tolist():  # the few facts within the limit, not the whole pool
+        if tells_a_dated_plan(facts[i]):
+            continue  # a trip on a day bears on a question while it is ahead: the upcoming rule reads when
         for d in fact_domains(facts[i]) & asked:
             if constrains(d, facts[i], question):
                 holding[d].append(i)

@@ -21,7 +21,7 @@ from ..calendar_words import ANY_WEEKDAY
 from ..number_words import count_of, number_words
 
 __all__ = ["CHANGE_DAYS", "HORIZON_DAYS", "UPCOMING_MOST", "asks_about_travel", "asks_what_is_coming",
-           "plans_in_force", "still_ahead", "tells_a_plan"]
+           "plans_in_force", "still_ahead", "tells_a_dated_plan", "tells_a_plan"]
 
 DAY = 86400.0
 HORIZON_DAYS = 120
@@ -169,6 +169,17 @@ def tells_a_plan(text: str) -> bool:
     dentist appointment on ...", "User will start ..."), not a yearly day ("User's birthday is November 3.") nor a
     plan called off or moved."""
     return bool(_PLAN_WORDS.search(text)) and not _YEARLY.search(text) and not _CHANGED.search(text)
+
+
+def tells_a_dated_plan(text: str) -> bool:
+    """Whether ``text`` tells a plan of its own (:func:`tells_a_plan`) on a day it names ("User is flying to Tokyo on
+    2026-10-20.", "... on Nov 1"): whether it bears on a question is a matter of that day, which only
+    :func:`plans_in_force` reads.
+
+    >>> tells_a_dated_plan("User is flying to Tokyo on 2026-10-20 for a week."), tells_a_dated_plan("User flies often.")
+    (True, False)
+    """
+    return tells_a_plan(text) and (_ISO_DAY.search(text) is not None or _MONTH_DAY.search(text) is not None)
 
 
 def _day_end(year: int, month: int, day: int) -> float | None:
