@@ -8,7 +8,9 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Sequence
-from urllib.parse import unquote, urlsplit
+from pathlib import PurePath
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 DISTRIBUTION = "memori-recall"
 
@@ -32,12 +34,16 @@ def install_hint(extra: str) -> str:
     record = _installed_from()
     if record is not None:
         url = record["url"]
+        sub = record.get("subdirectory") if isinstance(record.get("subdirectory"), str) else ""
         vcs = record.get("vcs_info")
         if isinstance(vcs, dict) and vcs.get("vcs") == "git":
             pin = vcs.get("requested_revision") or vcs.get("commit_id")
-            return f'`pip install "{DISTRIBUTION}[{extra}] @ git+{url}{"@" + pin if pin else ""}"`'
+            where = f'git+{url}{"@" + pin if pin else ""}{"#subdirectory=" + sub if sub else ""}'
+            return f'`pip install "{DISTRIBUTION}[{extra}] @ {where}"`'
         if url.startswith("file://") and isinstance(record.get("dir_info"), dict):
-            folder = unquote(urlsplit(url).path)
+            # url2pathname, not unquote alone: on Windows "file:///C:/x" is the folder C:\x, not "/C:/x"
+            folder = url2pathname(urlsplit(url).path)
+            folder = str(PurePath(folder, sub)) if sub else folder
             editable = "-e " if record["dir_info"].get("editable") else ""
             return f'`pip install {editable}"{folder}[{extra}]"`'
     return f'`pip install ".[{extra}]"` in your clone of memori-recall (it is not on PyPI)'

@@ -32,6 +32,12 @@ def test_the_hint_of_this_install_names_where_pip_installed_it_from() -> None:
     ({"url": "https://git.example.org/team/memori-recall.git",
       "vcs_info": {"vcs": "git", "requested_revision": "v1.2.0", "commit_id": "abc123"}},
      '`pip install "memori-recall[local] @ git+https://git.example.org/team/memori-recall.git@v1.2.0"`'),
+    ({"url": "https://git.example.org/team/mono.git", "subdirectory": "python/memori-recall",
+      "vcs_info": {"vcs": "git", "commit_id": "abc123"}},
+     '`pip install "memori-recall[local] @ git+https://git.example.org/team/mono.git@abc123'
+     '#subdirectory=python/memori-recall"`'),
+    ({"url": "file:///srv/mono", "subdirectory": "python/memori-recall", "dir_info": {}},
+     '`pip install "/srv/mono/python/memori-recall[local]"`'),
     (None, '`pip install ".[local]"` in your clone of memori-recall (it is not on PyPI)'),
 ])
 def test_the_hint_follows_each_kind_of_recorded_install(monkeypatch: pytest.MonkeyPatch, record, hint) -> None:
