@@ -444,7 +444,13 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         :class:`~memori_core.lanes.ForgottenError` naming the entity instead of writing, and a background
         capture (an adapter's ``capture=True``) of a turn that began before it, queued or running, stores
         nothing (it is counted as erased). One that had already written is deleted with the rest. ``forget``
-        does not wait for them."""
+        does not wait for them.
+
+        A store server that does not answer raises :class:`~memori_core.StoreTimedOut` (or
+        :class:`~memori_core.StoreUnreachable`) while ``forget`` is still counting or marking the erase on a
+        shared store, before the delete is sent: nothing was erased. Once the delete was sent, it raises
+        :class:`~memori_core.WriteOutcomeUnknown`: the facts may be gone. Either way, calling ``forget`` again
+        when the store answers is safe and erases everything."""
         entity_id = check_entity_id(entity_id)
         ERASURES.erase(entity_id)  # before the delete takes the entity's write lock: see memori_core.lanes
         erased: list[Forgotten] = []

@@ -45,6 +45,8 @@ def _kind(exc: BaseException) -> tuple[type[StoreUnreachable], bool, str] | None
         return StoreUnreachable, False, "refused the connection, or nothing listens there (is it running?)"
     if isinstance(exc, (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError)):
         return StoreUnreachable, True, "dropped the connection before answering"
+    if isinstance(exc, (httpx.UnsupportedProtocol, httpx.LocalProtocolError)):
+        return None  # a bad address or a request this side could not form: a mistake to show, not an outage
     if isinstance(exc, httpx.TransportError):
         return StoreUnreachable, False, "could not be reached"
     return None
