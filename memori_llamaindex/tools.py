@@ -72,9 +72,11 @@ class MemoriToolSpec(BaseToolSpec):
     the tool answers that memory is unavailable for now (``strict=True``: raises ``RecallTimedOut``) while the
     recall finishes in the background and serves the next call.
 
-    The tools see no turn, so ``remember`` dates a fact now (and ``cancel_plan`` calls a change off now), unless the app sets ``said_at`` (a ``datetime`` or
-    ISO 8601 string: when the turn the agent is answering was said; ``None``: now) before it runs the agent on
-    that turn, as capture dates the same turn's facts; the model cannot set it.
+    The tools see no turn, so every write is dated now (``remember``'s fact, ``update``'s new text, the time of a
+    ``forget``, ``restore`` or ``cancel_plan``), unless the app sets ``said_at`` (a ``datetime`` or ISO 8601
+    string: when the turn the agent is answering was said; ``None``: now) before it runs the agent on that turn,
+    as capture dates the same turn's facts and LangChain's tools date theirs from the agent's last message; the
+    model cannot set it.
     """
 
     spec_functions = [("remember", "aremember"), ("recall", "arecall"), ("list", "alist"), ("update", "aupdate"),
@@ -124,12 +126,12 @@ class MemoriToolSpec(BaseToolSpec):
     def restore(self, fact_id: str, **foreign: Any) -> str:
         """Make the user's fact ``fact_id``, which a newer fact replaced, valid again."""
         _refuse(foreign)
-        return self._ops.restore(self.entity_id, fact_id)
+        return self._ops.restore(self.entity_id, fact_id, said_at=self.said_at)
 
     async def arestore(self, fact_id: str, **foreign: Any) -> str:
         """Async :meth:`restore`."""
         _refuse(foreign)
-        return await self._ops.arestore(self.entity_id, fact_id)
+        return await self._ops.arestore(self.entity_id, fact_id, said_at=self.said_at)
 
     def cancel(self, fact_id: str, **foreign: Any) -> str:
         """Call off the user's change told ahead ``fact_id`` (or the one the fact ``fact_id`` told) before its start."""
@@ -154,19 +156,19 @@ class MemoriToolSpec(BaseToolSpec):
     def update(self, fact_id: str, text: str, **foreign: Any) -> str:
         """Replace the text of the user's fact ``fact_id``."""
         _refuse(foreign)
-        return self._ops.update(self.entity_id, fact_id, text)
+        return self._ops.update(self.entity_id, fact_id, text, said_at=self.said_at)
 
     async def aupdate(self, fact_id: str, text: str, **foreign: Any) -> str:
         """Async :meth:`update`."""
         _refuse(foreign)
-        return await self._ops.aupdate(self.entity_id, fact_id, text)
+        return await self._ops.aupdate(self.entity_id, fact_id, text, said_at=self.said_at)
 
     def forget(self, fact_id: str, **foreign: Any) -> str:
         """Delete the user's fact ``fact_id``."""
         _refuse(foreign)
-        return self._ops.forget(self.entity_id, fact_id)
+        return self._ops.forget(self.entity_id, fact_id, said_at=self.said_at)
 
     async def aforget(self, fact_id: str, **foreign: Any) -> str:
         """Async :meth:`forget`."""
         _refuse(foreign)
-        return await self._ops.aforget(self.entity_id, fact_id)
+        return await self._ops.aforget(self.entity_id, fact_id, said_at=self.said_at)

@@ -158,3 +158,30 @@ async def test_a_react_agent_remembers_dated_by_the_turn_the_app_set_and_the_mod
     assert call.tool_output.is_error and "said_at" in call.tool_output.content
     with pytest.raises(ValueError, match="MemoriToolSpec.said_at"):
         spec.said_at = "not a time"
+
+
+async def test_a_react_agents_update_forget_and_restore_are_dated_by_the_turn_the_app_set(tools_engine):
+    # As remember is: an imported chat's edits happen when its turns were said, not when the app replays them.
+    (home,) = tools_engine.add("ann", ["User lives in Lisbon."], created_at="2026-01-01T00:00:00+00:00")
+    (plan,) = tools_engine.add("ann", ["User plays chess on Tuesdays."], created_at="2026-01-01T00:00:00+00:00")
+    spec = MemoriToolSpec(tools_engine, "ann")
+    spec.said_at = "2026-03-01T18:30:00+01:00"
+    agent = ReActAgent(llm=FixedLLM(script=[act("update_memory", fact_id=home, text="User lives in Porto."),
+                                            answer("Updated.")]), tools=spec.to_tool_list())
+    await agent.run("I moved to Porto.")
+    old, new = tools_engine.history("ann", home)
+    assert (new.content, new.valid_from, old.valid_to) == (
+        "User lives in Porto.", "2026-03-01T17:30:00+00:00", "2026-03-01T17:30:00+00:00")
+    spec.said_at = "2026-03-02T09:00:00+00:00"
+    agent = ReActAgent(llm=FixedLLM(script=[act("restore_memory", fact_id=old.id), answer("Restored.")]),
+                       tools=spec.to_tool_list())
+    await agent.run("Sorry, I still live in Lisbon.")
+    assert "2026-03-02T09:00:00+00:00" in [f.restored_at for f in tools_engine.history("ann", home)
+                                           if f.content == "User lives in Lisbon."]
+    spec.said_at = "2025-12-01T00:00:00+00:00"  # before the fact was stated: refused, nothing deleted
+    agent = ReActAgent(llm=FixedLLM(script=[act("forget_memory", fact_id=plan), answer("Done.")]),
+                       tools=spec.to_tool_list())
+    second = await agent.run("Forget the chess.")
+    (call,) = second.tool_calls
+    assert call.tool_output.is_error and "nothing was deleted" in call.tool_output.content
+    assert "User plays chess on Tuesdays." in stored(tools_engine, "ann")
