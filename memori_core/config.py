@@ -442,7 +442,12 @@ class RecallConfig:
         if applied:
             logger.info("RecallConfig.from_env applied %s", ", ".join(f"{k}={v}" for k, v in applied.items()))
         values.update(overrides)
-        config = dataclasses.replace(base, **values) if base is not None else cls(**values)
+        try:
+            config = dataclasses.replace(base, **values) if base is not None else cls(**values)
+        except Exception:  # a bad override: its error is raised, and the variables ignored are still said
+            for var, raw, name, why in ignored:
+                logger.warning("ignoring %s=%r: not a valid value for %s (%s)", var, raw, name, why)
+            raise
         # Said once the config is built: the value used comes from base, an override or another variable
         # (a number in MEMORI_RECALL_RELEVANCE_THRESHOLD selects gate="threshold").
         for var, raw, name, why in ignored:

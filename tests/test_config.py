@@ -486,3 +486,10 @@ def test_from_env_reads_the_candidate_multiplier_and_ignores_one_below_one(monke
     assert RecallConfig.from_env().candidate_multiplier == RecallConfig().candidate_multiplier
     assert "ignoring MEMORI_RECALL_CANDIDATE_MULTIPLIER='0'" in caplog.text
     assert "MEMORI_RECALL_CANDIDATE_MULTIPLIER" not in caplog.text.split("'0'")[-1]  # not "no such variable"
+
+
+def test_a_bad_keyword_override_raises_and_the_bad_variables_are_still_warned_of(monkeypatch, caplog):
+    monkeypatch.setenv("MEMORI_RECALL_LIMIT", "-3")
+    with caplog.at_level(logging.WARNING, logger="memori_core.config"), pytest.raises(ValueError, match="limit"):
+        RecallConfig.from_env(limit=-1)
+    assert any("MEMORI_RECALL_LIMIT='-3'" in m for m in caplog.messages), caplog.messages
