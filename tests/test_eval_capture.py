@@ -57,7 +57,7 @@ def _tiny() -> dict:
 # every capture set (the file's stem, its name "capture-<stem>") and the fewest conversations it holds
 _SIZES = {"dev": 40, "dev2": 35, "dev3": 20, "dev4": 60, "dev5": 60, "dev6": 60, "dev7": 60, "dev8": 40, "dev9": 60,
           "dev10": 60, "dev11": 60, "dev12": 60, "dev13": 60, "dev14": 60, "dev15": 60,
-          "dev16": 60, "dev17": 60, "dev18": 60, "heldout17": 60, "heldout18": 60}
+          "dev16": 60, "dev17": 60, "dev18": 60, "heldout17": 60, "heldout18": 60, "heldout19": 50}
 SETS = [(DEV.with_name(f"{stem}.json"), f"capture-{stem}", n) for stem, n in _SIZES.items()]
 
 
