@@ -312,7 +312,8 @@ def test_the_dev_set_users_differ() -> None:
                           ("blind15", 8, 182, 404),
                           ("blind16", 8, 176, 354),
                           ("blind17", 8, 178, 463),
-                          ("blind18", 8, 168, 357)])
+                          ("blind18", 8, 168, 357),
+                          ("blind19", 9, 188, 377)])
 def test_the_blind_sets_load_with_the_counts_their_readme_gives(name: str, users: int, facts: int, turns: int) -> None:
     data = load_app_memory(DEV.with_name(f"{name}.json"))
     assert data.name == f"app-memory-{name}"
