@@ -1,6 +1,7 @@
 """Changes that left a stale fact valid (``memori_core/extraction/stale_endings.py``, issue 21, capstale5): the rows
 that end a stored fact are in ``tests/cases/stale_endings.toml``; here, what must end nothing, and the module's own
-functions."""
+functions (what a place left for the day or work done for today must not end, of
+``extraction/named_endings.py``, is in the first table here too)."""
 
 from __future__ import annotations
 
@@ -35,8 +36,14 @@ from memori_core.extraction.stale_endings import (
     ("I'm an accountant at a logistics firm in Norwich.", "my hours were cut to 30 a week"),  # the job stays
     ("My friend Sam lives in Oslo.", "we said goodbye to Sam at the airport"),  # no pet
     ("My son Arlo is in his final year at Leeds uni.", "my nephew graduated!"),  # someone else
+    # a place left daily, a person dropped off, work done for the day (extraction/named_endings.py)
+    ("I work in an office in Leeds.", "I left the office at 6 and the trains were a mess"),
+    ("I have two kids.", "dropped the kids off at school and went for a run"),
+    ("I'm learning Spanish on Duolingo.", "done with work for today"),
+    ("I live in a house in Didsbury.", "I left the house at 7"),
 ])
-def test_a_change_of_someone_else_a_break_or_a_place_passed_through_ends_no_stored_fact(before: str, said: str) -> None:
+def test_someone_elses_change_a_break_a_place_passed_through_or_left_for_the_day_ends_no_stored_fact(
+        before: str, said: str) -> None:
     valid, ended = told(before, said, at=SAID_AT)
     assert ended == []
     assert len(valid) >= 1
