@@ -4,8 +4,8 @@ question names, the words that name no one)."""
 
 from __future__ import annotations
 
-__all__ = ["ANY_MONTH", "ANY_WEEKDAY", "CALENDAR_NAMES", "MONTH_NAMES", "MONTH_PREFIX", "MONTH_STARTS", "SHORT_MONTHS", "WEEKDAYS", "WEEKDAY_STARTS", "WEEKDAYS_PLURAL",
-           "WEEKDAY_STEMS", "WORKDAY_STEMS", "month_of"]
+__all__ = ["ANY_MONTH", "ANY_MONTH_TITLED", "ANY_WEEKDAY", "CALENDAR_NAMES", "MONTH_NAMES", "MONTH_PREFIX", "MONTH_STARTS", "SHORT_MONTHS", "WEEKDAYS", "WEEKDAY_STARTS", "WEEKDAYS_PLURAL",
+           "WEEKDAY_STEMS", "WORKDAY_STEMS", "month_number", "month_of"]
 
 MONTH_NAMES: tuple[str, ...] = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
                                 "october", "november", "december")
@@ -19,6 +19,10 @@ CALENDAR_NAMES: frozenset[str] = frozenset((*MONTH_NAMES, *WEEKDAYS))
 
 ANY_MONTH = "|".join(MONTH_NAMES)
 """A regex alternation of the month names (``january|february|...|december``)."""
+
+ANY_MONTH_TITLED = ANY_MONTH.title()
+"""The month names as a name is written, capitalised (``January|February|...|December``): with case kept, "May"
+the month and not "may"."""
 
 ANY_WEEKDAY = "|".join(WEEKDAYS)
 """A regex alternation of the weekday names (``monday|tuesday|...|sunday``)."""
@@ -54,3 +58,12 @@ def month_of(short: str) -> str:
     ('september', 'november')
     """
     return next(month for month in MONTH_NAMES if month[:3] == short[:3].lower())
+
+
+def month_number(short: str) -> int:
+    """The number (1 to 12) of the month ``short`` (a name or a short name, in any case) names.
+
+    >>> month_number("Sept"), month_number("december")
+    (9, 12)
+    """
+    return MONTH_NAMES.index(month_of(short)) + 1

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pytest
@@ -457,6 +457,7 @@ class LoopbackServer:
 
 Answer = tuple[int, str, bytes]
 """The proxy's own answer to a request: its status, content type and body."""
+_Proxy = TypeVar("_Proxy", bound="ForwardingProxy")
 
 
 class ForwardingProxy:
@@ -506,6 +507,19 @@ class ForwardingProxy:
         self.server = LoopbackServer(Handler)
         self.port = self.server.port
         self._client = client
+
+    @classmethod
+    def to(cls: type[_Proxy], server: tuple[str, int]) -> _Proxy:
+        """A proxy of this class to the server at ``server``, ``(host, port)`` as the ``chroma_server`` fixture
+        gives it; a context manager that closes it."""
+        host, port = server
+        return cls(f"http://{host}:{port}")
+
+    def __enter__(self: _Proxy) -> _Proxy:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def decide(self, path: str) -> str | Answer:
         """``"forward"``, ``"lose_reply"`` or the proxy's own :data:`Answer` for a request to ``path``."""

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from _helpers import written_out_elsewhere
-from memori_core.calendar_words import (MONTH_NAMES, SHORT_MONTHS, WEEKDAY_STEMS, WEEKDAYS, WEEKDAYS_PLURAL,
-                                        WORKDAY_STEMS, month_of)
+from memori_core.calendar_words import (ANY_MONTH_TITLED, MONTH_NAMES, SHORT_MONTHS, WEEKDAY_STEMS, WEEKDAYS,
+                                        WEEKDAYS_PLURAL, WORKDAY_STEMS, month_number, month_of)
 
 # Three names in a row, in any case, with anything but letters between them: a table or an alternation written out.
 _WRITTEN_OUT = re.compile(
@@ -20,6 +20,14 @@ _WRITTEN_OUT = re.compile(
 
 def test_the_month_and_weekday_names_are_written_out_only_in_calendar_words() -> None:
     assert written_out_elsewhere(_WRITTEN_OUT, "calendar_words.py") == []
+
+
+# The standard library's month and day names follow the process's locale (LC_TIME): read in English by the rules.
+_LOCALE_NAMES = re.compile(r"\bcalendar\.(?:month_name|month_abbr|day_name|day_abbr)\b")
+
+
+def test_no_module_reads_the_locale_bound_names_of_the_calendar_module() -> None:
+    assert written_out_elsewhere(_LOCALE_NAMES, "calendar_words.py") == []
 
 
 def test_the_tables_hold_the_names_in_calendar_order() -> None:
@@ -39,3 +47,10 @@ def test_a_short_month_names_its_month_and_may_has_no_short_form() -> None:
     assert [month_of(s) for s in ("Jan", "sep", "Sept", "DEC")] == ["january", "september", "september", "december"]
     assert all(shorts.fullmatch(month[:3]) for month in MONTH_NAMES if month != "may")
     assert shorts.fullmatch("may") is None
+
+
+def test_a_month_name_or_short_name_gives_its_number_and_the_titled_form_keeps_may_the_month() -> None:
+    assert [month_number(s) for s in ("January", "sep", "Sept", "september", "DEC", "may")] == [1, 9, 9, 9, 12, 5]
+    titled = re.compile(rf"(?:{ANY_MONTH_TITLED})")
+    assert all(titled.fullmatch(month.capitalize()) for month in MONTH_NAMES)
+    assert titled.search("you may go") is None

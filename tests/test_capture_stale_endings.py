@@ -1,6 +1,8 @@
 """Changes that left a stale fact valid (``memori_core/extraction/stale_endings.py``, issue 21, capstale5): the rows
-that end a stored fact are in ``tests/cases/stale_endings.toml``; here, what must end nothing, and the module's own
-functions."""
+that end a stored fact are in ``tests/cases/stale_endings.toml``, the rows of the module's predicates in
+``tests/rules/stale_endings.toml``; here, what must end nothing, and the module's rewrites of a message (what a place
+left for the day or work done for today must not end, of ``extraction/named_endings.py``, is in the first table here
+too)."""
 
 from __future__ import annotations
 
@@ -12,12 +14,8 @@ from memori_core.extraction.stale_endings import (
     as_job_cut,
     as_promotion,
     as_workplace_now,
-    finished_studies,
     graduation_ends_studies,
-    studies_done,
-    studies_finished,
     undone_ending,
-    workplace_left,
 )
 
 
@@ -35,8 +33,14 @@ from memori_core.extraction.stale_endings import (
     ("I'm an accountant at a logistics firm in Norwich.", "my hours were cut to 30 a week"),  # the job stays
     ("My friend Sam lives in Oslo.", "we said goodbye to Sam at the airport"),  # no pet
     ("My son Arlo is in his final year at Leeds uni.", "my nephew graduated!"),  # someone else
+    # a place left daily, a person dropped off, work done for the day (extraction/named_endings.py)
+    ("I work in an office in Leeds.", "I left the office at 6 and the trains were a mess"),
+    ("I have two kids.", "dropped the kids off at school and went for a run"),
+    ("I'm learning Spanish on Duolingo.", "done with work for today"),
+    ("I live in a house in Didsbury.", "I left the house at 7"),
 ])
-def test_a_change_of_someone_else_a_break_or_a_place_passed_through_ends_no_stored_fact(before: str, said: str) -> None:
+def test_someone_elses_change_a_break_a_place_passed_through_or_left_for_the_day_ends_no_stored_fact(
+        before: str, said: str) -> None:
     valid, ended = told(before, said, at=SAID_AT)
     assert ended == []
     assert len(valid) >= 1
@@ -66,43 +70,12 @@ def test_gear_hung_up_names_the_team_or_the_sport_of_a_stored_pastime() -> None:
     assert as_gear_hung_up("hung up the gloves", ["User plays tennis on Sundays."]) is None
 
 
-def test_studies_finished_are_told_and_read_with_their_degree_and_place() -> None:
-    assert finished_studies("User is doing a part-time MSc in data science at Strathclyde alongside work.") == (
-        "I finished my MSc in data science at Strathclyde")
-    assert finished_studies("User is learning Welsh.") is None
-    assert studies_finished("User finished their MSc in data science at Strathclyde.",
-                            "User is doing a part-time MSc in data science at Strathclyde alongside work.")
-    assert not studies_finished("User finished their MSc at Leeds.", "User is doing a part-time MSc at Strathclyde.")
-    assert not studies_finished("User finished their BA at Strathclyde.", "User is doing an MSc at Strathclyde.")
-
-
-def test_studies_in_general_and_a_workplace_left_end_only_the_fact_they_name() -> None:
-    assert studies_done("uni", "User is doing a part-time MSc in data science at Strathclyde.")
-    assert not studies_done("uni", "User works at the university library.")
-    assert not studies_done("the gym", "User is doing an MSc at Leeds.")
-    assert workplace_left("bakery", "User is a baker at a little bakery in Frome, 4am starts.")
-    assert not workplace_left("bakery", "User buys bread at the bakery on Elm Street.")
-
-
-def test_an_ending_taken_back_is_read_only_when_the_same_sentence_undoes_it() -> None:
-    assert undone_ending("User quit Spotify and reopened it.")
-    assert undone_ending("User cancelled Netflix then resubscribed.")
-    assert not undone_ending("User quit Spotify and joined Tidal.")
-    assert not undone_ending("User reopened the shop.")
-
-
 def test_a_job_cut_is_read_of_the_users_role_or_team_only() -> None:
     assert as_job_cut("the firm got swallowed and my whole team was cut", []) == ["I was laid off"]
     assert as_job_cut("my department was axed in May", []) == ["I was laid off", "in May"]
     assert as_job_cut("my role was made redundant in May", []) is None  # the rules read it already
     assert as_job_cut("my hours were cut", []) is None
     assert as_job_cut("my hair was cut short", []) is None
-
-
-def test_a_graduation_ends_the_studies_of_the_one_who_graduated() -> None:
-    assert graduation_ends_studies("User's son Arlo graduated.", "User's son Arlo is in his final year at Leeds uni.")
-    assert not graduation_ends_studies("User's son Arlo graduated.", "User's son Tom is in his final year at uni.")
-    assert not graduation_ends_studies("User's son Arlo graduated.", "User's son Arlo lives in Leeds.")
 
 
 @pytest.mark.parametrize(("said", "kept"), [

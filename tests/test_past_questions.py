@@ -1,7 +1,8 @@
 """Questions about the past (j21 finding 8): "Which hospital did I used to work at?" after a change of job is shown
 the superseded fact too, marked past in the block; a normal question after the change still gets only the current
 fact; a deleted, forgotten or expired fact never comes back; another user's past never appears. Over a real
-embedded Chroma store, through the engine and the adapters (LangChain, LlamaIndex, ``MemoriRecall``)."""
+embedded Chroma store, through the engine and the adapters (LangChain, LlamaIndex, ``MemoriRecall``). Which
+questions ask about the past (``ranking/past.py``) is in the rule book ``tests/rules/past_questions.toml``."""
 
 from __future__ import annotations
 
@@ -165,29 +166,6 @@ def test_adapters_show_the_past_fact_through_the_engine(engine: RecallEngine) ->
     now = memory.apply({"model": "m", "messages": [{"role": "user", "content": "Which hospital do I work at?"}]},
                        provider="openai")
     assert "past:" not in str(now["messages"])
-
-
-@pytest.mark.parametrize("question", [
-    USED_TO, "What did I use to drive?", "Where did I live before I moved?", "What was my job before?",
-    "What was my previous job?", "Who was my old dentist?", "Where did we live before moving?",
-    "What was my job before that?", "What don't I eat anymore?", "Which sports do I no longer play?",
-    "What was my job before the move?",
-])
-def test_reads_an_explicit_question_about_the_past(question: str) -> None:
-    assert asks_about_the_past(question)
-
-
-@pytest.mark.parametrize("question", [
-    "Which hospital do I work at?", "I'm used to spicy food, any dinner ideas?", "I am used to the cold.",
-    "Should I stretch before I run?", "What did people use to eat in medieval times?",
-    "What should I do before my interview?", "Where do I live?",
-    "I\u2019m used to the cold, what should I wear?", "We're used to long drives, any road trip ideas?",
-    "I'm not used to spicy food, what should I order?", "I'm so used to my routine, any tips?",
-    "I don't eat meat anymore, what should I cook?", "I no longer drink coffee, suggest a morning drink",
-    "What should I do before the move?",
-])
-def test_does_not_read_a_present_question_as_past(question: str) -> None:
-    assert not asks_about_the_past(question)
 
 
 def test_block_line_of_a_current_fact_is_unchanged() -> None:

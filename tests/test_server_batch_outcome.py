@@ -59,10 +59,8 @@ class FaultProxy(ForwardingProxy):
 
 @pytest.fixture
 def proxy(chroma_server: tuple[str, int]) -> Iterator[FaultProxy]:
-    host, port = chroma_server
-    proxy = FaultProxy(f"http://{host}:{port}")
-    yield proxy
-    proxy.close()
+    with FaultProxy.to(chroma_server) as proxy:
+        yield proxy
 
 
 def _engines(proxy: FaultProxy, chroma_server: tuple[str, int]) -> tuple[RecallEngine, RecallEngine, ChromaStore]:

@@ -42,10 +42,8 @@ class Proxy(ForwardingProxy):
 
 @pytest.fixture
 def proxy(chroma_server: tuple[str, int]) -> Iterator[Proxy]:
-    host, port = chroma_server
-    proxy = Proxy(f"http://{host}:{port}")
-    yield proxy
-    proxy.close()
+    with Proxy.to(chroma_server) as proxy:
+        yield proxy
 
 
 @pytest.mark.parametrize("status", [502, 503, 504])

@@ -23,13 +23,7 @@ _THEY_ASKED = rx(
 
 def as_asked_to(clauses: Sequence[str]) -> list[str]:
     """``clauses`` with a part the user was asked to take, told with "they" as the asker, as "I've been asked to
-    ..."; any other clause as it is.
-
-    >>> as_asked_to(["They've asked me to coordinate the volunteers at the food bank."])
-    ["I've been asked to coordinate the volunteers at the food bank"]
-    >>> as_asked_to(["They asked me to send the form"])
-    ['They asked me to send the form']
-    """
+    ..."; any other clause as it is."""
     out = []
     for clause in clauses:
         m = _THEY_ASKED.match(strip_lead(clause).strip())

@@ -11,7 +11,6 @@ known, a day ends when it has ended everywhere on Earth (24:00 at UTC-12, :data:
 
 from __future__ import annotations
 
-import calendar
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -213,7 +212,7 @@ def _spell_iso_day(m: re.Match[str]) -> str:
     month = int(m.group(2))
     if not 1 <= month <= 12:
         return m.group(0)
-    return f"on {int(m.group(3))} {calendar.month_name[month]} {m.group(1)}"
+    return f"on {int(m.group(3))} {MONTH_NAMES[month - 1].capitalize()} {m.group(1)}"
 
 
 def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False, past: bool = False) -> AnchoredPlan | None:

@@ -78,15 +78,7 @@ _TAKES = rx(
 
 
 def redoses(new: str, old: str) -> bool:
-    """Whether ``new``, the user's dose of a medicine, replaces ``old``, the user's other dose of the same medicine.
-
-    >>> redoses("User takes sertraline, 100mg.", "User takes sertraline, 50mg.")
-    True
-    >>> redoses("User takes allopurinol, 200mg.", "User's rheumatologist started the user on allopurinol 100mg.")
-    True
-    >>> redoses("User takes metformin, 500mg.", "User takes sertraline, 50mg.")
-    False
-    """
+    """Whether ``new``, the user's dose of a medicine, replaces ``old``, the user's other dose of the same medicine."""
     now, before = _TAKES.match(new), _TAKES.match(old)
     if now is None or before is None or now.group("drug").lower() != before.group("drug").lower():
         return False

@@ -113,20 +113,8 @@ def holds_now(fact: str) -> str:
 
     >>> holds_now("User moved to Porto last month."), holds_now("User relocated to Oslo for their job.")
     ('User lives in Porto.', 'User lives in Oslo.')
-    >>> holds_now("User moved from Boston to Denver on the weekend of Saturday 2026-11-14.")
-    'User lives in Denver.'
-    >>> holds_now("User just turned 31."), holds_now("User moved to the night shift.")
-    ('User is 31.', 'User moved to the night shift.')
-    >>> holds_now("User moved to Slack last month."), holds_now("User's team moved to Berlin.")
-    ('User moved to Slack last month.', "User's team moved to Berlin.")
-    >>> holds_now("User and Lily got married on Saturday."), holds_now("User turned 35 today.")
-    ('User is married to Lily.', 'User is 35.')
-    >>> holds_now("User moved last week."), holds_now("User moved on.")
-    ('User moved to a new home.', 'User moved on.')
-    >>> holds_now("User's mum moved into a care home last weekend.")
-    "User's mum lives in a care home."
-    >>> holds_now("User switched to piano."), holds_now("User switched from guitar to the cello.")
-    ('User plays the piano.', 'User plays the cello.')
+
+    Its other rows (a birthday, a wedding, an instrument, what is no move) are in ``tests/rules/moves.toml``.
     """
     m = _MOVED_TO.match(fact)
     if (m is not None and not _NOT_A_PLACE.match(m.group("place").split()[-1])

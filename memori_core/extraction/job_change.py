@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..calendar_words import MONTH_NAMES
+from ..calendar_words import ANY_MONTH_TITLED
 from ..slots import holder
 from .leads import strip_lead
 from .side_jobs import is_side_job
@@ -29,7 +29,7 @@ __all__ = ["as_job_changes", "is_first_shift", "says_where_now", "stored_employe
 _NAME = r"(?-i:[A-Z])(?:[\w&'-]|\.(?=\w))*(?:\s+(?:&\s+|of\s+|and\s+)?(?-i:[A-Z])(?:[\w&'-]|\.(?=\w))*)*"
 _PLACE = r"(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?[\w-]+"
 _LEAD = r"^(?:(?:i|we)(?:'ve|\s+have)?(?:\s+|(?=')))?(?:(?:just|finally|officially|recently|now|also|actually)\s+)?"
-_MONTH = "(?-i:" + "|".join(month.capitalize() for month in MONTH_NAMES) + r")\b"
+_MONTH = rf"(?-i:{ANY_MONTH_TITLED})\b"
 # Where the new job is, kept with it: "a GP surgery in Harrogate" (a month is when: "in March").
 _WHERE = rf"(?P<where>\s+in\s+(?!{_MONTH})(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)?"
 # A role said with the new job: "as a product designer".

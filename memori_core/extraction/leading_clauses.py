@@ -63,21 +63,13 @@ def split_leading(sentence: str) -> list[str] | None:
     (``["I resigned from the bank in November", "I have been putting ..."]``), a lead phrase left out
     (``["I've ditched dairy"]``); ``None`` when it has no such lead.
 
-    >>> split_leading("ever since I moved to York I've been cycling more")
-    ['I moved to York', "I've been cycling more"]
     >>> split_leading("back when I worked at Tesco I hated the early shifts")
     ['I used to work at Tesco', 'I hated the early shifts']
     >>> split_leading("my sister is visiting, and since we moved to Leeds we only have one spare room")
     ['my sister is visiting', 'we moved to Leeds', 'we only have one spare room']
-    >>> split_leading("After the GP appointment I've ditched dairy")
-    ["I've ditched dairy"]
-    >>> split_leading("Since I was a kid I've loved jazz") is None
-    True
     >>> split_leading("ugh, work's new hybrid policy means I'm only in the office on Tuesdays now")
     ["I'm only in the office on Tuesdays now"]
     >>> split_leading("Being a paralegal means I read forty records a day") is None
-    True
-    >>> split_leading("the new rota means I'm working nights from Monday") is None
     True
     """
     text = sentence.strip()

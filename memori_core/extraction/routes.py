@@ -75,12 +75,8 @@ def changes_route(new: str, old: str) -> bool:
     of driving work (:func:`haul_of`: "User switched to a regional route." after "User drives long-haul ..."): one
     at a time, so it ends the old one.
 
-    >>> changes_route("User is on the Thunder Bay run.", "User drives long-haul, mostly the Winnipeg to Calgary run.")
-    True
     >>> changes_route("User switched to a regional route.", "User drives long-haul for a freight company.")
     True
-    >>> changes_route("User's brother is on the Thunder Bay run.", "User does the Winnipeg to Calgary run.")
-    False
     """
     return any(one_at_a_time(new, old, value_of, _ONCE) for value_of in (route_of, haul_of))
 

@@ -227,16 +227,11 @@ def decide(
         how = f"tentative (< {config.gate_confident:g}): keep cosine >= {config.gate_keep:g}"
     if by_words.any():
         how += f"; {int(by_words.sum())} kept by their words (lexical >= {config.gate_words:g})"
-    by_care &= ~keep  # reported only where the care signal alone keeps a fact
-    keep |= by_care
-    if by_care.any():
-        how += (f"; {int(by_care.sum())} more kept as care facts of a personal food or health question "
-                f"(cosine >= {config.gate_care_cosine:g})")
-    by_implied &= ~keep
-    keep |= by_implied
-    if by_implied.any():
-        how += (f"; {int(by_implied.sum())} more kept as facts whose concerns the question touches "
-                f"({', '.join(sorted(concerns)) or 'a concern'})")
+    # care, implied and upcoming are reported only where they alone keep a fact
+    how += _kept_besides(keep, by_care, f"care facts of a personal food or health question "
+                                        f"(cosine >= {config.gate_care_cosine:g})")
+    how += _kept_besides(keep, by_implied, f"facts whose concerns the question touches "
+                                           f"({', '.join(sorted(concerns)) or 'a concern'})")
     by_referent &= ~keep
     n_carried = int(by_carried.sum())  # explain says what the turn before brought, whichever rule names it
     by_carried &= ~keep & ~by_referent
@@ -250,11 +245,8 @@ def decide(
     if n_carried:
         how += (f"; {n_carried} carried over from the turn before (recall kept them for it), "
                 f"{int(by_carried.sum())} kept by that alone")
-    by_upcoming &= ~keep
-    keep |= by_upcoming
-    if by_upcoming.any():
-        how += (f"; {int(by_upcoming.sum())} more kept as plans in force for a question about what is coming up "
-                f"(ending later, or telling a day ahead)")
+    how += _kept_besides(keep, by_upcoming, "plans in force for a question about what is coming up "
+                                            "(ending later, or telling a day ahead)")
     # The first rule that keeps a fact names it (care, implied and follow-up were masked above to where they alone keep
     # one; the fact a follow-up's pronoun points to is named a follow-up's); for a fact nothing keeps, argmax says 0
     # and rules() clears it. One stack and argmax: cheaper than np.select.
@@ -264,6 +256,14 @@ def decide(
     rule = _RELEVANCE_ORDER[first]
     return GateDecision("relevance", keep, True, best, confident, f"relevance gate open: best cosine {best:.3f}; {how}",
                         rule=rule)
+
+
+def _kept_besides(keep: np.ndarray, by: np.ndarray, kept_as: str) -> str:
+    """Mask ``by`` to the facts it keeps that ``keep`` does not, and add them to ``keep`` (both in place); the
+    clause the gate's explanation says of them ("; 2 more kept as <kept_as>"), empty when there are none."""
+    by &= ~keep
+    keep |= by
+    return f"; {int(by.sum())} more kept as {kept_as}" if by.any() else ""
 
 
 def _holds_the_words(n: int, config: RecallConfig, lexical: np.ndarray | None, bm25: np.ndarray | None,

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..calendar_words import ANY_WEEKDAY as _DAY_ALT, MONTH_NAMES, WEEKDAYS as _WEEKDAYS, WORKDAY_STEMS
+from ..calendar_words import ANY_MONTH_TITLED, ANY_WEEKDAY as _DAY_ALT, WEEKDAYS as _WEEKDAYS, WORKDAY_STEMS
 from ..config import RecallConfig
 from ..slots import PERSON, placed, slot_keys
 from .allergens import allergen_rows
@@ -189,7 +189,6 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
 
 
 _NAMED = re.compile(r"(?<=\s)(?<![.!?:;]\s)([A-Z][a-z][\w-]*)")
-_MONTHS = tuple(month.capitalize() for month in MONTH_NAMES)
 _WORD = re.compile(r"[\w-]+")
 # a question whose subject is a name: "Can Bruno come along on the hike?", "Does Kasia need a visa?" (someone or a
 # pet of the asker's, when the user's facts hold the name)
@@ -219,7 +218,7 @@ def named_words(question: str) -> frozenset[str]:
 
 
 _DAY_IN_QUESTION = re.compile(r"\b(" + "|".join(_WEEKDAYS) + r")s?\b", re.IGNORECASE)
-_MONTH_IN_QUESTION = re.compile(r"(?<=\s)(" + "|".join(_MONTHS) + r")\b")  # "May", not "may" or a sentence's first word
+_MONTH_IN_QUESTION = re.compile(rf"(?<=\s)({ANY_MONTH_TITLED})\b")  # "May", not "may" or a sentence's first word
 
 
 def named_days(question: str) -> frozenset[str]:

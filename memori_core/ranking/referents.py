@@ -63,12 +63,8 @@ def with_referent(question: str, read: Sequence[str]) -> str:
     ``read`` turns (oldest first) names, when it names exactly one such; ``question`` as it is otherwise, and when
     it names someone itself.
 
-    >>> with_referent("What should I feed him?", ["We got a puppy, a beagle named Max."])
-    'What should I feed Max?'
     >>> with_referent("What food should I be careful with over there?", ["I'm going to Japan in March."])
     'What food should I be careful with in Japan?'
-    >>> with_referent("What should I feed him?", ["We got a puppy."])
-    'What should I feed him?'
     """
     # the question's own opening word names no one: "Where is she going to sleep?" asks of the one named before
     if not read or _names(f". {question}", NOT_A_NAME)[1]:

@@ -10,14 +10,13 @@ The gate keeps those (docs/ranking.md item 50; ``passed_by``: ``upcoming``). Eng
 
 from __future__ import annotations
 
-import calendar
 import re
 from collections.abc import Sequence
 from datetime import datetime, timezone
 
 import numpy as np
 
-from ..calendar_words import ANY_WEEKDAY
+from ..calendar_words import ANY_MONTH, ANY_WEEKDAY, SHORT_MONTHS, month_number
 from ..number_words import count_of, number_words
 
 __all__ = ["CHANGE_DAYS", "HORIZON_DAYS", "UPCOMING_MOST", "asks_about_travel", "asks_what_is_coming",
@@ -132,10 +131,8 @@ def asks_about_travel(query: str) -> bool:
     return _ASKS_TRAVEL.search(_AROUND_A_TRIP.sub(" ", text)) is not None or _PACK.search(text) is not None
 
 
-_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
-_MONTHS["sept"] = 9
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+# a month whole or short ("September", "Sept", "Sep"); a whole name is tried before the short name it starts with
+_MONTH = f"{ANY_MONTH}|{SHORT_MONTHS}"
 _ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _MONTH_DAY = re.compile(rf"\b(?:({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?(?!\d)|(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
                         rf"({_MONTH})\b)(?:,?\s+(\d{{4}}))?", re.IGNORECASE)
@@ -213,7 +210,7 @@ def still_ahead(text: str, said: float, now: float) -> bool:
         if end is not None and now <= end + lasting and end - 1.5 * DAY <= horizon:
             return True
     for m in _MONTH_DAY.finditer(text):
-        month = _MONTHS[(m.group(1) or m.group(4)).lower().rstrip(".")]
+        month = month_number(m.group(1) or m.group(4))
         day = int(m.group(2) or m.group(3))
         yearly = not m.group(5) and _YEARLY.search(text) is not None
         if m.group(5):
