@@ -51,7 +51,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote_to_bytes
 
-from .engine import NothingToCancelError, RecallEngine, ReplacedFactError
+from .engine import NothingToCancelError, NothingToRestoreError, RecallEngine, ReplacedFactError
 from .error_log import error_text
 from .extras import install_hint
 from .facts import RecalledFact, StoredFact
@@ -65,6 +65,7 @@ from .memory_tools import (
     check_tool_id,
     check_tool_text,
     replaced_error,
+    restore_refusal,
     validation_problems,
     with_earlier_versions,
 )
@@ -702,8 +703,11 @@ def build_server(
             return {"fact": _records([await live().arestore(who, fid, at=when)])[0], **note}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
-        except ValueError as exc:  # valid already, a version whose text the fact has (said without the entity), or
-            # said_at before what it undoes
+        except NothingToRestoreError as exc:  # valid already (what it replaced is named), or a version whose text
+            # the fact has
+            rows = await live().ahistory(who, fid)
+            raise restore_refusal(exc, who, fid, lambda: rows, MCP_NAMES, "delete with ids [{fid!r}]") from None
+        except ValueError as exc:  # said_at before what it undoes
             raise MemoryToolError(_named_said_at(ValueError(str(exc).replace(f" of entity {who!r}", "")))) from None
 
     async def cancel(fact_id: str, told_by: list[str] | None = None, said_at: str | None = None,

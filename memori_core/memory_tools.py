@@ -43,7 +43,7 @@ from .capture.refusal import SECRET, refused_because
 from .capture.repeats import asettle_repeats, settle_repeats
 from .capture.statements import STATEMENTS
 from .context import clip_fact, format_timestamp, sanitize_fact
-from .engine import NothingToCancelError, RecallEngine, ReplacedFactError, derived_fact_id, version_of
+from .engine import NothingToCancelError, NothingToRestoreError, RecallEngine, ReplacedFactError, derived_fact_id, version_of
 from .engine.plans import is_to_come, not_to_come
 from .extraction.rewrite import rewrite
 from .facts import RecalledFact, StoredFact
@@ -430,7 +430,8 @@ class MemoryTools:
         fact_id, at = check_tool_id(fact_id), said_before_now(said_at)
         try:
             return self._guard(entity_id, "restore", "restored",
-                               lambda _: _restoring(lambda: self.engine.restore(entity_id, fact_id, at=at), entity_id),
+                               lambda _: _restoring(lambda: self.engine.restore(entity_id, fact_id, at=at), entity_id,
+                                                    fact_id, lambda: self.engine.history(entity_id, fact_id)),
                                _restored)
         except KeyError:
             raise _unknown(fact_id) from None
@@ -443,7 +444,8 @@ class MemoryTools:
             try:
                 return await self.engine.arestore(entity_id, fact_id, at=at)
             except ValueError as exc:
-                raise _not_restorable(exc, entity_id) from None
+                rows = await self.engine.ahistory(entity_id, fact_id) if isinstance(exc, NothingToRestoreError) else []
+                raise restore_refusal(exc, entity_id, fact_id, lambda: rows) from None
 
         try:
             return await self._aguard(entity_id, "restore", "restored", run, _restored)
@@ -853,11 +855,45 @@ def _not_restorable(exc: ValueError, entity_id: str) -> MemoryToolError:
     return MemoryToolError(str(exc).replace(f" of entity {entity_id!r}", ""))
 
 
-def _restoring(run: Callable[[], StoredFact], entity_id: str) -> StoredFact:
+def _restoring(run: Callable[[], StoredFact], entity_id: str, fact_id: str,
+               history: Callable[[], Sequence[StoredFact]]) -> StoredFact:
     try:
         return run()
     except ValueError as exc:
-        raise _not_restorable(exc, entity_id) from None
+        raise restore_refusal(exc, entity_id, fact_id, history) from None
+
+
+def restore_refusal(exc: ValueError, entity_id: str, fact_id: str, history: Callable[[], Sequence[StoredFact]],
+                    names: dict[str, str] = TOOL_NAMES,
+                    forget_call: str = "forget_memory with fact_id {fid!r}") -> MemoryToolError:
+    """What a model reads when ``engine.restore`` refused (``exc``). A restore of a fact that is valid already is
+    most often a model undoing a wrong replacement by the id it sees, the new fact's: the answer then names the
+    facts this one replaced (``history()``: the fact's versions and linked facts, as ``engine.history`` reads them)
+    and how to undo that replacement, and only the earlier versions whose text differs from the current one, since
+    restoring a version with the same text is refused too (``names``: the surface's tool names by operation,
+    :data:`TOOL_NAMES` or the MCP server's; ``forget_call``: how the surface deletes the one fact ``{fid}``)."""
+    plain = _not_restorable(exc, entity_id)
+    if not isinstance(exc, NothingToRestoreError) or version_of(fact_id) is not None:
+        return plain
+    rows = history()
+    current = next((f for f in rows if f.id == fact_id and f.valid_to is None), None)
+    if current is None:
+        return plain
+    fid = current.id
+    replaced = [f for f in rows if f.superseded_by == fid and f.valid_to is not None and version_of(f.id) is None]
+    versions = [f.id for f in rows if version_of(f.id) == fid and f.content != current.content]
+    parts = [f"fact {fid!r} is valid: there is nothing to restore."]
+    for old in replaced:
+        when = format_timestamp(old.valid_to) or old.valid_to
+        parts.append(
+            f"It replaced fact {old.id} on {when}: {clip_fact(sanitize_fact(old.content))} (kept as history). To "
+            f"undo that replacement, call {names['restore']} with fact_id {old.id!r}; fact {fid} stays valid too, "
+            f"so if it does not hold, call {forget_call.format(fid=fid)}.")
+    if versions:
+        parts.append(f"To undo an update of its text, restore its earlier version: {', '.join(map(repr, versions))}.")
+    if len(parts) == 1:
+        parts.append("It replaced no fact that is still history, and no earlier version of it says anything else.")
+    return MemoryToolError(" ".join(parts))
 
 
 @dataclass(frozen=True)

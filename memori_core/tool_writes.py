@@ -199,12 +199,23 @@ def _plain_present(text: str) -> bool:
     return not (is_past_statement(text) or is_planned(text) or is_negated(text) or is_change(text))
 
 
+# A move told as done says where the user lives: "User moved to Hamburg." is said as "User lives in Hamburg." is.
+_MOVED_TO = re.compile(r"^user (?:has |had |just |recently |finally )*(?:moved|relocated) (?:from .+ )?to ")
+_HOME_FRAME = ("user", "lives", "in")
+
+
+def _frame(text: str) -> tuple[str, ...]:
+    """:func:`statement_frame` of ``text``, a move told as done read as the home it says."""
+    return _HOME_FRAME if _MOVED_TO.match(normalize_fact_text(text)) else statement_frame(text)
+
+
 def _ends_as_news(text: str, words: frozenset[str], old: str, old_words: frozenset[str]) -> bool:
     """Whether the plain present ``text`` ends ``old`` read as news ("... now"): only in a one-value slot of the
-    same person, when both say it the same way (:func:`statement_frame`: "User lives in ..."), and then as
-    capture's rules read the change (a home with whom leaves where, a goal, what held once...)."""
+    same person, when both say it the same way (:func:`statement_frame`: "User lives in ...", a move told as done
+    said as the home it tells: "User moved to Hamburg."), and then as capture's rules read the change (a home
+    with whom leaves where, a goal, what held once...)."""
     shared = {key.split(":", 1)[1] for key in slot_keys(text) & slot_keys(old)}
-    if not shared & _ONE_VALUE_SLOTS or statement_frame(text) != statement_frame(old):
+    if not shared & _ONE_VALUE_SLOTS or _frame(text) != _frame(old):
         return False
     news = SentenceVerdict(sentence=f"{text.rstrip(' .!')} now.", fact=text, reason=KEPT_REWRITTEN)
     return replaces(news, words, old, old_words)

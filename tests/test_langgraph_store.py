@@ -46,6 +46,7 @@ from _helpers import HashEmbedder, TextVectorEmbedder, ungated_engine
 from _langchain_fakes import RecordingChatModel, replies, system_text
 from memori_core import ChromaStore, RecallConfig, RecallEngine, RuleBasedFactExtractor, capture_facts
 from memori_core.facts import is_searchable
+from memori_core.tool_queries import as_the_user_asks
 from memori_langchain import MemoriMiddleware, MemoriStore
 from memori_langchain.store import ITEM_KEY, NamespaceTemplate
 
@@ -249,7 +250,8 @@ def test_search_items_carry_a_score_from_the_ranking_and_timestamps() -> None:
     assert [i.key for i in ranked] == ["a", "c"]
     assert all(isinstance(i, SearchItem) and isinstance(i.score, float) for i in ranked)
     assert ranked[0].score > ranked[1].score
-    [recalled] = store.engine.recall("is the user allergic to peanuts?", "alice", limit=1)
+    # the store reads a search as the user would ask it ("am I allergic to peanuts?"), as the agent tools do
+    [recalled] = store.engine.recall(as_the_user_asks("is the user allergic to peanuts?"), "alice", limit=1)
     assert ranked[0].score == pytest.approx(recalled.rank_score)
     listed = store.search(ns)
     assert [i.key for i in listed] == ["a", "c"] and all(i.score is None for i in listed)
@@ -1346,3 +1348,33 @@ def test_a_filter_on_a_value_field_named_created_at_reads_the_value_not_the_fact
     store.put(ns, "other", {"content": "Trip to Oslo", "created_at": "never"})
     assert [i.key for i in store.search(ns, filter={"created_at": "someday"})] == ["trip"]
     assert [i.key for i in store.search(ns, filter={"valid_to": {"$gt": 2}})] == ["trip"]
+
+
+# -- a model's search, read as the user asks (j26, finding 2) ----------------------------------------------
+
+_ALICE = {"city": "User lives in Lisbon.", "allergy": "User is allergic to peanuts.",
+          "dog": "User adopted a dog called Rex.", "sister": "User's sister Ana is getting married in June.",
+          "job": "User works as a nurse.", "car": "User drives a blue Honda Civic.",
+          "sport": "User plays tennis on Sundays."}
+
+
+@pytest.mark.parametrize(("query", "asked"), [("where does the user live", "where do I live?"),
+                                              ("user's car", "my car?"), ("user allergies", "my allergies?")])
+def test_a_models_store_search_about_the_user_is_recalled_as_the_user_would_ask_it(
+        example: ModuleType, minilm: Any, query: str, asked: str) -> None:
+    # A model writes its memory searches about "the user" (LangMem's search tool, a tool over runtime.store): read
+    # as written, the word "user", which starts every fact, brought in the other slots' facts too (the job and the
+    # allergy for "where does the user live"; five of seven facts for "user's car"). recall_memory and MCP recall
+    # already read such a query as the user would ask it; the store's search now does too.
+    from langchain.agents import create_agent
+
+    store = MemoriStore(RecallEngine(store=ChromaStore.in_memory(), embedder=minilm), fields=["content"])
+    for key, text in _ALICE.items():
+        store.put(("memories", "alice"), key, {"content": text})
+    model = RecordingChatModel(messages=iter([tool_call("recall", {"query": query}, "c1"), "ok"]))
+    agent = create_agent(model, tools=[example.recall], store=store, context_schema=example.UserContext)
+    messages = agent.invoke({"messages": [("human", "hi")]}, context=example.UserContext(user_id="alice"))["messages"]
+
+    as_asked = [f.content for f in store.engine.recall(asked, "alice", 3)]
+    assert json.loads(messages[2].content) == as_asked
+    assert as_asked != [f.content for f in store.engine.recall(query, "alice", 3)]  # read as written: other slots
