@@ -30,6 +30,7 @@ from .keepable import refused_shape, tidied
 from .labels import as_labelled
 from .leads import strip_lead
 from .in_passing import as_told_in_passing
+from .here_places import as_here_placed
 from .kin_in_passing import kin_named
 from .commute_homes import as_commute_home
 from .asked_to import as_asked_to
@@ -567,7 +568,8 @@ class RuleBasedFactExtractor:
         text = with_opening_pronoun_resolved(text, recent) if recent else text
         own, pasted = split_pasted(strip_filler(read_as_meant(text)))
         own, played = split_played(own)  # "Pretend you are a pirate. I am Captain Hook.": a role, not the user
-        own = as_since_list(as_asked_about(as_self_introduced(own)))  # "since new year I've given up ..., started ..."  # "it's Dev, 19, ...", "Thabo here - maths teacher ..." (.self_introduced)
+        own = as_here_placed(as_since_list(as_asked_about(as_self_introduced(own))))  # "got here in October" (.here_places)
+        # "since new year I've given up ..., started ..."  # "it's Dev, 19, ...", "Thabo here - maths teacher ..." (.self_introduced)
         # what the user tells of their family the way people say it ("Mum's settled into Oakwood care home": .family)
         # and in their own words ("wait no, that's my brother", "met someone! his name is Marco"), as the plain
         # statements the rules read (.retold); a change of employer in the user's words too (.job_change),
