@@ -28,8 +28,9 @@ _MY_HERE = rx(
 )
 # A place a sentence is in or from: "in Tromsø", "from Dubai" (not "to X": a trip's end is no home).
 _PLACE = re.compile(rf"\b(?:[Ii]n|[Ff]rom)\s+(?P<place>{PLACE_NAME})")
-# Someone else's place: "my parents in Lahore", "my sister from Leeds".
-_THEIRS = rx(rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})\s+$")
+# Someone else's place: "my parents in Lahore", "my sister from Leeds", "my parents live in Lahore".
+_THEIRS = rx(rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?\s+"
+             r"(?:(?:still\s+)?(?:lives?|living|is|are|stays?|staying|works?|working|based)\s+)?$")
 _NOT_A_PLACE = frozenset((*CALENDAR_NAMES, "I", "My", "The", "English", "Spanish", "French", "German"))
 _NEGATED = rx(r"\b(?:not|never|n't)\b[^,.;!?]*\bhere\b")
 
