@@ -30,6 +30,7 @@ from .keepable import refused_shape, tidied
 from .labels import as_labelled
 from .leads import strip_lead
 from .in_passing import as_told_in_passing
+from .elided_doing import as_elided_doing
 from .here_places import as_here_placed
 from .kin_in_passing import kin_named
 from .commute_homes import as_commute_home
@@ -582,7 +583,9 @@ class RuleBasedFactExtractor:
         # "the kids are taking it hard": the user's household, told with "the" (.household)
         # "I started learning pottery, I go to a class every Tuesday": a pottery class (.bare_classes)
         # "I drive in from Midrand every day": where the user lives, too (.commute_homes)
-        stages.append(("retold", as_commute_home(as_household_told(as_told_in_passing(as_classes_named(split))))))
+        # "... on friday!! running my own coffee cart at Salamanca market now": the user's, "I'm" left out (.elided_doing)
+        stages.append(("retold", as_elided_doing(as_commute_home(as_household_told(as_told_in_passing(
+            as_classes_named(split)))))))
         # an ending told the chat way ("Arjun passed in March", "hung up my apron", "keto's over for me": .told_endings)
         stages.append(("life_event", as_told_endings(stages[-1][1], known)))
         stages.append(("family", as_family_said(stages[-1][1], known)))
