@@ -1,6 +1,6 @@
 """Facts told by the shape of a sentence (issue 21, caprec6): a daily trip from a named place, a role typed alone in a
 labelled bio, a sibling or child named in a sentence kept for nothing else, the user's own "here" after one place
-named. The rows that fail on main are in ``tests/cases/told_by_shape.toml``; here, the false positives each rule could
+named, a lasting "-ing" clause typed without "I'm". The rows that fail on main are in ``tests/cases/told_by_shape.toml``; here, the false positives each rule could
 bring (what must stay as it was, passing on main too), and the new modules' functions."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import pytest
 from _capture import SAID_AT, facts_of
 from memori_core.extraction.bio_items import bio_statement
 from memori_core.extraction.commute_homes import as_commute_home, commute_home
+from memori_core.extraction.elided_doing import as_elided_doing
 from memori_core.extraction.here_places import as_here_placed, here_place
 from memori_core.extraction.kin_in_passing import kin_named
 
@@ -47,8 +48,9 @@ def test_someone_gone_dreamt_or_not_kin_is_not_named_as_the_users(said: str) -> 
     assert not [f for f in facts_of(said, at=SAID_AT) if " named " in f]
 
 
-def test_a_sibling_named_in_a_fact_kept_is_not_named_again() -> None:
+def test_a_sibling_named_in_a_fact_kept_or_stored_is_not_named_again() -> None:
     assert facts_of("my sister Lotte lives in Oslo", at=SAID_AT) == ["User's sister Lotte lives in Oslo."]
+    assert kin_named("so anxious, my sister Maren's flight is delayed", ["User's sister Maren lives in Bergen."]) == []
 
 
 @pytest.mark.parametrize("said", [
@@ -59,6 +61,16 @@ def test_a_sibling_named_in_a_fact_kept_is_not_named_again() -> None:
 ])
 def test_a_here_of_no_one_place_of_the_users_gives_no_home(said: str) -> None:
     assert not [f for f in facts_of(said, at=SAID_AT) if " lives in " in f]
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("I hurt my back. heading to bed now", ["User hurt their back."]),  # a moment
+    ("my knee is wrecked. cycling is easier now", []),  # a subject in -ing, not a doing
+    ("I got a new job. loving it now", ["User got a new job."]),  # a feeling
+    ("driving to Leeds now, any podcast ideas?", []),  # no clause of the user's before it
+])
+def test_an_ing_clause_of_a_moment_a_feeling_a_subject_or_alone_is_not_a_doing(said: str, kept: list[str]) -> None:
+    assert facts_of(said, at=SAID_AT) == kept
 
 
 def test_the_modules_functions_read_only_their_shape() -> None:
@@ -73,5 +85,8 @@ def test_the_modules_functions_read_only_their_shape() -> None:
     assert kin_named("so tired, my son Ezra kept us up", ["User's son Ezra is 2."]) == []
     assert here_place("Anyone else in Tromsø?", "Got here in October") == "Tromsø"
     assert here_place("", "Got here in October") is None
+    assert as_elided_doing(["I quit the bakery", "running a market stall now"]) == [
+        "I quit the bakery", "I'm running a market stall now"]
+    assert as_elided_doing(["running a market stall now"]) == ["running a market stall now"]
     assert as_here_placed(["I work in Nagoya.", "I am living here since 2019."]) == [
         "I work in Nagoya.", "I am living here since 2019.", "I live in Nagoya"]
