@@ -66,6 +66,7 @@ def test_a_here_of_no_one_place_of_the_users_gives_no_home(said: str) -> None:
 @pytest.mark.parametrize(("said", "kept"), [
     ("I hurt my back. heading to bed now", ["User hurt their back."]),  # a moment
     ("my knee is wrecked. cycling is easier now", []),  # a subject in -ing, not a doing
+    ("we run a farm near Bala. lambing starts end of Feb every year", ["User runs a farm near Bala."]),
     ("I got a new job. loving it now", ["User got a new job."]),  # a feeling
     ("driving to Leeds now, any podcast ideas?", []),  # no clause of the user's before it
 ])

@@ -41,7 +41,9 @@ _NOT_DOING = frozenset("""
 # A clause of the user's own: "I", "I'm", "my", "we" ... anywhere in it.
 _OWN = rx(r"\b(?:i|i'm|im|i've|i'd|my|me|we|we're|our)\b")
 # A subject before the verb is no elided "I": "swimming is hard", "running helps".
-_AFTER_VERB_NOT_OWN = rx(r"^(?:is|was|are|were|has|had|helps|makes|seems|sounds|feels)\b")
+# ("Lambing starts end of Feb": the season, not a doing).
+_AFTER_VERB_NOT_OWN = rx(r"^(?:is|was|are|were|has|had|'s|helps|makes|seems|sounds|feels|starts|begins|ends|takes|goes|"
+                         r"comes|costs|hurts|means|kicks|opens|closes|gets|keeps|will|can|could|should|would|might)\b")
 
 
 def elided_doing(clause: str) -> str | None:
