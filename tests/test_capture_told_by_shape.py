@@ -10,7 +10,7 @@ import pytest
 from _capture import SAID_AT, facts_of
 from memori_core.extraction.bio_items import bio_statement
 from memori_core.extraction.commute_homes import as_commute_home, commute_home
-from memori_core.extraction.elided_doing import as_elided_doing
+from memori_core.extraction.elided_doing import elided_doing_at
 from memori_core.extraction.here_places import as_here_placed, here_place
 from memori_core.extraction.kin_in_passing import kin_named
 
@@ -86,8 +86,8 @@ def test_the_modules_functions_read_only_their_shape() -> None:
     assert kin_named("so tired, my son Ezra kept us up", ["User's son Ezra is 2."]) == []
     assert here_place("Anyone else in Tromsø?", "Got here in October") == "Tromsø"
     assert here_place("", "Got here in October") is None
-    assert as_elided_doing(["I quit the bakery", "running a market stall now"]) == [
-        "I quit the bakery", "I'm running a market stall now"]
-    assert as_elided_doing(["running a market stall now"]) == ["running a market stall now"]
+    assert elided_doing_at(["I quit the bakery", "running a market stall now, way less stress"], 1) == \
+        "I'm running a market stall now"
+    assert elided_doing_at(["running a market stall now"], 0) is None
     assert as_here_placed(["I work in Nagoya.", "I am living here since 2019."]) == [
         "I work in Nagoya.", "I am living here since 2019.", "I live in Nagoya"]

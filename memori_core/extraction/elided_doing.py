@@ -3,7 +3,7 @@
 "handed in my apron at Grounded on friday!! running my own coffee cart at Salamanca market now", "doc says no
 running for six weeks. Swimming laps at the Y instead.", "I'm 34 and training for my first marathon ... currently
 running about 30k a week": the "-ing" clause is the user's, its "I'm" left out as chat leaves it out.
-:func:`as_elided_doing` writes it back ("I'm running my own coffee cart at Salamanca market now") for the rules to
+:func:`elided_doing_at` writes it back ("I'm running my own coffee cart at Salamanca market now") for the rules to
 judge, only
 
 - after a clause of the user's own in the same message (the first clause alone is read as before),
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from .patterns import rx
 
-__all__ = ["as_elided_doing", "elided_doing"]
+__all__ = ["elided_doing", "elided_doing_at"]
 
 _DOING = rx(r"^(?P<lead>(?:and|so|but|now|also)\s+)?(?P<adv>(?:currently|now|still|also|just)\s+)?"
             r"(?P<verb>[a-z]{2,}ing)\s+(?P<rest>\S.*)$")
@@ -51,7 +51,7 @@ def elided_doing(clause: str) -> str | None:
     ``None`` (whether an earlier clause was the user's is :func:`as_elided_doing`'s to ask).
 
     >>> elided_doing("running my own coffee cart at Salamanca market now, terrifying")
-    "I'm running my own coffee cart at Salamanca market now, terrifying"
+    "I'm running my own coffee cart at Salamanca market now"
     >>> elided_doing("swimming is hard now") is None
     True
     """
@@ -62,16 +62,23 @@ def elided_doing(clause: str) -> str | None:
     if not _LASTING.search(text):
         return None
     adv = m.group("adv") or ""
-    return f"I'm {adv.lower()}{m.group('verb').lower()} {m.group('rest')}"
+    rest = m.group("rest")
+    head, comma, _ = rest.partition(",")
+    if comma and _LASTING.search(head):  # "... in Old Town now, way less soul destroying": the remark left out
+        rest = head
+    return f"I'm {adv.lower()}{m.group('verb').lower()} {rest}"
 
 
-def as_elided_doing(clauses: Sequence[str]) -> list[str]:
-    """``clauses`` (one message's) with each lasting "-ing" clause after a clause of the user's own read as the
-    user's (:func:`elided_doing`); the rest as they were."""
-    out: list[str] = []
-    for n, clause in enumerate(clauses):
-        said = elided_doing(clause) if n > 0 and any(_OWN.search(c) for c in clauses[:n]) else None
-        out.append(said if said is not None else clause)
-    return out
+def elided_doing_at(clauses: Sequence[str], n: int) -> str | None:
+    """Clause ``n`` of ``clauses`` (one message's) as the user's lasting doing (:func:`elided_doing`) when a clause
+    before it was the user's own, else ``None``. Capture asks it only for a clause the rules found no first-person
+    statement in, so a clause another rule reads is left to that rule.
 
-
+    >>> elided_doing_at(["I quit the bakery", "running a market stall now"], 1)
+    "I'm running a market stall now"
+    >>> elided_doing_at(["running a market stall now"], 0) is None
+    True
+    """
+    if n <= 0 or not any(_OWN.search(c) for c in clauses[:n]):
+        return None
+    return elided_doing(clauses[n])

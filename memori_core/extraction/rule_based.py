@@ -30,7 +30,7 @@ from .keepable import refused_shape, tidied
 from .labels import as_labelled
 from .leads import strip_lead
 from .in_passing import as_told_in_passing
-from .elided_doing import as_elided_doing
+from .elided_doing import elided_doing_at
 from .here_places import as_here_placed
 from .kin_in_passing import kin_named
 from .commute_homes import as_commute_home
@@ -583,9 +583,7 @@ class RuleBasedFactExtractor:
         # "the kids are taking it hard": the user's household, told with "the" (.household)
         # "I started learning pottery, I go to a class every Tuesday": a pottery class (.bare_classes)
         # "I drive in from Midrand every day": where the user lives, too (.commute_homes)
-        # "... on friday!! running my own coffee cart at Salamanca market now": the user's, "I'm" left out (.elided_doing)
-        stages.append(("retold", as_elided_doing(as_commute_home(as_household_told(as_told_in_passing(
-            as_classes_named(split)))))))
+        stages.append(("retold", as_commute_home(as_household_told(as_told_in_passing(as_classes_named(split))))))
         # an ending told the chat way ("Arjun passed in March", "hung up my apron", "keto's over for me": .told_endings)
         stages.append(("life_event", as_told_endings(stages[-1][1], known)))
         stages.append(("family", as_family_said(stages[-1][1], known)))
@@ -659,6 +657,12 @@ class RuleBasedFactExtractor:
                     if again.fact is not None and (slots_of(again.fact) or is_care_fact(again.fact)) \
                             and dated.expires_in is None and not _DAY_WRITTEN.search(dated.fact or ""):
                         verdict, path = replace(again, sentence=clause), "named"
+            doing = elided_doing_at(clauses, n) \
+                if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON else None
+            if doing is not None:  # "... on friday!! running my own coffee cart now": "I'm" left out (.elided_doing)
+                again = self.judge(doing, now=when)
+                if again.fact is not None:
+                    verdict, path = replace(again, sentence=clause), "retold"
             if verdict.fact is not None and ((n == 0 and object_is_a_pointer(verdict.fact))
                                              or moves_to_no_place(verdict.fact)):
                 # "I turned it down." with nothing before it in the message: "it" points to nothing stored; "moving
