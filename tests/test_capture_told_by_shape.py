@@ -69,6 +69,8 @@ def test_a_here_of_no_one_place_of_the_users_gives_no_home(said: str) -> None:
     ("we run a farm near Bala. lambing starts end of Feb every year", ["User runs a farm near Bala."]),
     ("I got a new job. loving it now", ["User got a new job."]),  # a feeling
     ("driving to Leeds now, any podcast ideas?", []),  # no clause of the user's before it
+    # "each" is no time unless a unit of time follows it (LoCoMo: "chasing our dreams and helping each other out")
+    ("We met at art school. chasing our dreams and helping each other out", []),
 ])
 def test_an_ing_clause_of_a_moment_a_feeling_a_subject_or_alone_is_not_a_doing(said: str, kept: list[str]) -> None:
     assert facts_of(said, at=SAID_AT) == kept

@@ -18,14 +18,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..calendar_words import ANY_WEEKDAY
 from .patterns import rx
 
 __all__ = ["elided_doing", "elided_doing_at"]
 
 _DOING = rx(r"^(?P<lead>(?:and|so|but|now|also)\s+)?(?P<adv>(?:currently|now|still|also|just)\s+)?"
             r"(?P<verb>[a-z]{2,}ing)\s+(?P<rest>\S.*)$")
+# "each" lasts only before a unit of time: "each other" and "each of them" say nothing of how long.
+_TIME_UNITS = "day|night|morning|afternoon|evening|week|weekend|month|year|term|semester|season|shift|summer|winter"
 _LASTING = rx(
-    r"\b(?:now|instead|these\s+days|nowadays|currently|every\s+\w+|each\s+\w+|a\s+(?:week|month)|per\s+(?:week|month)|"
+    rf"\b(?:now|instead|these\s+days|nowadays|currently|every\s+\w+|each\s+(?:{_TIME_UNITS}|{ANY_WEEKDAY})|"
+    r"a\s+(?:week|month)|per\s+(?:week|month)|"
     r"full[\s-]?time|part[\s-]?time|at\s+the\s+moment|most\s+(?:days|mornings|evenings)|weekly|daily|twice|"
     r"three\s+times)\b"
 )
