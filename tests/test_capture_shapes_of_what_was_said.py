@@ -66,3 +66,9 @@ def test_the_user_moved_onto_no_shift_and_no_medicine_is_no_change(said: str) ->
 def test_a_shift_the_user_moved_onto_is_said_as_the_users() -> None:
     assert as_moved_me("work put me on the early shift") == ["I'm on early shift now"]
     assert facts_of("they moved me onto the sofa") == []
+
+
+def test_a_reason_before_the_subject_is_content_not_a_lead() -> None:
+    assert without_opener("Due to their allergy, User avoids nuts.") == "Due to their allergy, User avoids nuts."
+    assert without_opener("Thanks to the new rota, User works four days.") == (
+        "Thanks to the new rota, User works four days.")

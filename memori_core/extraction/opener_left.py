@@ -15,10 +15,12 @@ import re
 
 __all__ = ["without_opener"]
 
-# A clause the rest depends on is no lead: "Since User is fully remote they never leave the flat"; nor a time or a
-# place said before the subject, which is content: "In the week of Monday 2025-12-29, User moved to Porto.".
+# A clause the rest depends on is no lead: "Since User is fully remote they never leave the flat"; nor a time, a
+# place or a reason said before the subject, which is content: "In the week of Monday 2025-12-29, User moved to
+# Porto.", "Due to their allergy, User avoids nuts.".
 _SUBORDINATE = (r"(?:since|because|as|if|when|whenever|while|although|though|unless|until|till|after|before|once|"
-                r"so\s+that|in|on|at|by|during|from|over|for|with|within|last|this|next|every|each|back|ago|\d)")
+                r"so\s+that|in|on|at|by|during|from|over|for|with|within|last|this|next|every|each|back|ago|due|owing|"
+                r"thanks|despite|given|\d)")
 _OPENER = re.compile(
     rf"^(?!{_SUBORDINATE}\b)(?:(?P<phrase>[^,;:]{{1,48}}),|(?P<word>these\s+days|nowadays|ha|haha|lol|so|and|but|"
     rf"anyway|also|plus|honestly|tbh|oh|well))\s+(?=User\b)",
