@@ -27,6 +27,8 @@ from .job_and_home import as_job_and_home
 from .job_change import as_job_changes
 from .job_start import as_job_started
 from .keepable import refused_shape, tidied
+from .opener_left import without_opener
+from .told_as_past import taken_over, tells_the_past_over
 from .labels import as_labelled
 from .leads import strip_lead
 from .in_passing import as_told_in_passing
@@ -475,12 +477,14 @@ class RuleBasedFactExtractor:
             texts = [fact.text for fact, _ in said]
             # a fact that ends a stored one stays whatever its shape: refusing it would leave the old fact valid
             # a pointer may name what a fact kept before it in the same message holds ("... offer. I turned it down.")
-            told = [replace(fact, text=tidied(fact.text))
+            told = [replace(fact, text=without_opener(tidied(fact.text)))
                     for n, (fact, verdict) in enumerate(told_with_what_holds_now(said))
                     if not story_of_a_change(fact, verdict, said) and not placeless_move_beside(fact.text, texts)
                     and (fact.supersedes or refused_shape(fact.text, told_before=n > 0) is None)
                     and policy_keeps(self.policy, fact)]
             told = _moving_plans(told, known, now)
+            if tells_the_past_over(message.text):  # "that was me in the spring. I'm back in Milan now"
+                told = taken_over(told, known, recent)
             facts += told + self._still_held(told, shown, seen) + self._to_come(told, known, now, seen)
         return facts
 
