@@ -43,7 +43,7 @@ def test_a_fact_kept_before_is_carried_only_when_it_ranks_near_with_the_cosine_f
     assert carried_rows(4, near[:0], [], {"c"}, cos, 0.2) is None  # limit 0: nothing is near
 
 
-def test_gate_keeps_a_carried_fact_as_a_follow_ups_on_a_follow_up_and_on_a_general_question():
+def test_gate_keeps_a_carried_fact_as_a_follow_ups_but_not_on_a_general_question():
     cfg = RecallConfig()
     cosine = np.array([0.40, 0.20, 0.18])
     score = np.array([0.5, 0.3, 0.2])
@@ -52,9 +52,8 @@ def test_gate_keeps_a_carried_fact_as_a_follow_ups_on_a_follow_up_and_on_a_gener
     assert d.keep.tolist() == [True, False, True]
     assert rule_names(d.rules())[2] == "follow-up"
     assert "carried over from the turn before" in d.note
-    # recall marks carried rows on a general question only when it refers back (item 63)
     general = decide(cosine, score, cfg, general=True, carried=carried)
-    assert general.keep[2]
+    assert not general.keep[2]
 
 
 def test_config_rejects_a_negative_carry_naming_the_argument():

@@ -39,7 +39,6 @@ from ..ranking.conversation import (
     goes_on_from_the_conversation,
     gate_cosine,
     leans_on_the_conversation,
-    refers_back,
     tells_something,
     without_connectives,
 )
@@ -461,11 +460,7 @@ class ReadPath(Answers, GateSignals, Judging):
         if turn.general:
             # With only the core facts whose concerns its words touch (a food, a drink, a medicine, a trip...): "What's
             # in a Caesar salad?" keeps the egg allergy, not coeliac disease; "What's the capital of Canada?" none.
-            scores = replace(scores, general=True)
-            if relevance and read and cfg.gate_carried is not None and refers_back(request.query):
-                # "How often should it be serviced?" after the car's brakes: "it" is the car recall kept then
-                scores = self._with_carried(request, scores, gathered)
-            return done(scores)
+            return done(replace(scores, general=True))
         if relevance:
             # "Any outdoor plans coming up?": the plans in force, whatever their cosine (ranking/upcoming.py)
             scores = self._with_upcoming(query, scores, gathered, turn, at)
@@ -496,9 +491,7 @@ class ReadPath(Answers, GateSignals, Judging):
         fact could gain from it: one the gate drops among the limit best, or one beyond them while a place there
         is left empty. The carried facts are bounded by the larger of their cosines to the question and to the
         conversation, also for a fact a read turn told (which the gate reads on the question alone): recall gave it
-        the model for that turn ("Any restaurants there?" after "I'm flying to Lisbon next week." and "thanks").
-        So is a general question that refers back ("How often should it be serviced?",
-        :func:`~.ranking.conversation.refers_back`), which the gate reads on its own words."""
+        the model for that turn ("Any restaurants there?" after "I'm flying to Lisbon next week." and "thanks")."""
         cfg = self.config
         cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
         if gathered.question_cos is not None and gathered.conv_cos is not None:
@@ -531,7 +524,8 @@ class ReadPath(Answers, GateSignals, Judging):
     def _last_user_turn(self, request: _Request) -> str:
         """The asker's turn just before ``request``'s: the last of its turns, unless that one is the assistant's reply
         (``context`` may end with it): when recall answered the turn before it and not the last one, the last is
-        the reply. A reply recall never saw is read as the last turn (the context holds no roles)."""
+        the reply. A reply recall never saw is read as the last turn (the context holds no roles). Courtesy turns
+        at the end ("thanks", "ok great") are passed over: they ask for nothing, and recall kept nothing for them."""
         turns = list(request.turns)
         while len(turns) > 1 and self._is_courtesy(turns[-1]):
             turns.pop()  # "Any restaurants there?" after "I'm flying to Lisbon." and "thanks": the Lisbon turn

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "SHORT_TURN", "accepts", "asks_something", "blend_query", "conversation_text",
-           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "without_connectives", "offers_a_choice", "leans_on_the_conversation", "points_back", "refers_back", "tells_news", "tells_something", "told_in"]
+           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "without_connectives", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "tells_something", "told_in"]
 
 COURTESY_WORDS = frozenset({
     "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
@@ -188,25 +188,6 @@ def points_back(turn: str) -> bool:
     (True, False)
     """
     return _POINTS_BACK.search(turn) is not None
-
-
-_REFERS_BACK = re.compile(
-    r"\b(?:do|does|did|would|will|could|can|should|shall|might|may|must|is|was|has)\s+(?:it|that|this)\b"
-    r"(?!\s+(?:true|possible|ok|okay|normal|common|worth|legal|safe|better|best|bad|good|fine|hard|easy|like)\b)",
-    re.IGNORECASE)
-
-
-def refers_back(turn: str) -> bool:
-    """Whether a question's subject is "it", "that" or "this" with nothing in the question for it to name: the thing
-    the turn before spoke of ("How often should it be serviced?" after the car's brakes, "how long would that take
-    to sort out" after a trip, "could it be the heat of the ground?" after a limping dog). Narrower than
-    :func:`points_back`: "is it true dogs can't see colours?" (a dummy "it"), "is there a direct flight" (there),
-    "so it doesn't buckle" (after its noun) and "do they use in Turkey" (anyone) do not refer back.
-
-    >>> refers_back("How often should it be serviced?"), refers_back("Is it true dogs can't see colours?")
-    (True, False)
-    """
-    return _REFERS_BACK.search(turn) is not None
 
 
 _CHOICE = re.compile(r"\w\s+or\s+\w", re.IGNORECASE)

@@ -193,7 +193,7 @@ def decide(
     by_words = _holds_the_words(n, config, lexical, bm25, pool_size) & (lifted >= config.gate_words_cosine)
     if general and config.gate_general is not None:
         usual = decide(cosine, rank_score, config, lexical, bm25, pool_size)
-        return _general_carried(_general(usual, cosine, config, by_words, bm25), carried)
+        return _general(usual, cosine, config, by_words, bm25)
     by_care = np.zeros(n, dtype=bool)
     if care is not None and config.gate_care is not None:
         by_care = care & (cosine >= config.gate_care_cosine)
@@ -289,19 +289,6 @@ def _unread(cosine: np.ndarray, config: RecallConfig, lexical: np.ndarray | None
         return GateDecision("relevance", keep, False, best, False, f"relevance gate closed: {how}")
     return GateDecision("relevance", keep, True, best, False, f"relevance gate open: {how}: {int(keep.sum())} kept",
                         rule=_all(keep, "words"))
-
-
-def _general_carried(decision: GateDecision, carried: np.ndarray | None) -> GateDecision:
-    """``decision`` for a general question with the ``carried`` facts kept too: set only on a general question that
-    refers back to what the turn before was about (:func:`~.conversation.refers_back`, docs/ranking.md item 63)."""
-    if carried is None or not (added := carried & ~decision.keep).any():
-        return decision
-    rule = decision.rule if decision.rule is not None else np.zeros(carried.shape[0], dtype=np.int8)
-    note = decision.note.replace("relevance gate closed: ", "relevance gate open: ", 1)
-    return replace(decision, keep=decision.keep | carried, opened=True,
-                   rule=np.where(added, np.int8(_CODE["follow-up"]), rule),
-                   note=f"{note}; {int(added.sum())} carried over from the turn before (recall kept them for it; "
-                        f"the question refers back to it)")
 
 
 def _general(usual: GateDecision, cosine: np.ndarray, config: RecallConfig, by_words: np.ndarray,
