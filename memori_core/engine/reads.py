@@ -37,7 +37,6 @@ from ..ranking.conversation import (
     conversation_text,
     conversation_turns,
     goes_on_from_the_conversation,
-    gate_cosine,
     leans_on_the_conversation,
     tells_something,
     without_connectives,
@@ -489,13 +488,9 @@ class ReadPath(Answers, GateSignals, Judging):
         """``scores`` with the facts recall kept for the turn before ``request``'s (:meth:`_kept_before`) that this
         turn still ranks near (:func:`~.ranking.carried.carried_rows`). The turn before is read only when a near
         fact could gain from it: one the gate drops among the limit best, or one beyond them while a place there
-        is left empty. The carried facts are bounded by the larger of their cosines to the question and to the
-        conversation, also for a fact a read turn told (which the gate reads on the question alone): recall gave it
-        the model for that turn ("Any restaurants there?" after "I'm flying to Lisbon next week." and "thanks")."""
+        is left empty."""
         cfg = self.config
         cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
-        if gathered.question_cos is not None and gathered.conv_cos is not None:
-            cosine = gate_cosine(gathered.question_cos, gathered.conv_cos)
         near = rank_order(scores.rank_score, scores.cosine, request.limit + (cfg.gate_carried or 0))
         top, keep = gate_places(scores, request.limit, cfg)
         near = near[cosine[near] >= cfg.gate_carried_cosine]
@@ -528,7 +523,7 @@ class ReadPath(Answers, GateSignals, Judging):
         at the end ("thanks", "ok great") are passed over: they ask for nothing, and recall kept nothing for them."""
         turns = list(request.turns)
         while len(turns) > 1 and self._is_courtesy(turns[-1]):
-            turns.pop()  # "Any restaurants there?" after "I'm flying to Lisbon." and "thanks": the Lisbon turn
+            turns.pop()  # "its red and hot" after "my knee is swollen, can I take loxonin" and "thanks": the knee
         if len(turns) < 2:
             return turns[-1]
         with self._entity_lock(request.entity_id):
