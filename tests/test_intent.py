@@ -281,3 +281,21 @@ def test_a_how_to_question_about_cooking_or_getting_somewhere_still_gets_the_use
                            ("How do I get to the airport?", "User uses a wheelchair."),
                            ("How do I make mulled wine?", "User doesn't drink alcohol.")):
         assert need in [f.content for f in eng.recall(question, "ann")], question
+
+
+def test_a_place_a_fact_only_puts_something_in_makes_no_one_known():
+    facts = ["User and Kenji plan three weeks in Japan in April.", "User's daughter Mariana lives in Nagoya."]
+    assert not names_known("How many hours ahead of Brazil is Japan?", facts)  # main: "is Japan", held by a fact
+    assert not names_known("Is Japan expensive?", facts)
+    assert names_known("Does Kenji need a visa?", facts)  # a name the fact gives, after "and"
+    assert names_known("Has Mariana got a car?", facts)
+
+
+@pytest.mark.model
+def test_a_general_question_about_a_country_a_trip_goes_to_injects_nothing(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("u1", ["User and Kenji plan three weeks in Japan in April.", "User's daughter Mariana lives in Nagoya.",
+                      "User lives in Porto.", "User is a retired pharmacist."])
+    assert engine.recall("How many hours ahead of Brazil is Japan?", "u1") == []
+    assert "User and Kenji plan three weeks in Japan in April." in [
+        f.content for f in engine.recall("What should I pack for our trip to Japan?", "u1")]

@@ -274,6 +274,21 @@ def subject_names(question: str) -> set[str]:
     return {n for n in found if not is_not_a_name(n)}
 
 
+# a word a fact holds right after a preposition of place or a verb of going: where something is or goes ("three weeks
+# in Japan", "moved to Lisbon"), not someone the memory knows
+_PLACED = re.compile(r"\b(?:in|to|from|near|at|around|across|through|via|into|outside|within|towards?|visit|visiting|"
+                     r"visited|of)\s+$", re.IGNORECASE)
+
+
+def _names_someone(names: set[str], text: str) -> bool:
+    """Whether ``text`` holds one of ``names`` other than as a place it puts something in ("User and Kenji plan three
+    weeks in Japan." names Kenji, not Japan)."""
+    for m in re.finditer(r"\w+", text):
+        if m.group(0) in names and _PLACED.search(text, max(0, m.start() - 12), m.start()) is None:
+            return True
+    return False
+
+
 _CAPITALISED = re.compile(r"(?<=\s)([A-Z][a-z][\w-]*)")
 _FACT_HEAD = re.compile(r"^\W*([A-Z][\w-]*)")
 
@@ -296,7 +311,7 @@ def names_known(question: str, texts: Iterable[str]) -> bool:
     if not names and not words:
         return False  # the common case: no fact is read
     for text in texts:
-        if names and not names.isdisjoint(re.findall(r"\w+", text)):
+        if names and not names.isdisjoint(re.findall(r"\w+", text)) and _names_someone(names, text):
             return True
         head = _FACT_HEAD.match(text)
         if head is not None and head.group(1) in words:
