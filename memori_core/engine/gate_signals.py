@@ -39,8 +39,8 @@ from ..ranking.conversation import (
 from ..ranking.dense import l2_normalise
 from ..ranking.gate import USER_WORD
 from ..ranking.implications import asks_to_be_reminded, fed_to, goes_on, is_the_askers_own, thread_of, with_implied
-from ..ranking.intent import (asks_an_amount_in_a_unit, asks_the_way_there, asks_what_is_left, asks_what_was_told,
-                              is_general, reads_as_a_question, speaks_of_the_user)
+from ..ranking.intent import (asks_an_amount_in_a_unit, asks_the_way_there, asks_what_is_left, asks_what_is_usual,
+                              asks_what_was_told, is_general, reads_as_a_question, speaks_of_the_user)
 from ..ranking.intent import prototype_texts as intent_texts
 from ..ranking.pipeline import PoolScores, gate_rows
 from ..ranking.fusion import rank_order
@@ -317,7 +317,7 @@ class GateSignals:
                 or asker or speaks_of_the_user(query) or asks_what_was_told(query) or asks_the_way_there(query)
                 or asks_what_is_left(query)):
             return False
-        if asks_an_amount_in_a_unit(query):
+        if asks_an_amount_in_a_unit(query) or asks_what_is_usual(query):
             return True
         prototypes = self._prototype_vectors(question.shape[0])
         return prototypes is not None and is_general(question, prototypes.intents, prototypes.advice)

@@ -41,6 +41,7 @@ from .care import FIRST_PERSON
 from .names import is_not_a_name
 
 __all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "asks_how_to",
+           "asks_what_is_usual",
            "asks_the_way_there", "asks_what_is_left",
            "asks_what_was_told", "general_margin", "is_general", "names_known", "reads_as_a_question", "speaks_of_the_user",
            "subject_names"]
@@ -107,6 +108,26 @@ def asks_an_amount_in_a_unit(question: str) -> bool:
     (True, False)
     """
     return _AMOUNT_IN.match(question) is not None
+
+
+_USUAL = re.compile(r"\b(?:usually|normally|typically|generally|on\s+average|in\s+general|as\s+a\s+rule)\b",
+                    re.IGNORECASE)
+# a word that points back at something the conversation named: "How much do they usually go for?"
+_POINTS_BACK = re.compile(r"\b(?:that|this|it|its|it's|they|them|their|those|these|there|he|she|him|her|his)\b",
+                          re.IGNORECASE)
+
+
+def asks_what_is_usual(question: str) -> bool:
+    """Whether a question asks how things usually are (usually, normally, typically, on average, in general) and
+    points back at nothing by a pronoun: "how long do budgies usually live", "how often can a person normally donate
+    blood". The caller checks it is impersonal and names no one the memory knows ("How long does Archie usually
+    nap?"); "How long does that usually take?" leans on the conversation.
+
+    >>> asks_what_is_usual("What age do babies usually start solids?"), asks_what_is_usual("How long does it usually take?")
+    (True, False)
+    """
+    text = question.replace("\u2019", "'")
+    return _USUAL.search(text) is not None and _POINTS_BACK.search(text) is None
 
 
 _TOLD_BEFORE = re.compile(
