@@ -277,3 +277,12 @@ def test_a_question_of_what_to_feed_a_pet_gets_none_of_the_askers_own_diet(minil
     assert not fed_mylo & {"User is allergic to peanuts.", "User is lactose intolerant."}
     # the asker's own meal still reads them
     assert ASKERS_DIET <= {f.content for f in eng.recall("What should I cook tonight?", "u")}
+
+
+def test_a_pets_fact_written_about_the_user_is_not_the_askers_own_diet():
+    from memori_core.ranking.implications import is_the_askers_own
+
+    assert is_the_askers_own("User is vegetarian.") and is_the_askers_own("I'm allergic to cashews.")
+    assert not is_the_askers_own("User has a 10-year-old beagle called Rusty who has diabetes and gets insulin.")
+    assert not is_the_askers_own("User has two cats.")
+    assert not is_the_askers_own("User's son Leo is allergic to eggs.")

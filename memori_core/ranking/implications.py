@@ -644,8 +644,10 @@ _THE_ASKERS_OWN = re.compile(r"^\W*(?:User\b(?!['\u2019]s\b)|I\b)")
 
 def is_the_askers_own(fact: str) -> bool:
     """Whether a fact is about the asker themself ("User is vegetarian.", "I'm allergic to cashews."), not about
-    someone or a pet of theirs ("User's son Leo is allergic to eggs.")."""
-    return _THE_ASKERS_OWN.match(fact) is not None
+    someone or a pet of theirs: "User's son Leo is allergic to eggs.", "User has a beagle called Rusty who has
+    diabetes." (a name the fact gives, :func:`given_names`), "User has two cats." (a pet's fact)."""
+    return (_THE_ASKERS_OWN.match(fact) is not None and not given_names(fact)
+            and "pets" not in fact_concerns(fact))
 
 
 def asks_to_be_reminded(question: str) -> bool:
