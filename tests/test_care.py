@@ -248,3 +248,41 @@ def test_an_allergy_to_something_not_eaten_is_no_care_fact_of_a_food_question_bu
     health = {c.content: c.passed_by for c in engine.explain("Which painkiller is safe for me to take?", "u1").candidates
               if c.kept}
     assert "User is allergic to penicillin." in health
+
+
+def test_us_typed_in_lower_case_before_dollars_is_the_country_not_the_asker():
+    from memori_core.ranking.care import is_personal
+
+    assert not is_personal("whats 4200 yen in us dollars roughly")
+    assert not is_personal("how much do us citizens pay for a visa")
+    assert is_personal("Could you send us the plan?")  # the asker and company
+    assert is_personal("What should we cook for us tonight?")
+
+
+PET_OWNER = ["User is vegetarian.", "User has a Labrador called Mylo.", "User is allergic to peanuts.",
+             "User is lactose intolerant.", "User has type 2 diabetes.", "User walks Mylo every morning.",
+             "User works as a nurse on night shifts.", "User lives in Porto."]
+ASKERS_DIET = {"User is vegetarian.", "User is allergic to peanuts.", "User is lactose intolerant.",
+               "User has type 2 diabetes."}
+
+
+@pytest.mark.model
+def test_a_question_of_what_to_feed_a_pet_gets_none_of_the_askers_own_diet(minilm):
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    eng.add("u", PET_OWNER)
+    fed_the_dog = {f.content for f in eng.recall("What do I feed my dog?", "u")}
+    assert not fed_the_dog & ASKERS_DIET  # main let all four through as the meal's concerns
+    # by the pet's name: the care path keeps none of the asker's allergies either
+    fed_mylo = {f.content for f in eng.recall("What should I feed Mylo?", "u")}
+    assert not fed_mylo & {"User is allergic to peanuts.", "User is lactose intolerant."}
+    # the asker's own meal still reads them
+    assert ASKERS_DIET <= {f.content for f in eng.recall("What should I cook tonight?", "u")}
+
+
+def test_a_pets_fact_written_about_the_user_is_not_the_askers_own_diet():
+    from memori_core.ranking.implications import is_the_askers_own
+
+    assert is_the_askers_own("User is vegetarian.") and is_the_askers_own("I'm allergic to cashews.")
+    assert not is_the_askers_own("User has a 10-year-old beagle called Rusty who has diabetes and gets insulin.")
+    assert not is_the_askers_own("User has two cats.")
+    assert not is_the_askers_own("User's son Leo is allergic to eggs.")

@@ -178,3 +178,12 @@ def test_a_follow_up_of_a_request_for_suggestions_opens_no_domain():
     # a follow-up of a question of what to do still goes on with its domains
     assert "everyday place" in eng.explain("What about tomorrow?", "u",
                                            context=["What should I wear today, is it cold out?"]).gate_note
+
+
+def test_degrees_of_heat_open_no_studies_a_degree_course_does():
+    from memori_core.ranking.everyday import question_domains
+
+    assert "studies" not in question_domains("How many degrees should I bake bread at?")
+    assert "studies" not in question_domains("What temperature in degrees should I roast a chicken at?")
+    assert "studies" in question_domains("Should I do a degree in nursing?")
+    assert "studies" in question_domains("How can I finish my degree faster?")

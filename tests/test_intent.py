@@ -281,3 +281,48 @@ def test_a_how_to_question_about_cooking_or_getting_somewhere_still_gets_the_use
                            ("How do I get to the airport?", "User uses a wheelchair."),
                            ("How do I make mulled wine?", "User doesn't drink alcohol.")):
         assert need in [f.content for f in eng.recall(question, "ann")], question
+
+
+def test_a_place_a_fact_only_puts_something_in_makes_no_one_known():
+    facts = ["User and Kenji plan three weeks in Japan in April.", "User's daughter Mariana lives in Nagoya."]
+    assert not names_known("How many hours ahead of Brazil is Japan?", facts)  # main: "is Japan", held by a fact
+    assert not names_known("Is Japan expensive?", facts)
+    assert names_known("Does Kenji need a visa?", facts)  # a name the fact gives, after "and"
+    assert names_known("Has Mariana got a car?", facts)
+
+
+@pytest.mark.model
+def test_a_general_question_about_a_country_a_trip_goes_to_injects_nothing(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("u1", ["User and Kenji plan three weeks in Japan in April.", "User's daughter Mariana lives in Nagoya.",
+                      "User lives in Porto.", "User is a retired pharmacist."])
+    assert engine.recall("How many hours ahead of Brazil is Japan?", "u1") == []
+    assert "User and Kenji plan three weeks in Japan in April." in [
+        f.content for f in engine.recall("What should I pack for our trip to Japan?", "u1")]
+
+
+def test_a_question_of_how_things_usually_are_that_points_back_at_nothing_reads_as_usual():
+    from memori_core.ranking.intent import asks_what_is_usual
+
+    assert asks_what_is_usual("how often can a person normally donate blood")
+    assert asks_what_is_usual("Which is the hottest month in Cordoba, on average?")
+    assert not asks_what_is_usual("How much do they usually go for?")  # leans on the turn before
+    assert not asks_what_is_usual("How long does that take usually")
+    assert not asks_what_is_usual("How long do budgies live?")
+
+
+@pytest.mark.model
+def test_a_question_of_what_is_usual_after_a_personal_turn_on_its_subject_injects_nothing(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("u1", ["User has a 13-year-old dachshund called Sigge.", "User donates blood at church twice a year.",
+                      "User's grandson Leo is 5 months old.", "User is vegetarian.", "User lives in Leeds."])
+    # main kept the blood-donation fact and the grandson on their cosine: each question is the world's, not the user's
+    assert engine.recall("how often can a person normally donate blood", "u1",
+                         context=["can i give blood at the church drive next week"]) == []
+    assert engine.recall("what age do babies usually start solids", "u1",
+                         context=["what should i get Leo for christmas"]) == []
+    # a name the memory knows, or the asker's own case, is read as usual
+    assert "User has a 13-year-old dachshund called Sigge." in [
+        f.content for f in engine.recall("How long does Sigge usually sleep?", "u1")]
+    assert "User donates blood at church twice a year." in [
+        f.content for f in engine.recall("How often do I usually give blood?", "u1")]

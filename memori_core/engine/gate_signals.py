@@ -38,9 +38,9 @@ from ..ranking.conversation import (
 )
 from ..ranking.dense import l2_normalise
 from ..ranking.gate import USER_WORD
-from ..ranking.implications import asks_to_be_reminded, goes_on, thread_of, with_implied
-from ..ranking.intent import (asks_an_amount_in_a_unit, asks_the_way_there, asks_what_is_left, asks_what_was_told,
-                              is_general, reads_as_a_question, speaks_of_the_user)
+from ..ranking.implications import asks_to_be_reminded, fed_to, goes_on, is_the_askers_own, thread_of, with_implied
+from ..ranking.intent import (asks_an_amount_in_a_unit, asks_the_way_there, asks_what_is_left, asks_what_is_usual,
+                              asks_what_was_told, is_general, reads_as_a_question, speaks_of_the_user)
 from ..ranking.intent import prototype_texts as intent_texts
 from ..ranking.pipeline import PoolScores, gate_rows
 from ..ranking.fusion import rank_order
@@ -188,7 +188,7 @@ class GateSignals:
         if conv is not None and not turn.news and turn.leans:
             followed = lambda: (conv if len(conversation_turns(turn.read)) <= 1  # noqa: E731
                                 else self._embedded(conversation_text(query, turn.read[-1:]) or query))
-        care = self._care(question, asked, scores, gathered.facts, top, followed)
+        care = self._care(question, asked, scores, gathered.facts, top, followed, fed_to(query) is not None)
         if care is not None:
             scores = replace(scores, care=care)
         if cfg.gate_implied:
@@ -260,12 +260,15 @@ class GateSignals:
         return replace(scores, lift=lift.astype(scores.cosine.dtype))
 
     def _care(self, question: np.ndarray, asked: str, scores: PoolScores, facts: Sequence[StoredFact],
-              top: np.ndarray, conversation: Callable[[], np.ndarray] | None = None) -> np.ndarray | None:
+              top: np.ndarray, conversation: Callable[[], np.ndarray] | None = None,
+              fed_to_another: bool = False) -> np.ndarray | None:
         """The pool rows the gate may keep as care facts (:mod:`~.ranking.care`) of a personal question (the
         caller checks it is one): among ``top``, the ``limit`` best, allergies, medications and diets of the
         user's household, or of someone ``asked`` (the question and the turns read with it) names
         (:func:`~.ranking.care.named_by`), when the question, or the ``conversation`` a follow-up goes on from
-        (its embedding, made only when read), is about food or health.
+        (its embedding, made only when read), is about food or health. A question of what to feed someone else
+        (``fed_to_another``: "What should I feed Mylo?", :func:`~.ranking.implications.fed_to`) has none of the
+        asker's own.
 
         Cheapest test first: only rows the cosine rules would drop and the care bar admits are read, and
         the question's domains are measured only when one of them is a care fact."""
@@ -278,7 +281,8 @@ class GateSignals:
         # meal), not the user's own food or health: "I'm so hungover" is no question for "User's girlfriend Priya
         # is coeliac." unless it names her or "we".
         rows = [i for i in top.tolist() if is_care_fact(text := facts[i].content) and named_by(text, asked)
-                and ((kin := kin_holder(text)) is None or names_them(kin, asked))]
+                and ((kin := kin_holder(text)) is None or names_them(kin, asked))
+                and not (fed_to_another and is_the_askers_own(text))]
         if not rows:
             return None
         prototypes = self._prototype_vectors(question.shape[0])
@@ -313,7 +317,7 @@ class GateSignals:
                 or asker or speaks_of_the_user(query) or asks_what_was_told(query) or asks_the_way_there(query)
                 or asks_what_is_left(query)):
             return False
-        if asks_an_amount_in_a_unit(query):
+        if asks_an_amount_in_a_unit(query) or asks_what_is_usual(query):
             return True
         prototypes = self._prototype_vectors(question.shape[0])
         return prototypes is not None and is_general(question, prototypes.intents, prototypes.advice)

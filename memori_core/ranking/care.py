@@ -273,8 +273,11 @@ def negated_at(text: str, start: int) -> bool:
     return _NEGATED.search(text[max(0, start - 30) : start]) is not None
 
 
-# "US" in capitals in a turn that is not all capitals is the country ("size 8 in US kids", "US visa rules")
-_THE_US = re.compile(r"\bUS\b")
+# "US" in capitals in a turn that is not all capitals is the country ("size 8 in US kids", "US visa rules"); so is "us"
+# typed in lower case right before what only a country has ("4200 yen in us dollars", "us citizens")
+_THE_US = re.compile(r"\bUS\b|\b(?i:us)\s+(?=(?i:dollars?|cents?|citizens?|citizenship|passports?|embassy|consulate|"
+                     r"government|president|presidential|elections?|senate|congress|constitution|federal|military|army|"
+                     r"navy|customs|census|states|economy|treasury|gallons?|pints?|cups?|sizes?|open)\b)")
 
 
 def asks_if_advisable(text: str) -> bool:

@@ -508,6 +508,14 @@ _MAYBE_TEMPERATURE = re.compile(
 _WEATHER_OR_TIME = re.compile(
     r"\b(?:weather|forecast|outside|hot|cold|warm|heat|freezing|frost\w*|snow\w*|rain\w*|sun\w*|wind\w*|chill\w*|"
     r"ice|icy|storm\w*|today|tonight|tomorrow|weekend|week|morning|night|overnight|days?)\b", re.IGNORECASE)
+_DEGREE = frozenset({"degree", "degrees"})
+# "degree" as a measure: of heat (an oven, a fever, the weather) or of an angle, or asked as an amount ("how many
+# degrees"); "a degree in nursing", "my degree" stay a course
+_A_MEASURE = re.compile(
+    r"\bhow\s+many\s+degrees\b|\d\s*(?:\u00b0|degrees?\b)|\bdegrees?\s+(?:c|f|celsius|fahrenheit|centigrade|"
+    r"hotter|colder|warmer|cooler|higher|lower|angle|turn|bend|tilt)\b|\b(?:temperature|temp|oven|thermostat|fever|"
+    r"thermometer|bake|baking|roast|roasting|fry|frying|grill|grilling|celsius|fahrenheit|angle|slope|incline|"
+    r"rotate|weather|outside|heat|hot|cold|warm)\b", re.IGNORECASE)
 NEAR_TEMPERATURE = 24
 """How many characters either side of a number of degrees or below zero a weather or time word may stand."""
 
@@ -542,6 +550,8 @@ def _opened(text: str) -> dict[str, frozenset[str]]:
         del found["place"]  # "What local food should I try there?", "...a weekend in Paris": not where one lives
     if "children" in found and found["children"] <= _OWN_STUDIES_TOO and not _A_CHILD.search(text):
         del found["children"]  # "Can you help me with my homework?": the asker's own
+    if "studies" in found and found["studies"] <= _DEGREE and _A_MEASURE.search(text):
+        del found["studies"]  # "How many degrees should I bake bread at?": heat or an angle, not a course
     return {d: frozenset(keys) for d, keys in found.items()}
 
 

@@ -35,7 +35,7 @@ from .pipeline import PoolScores, limit_best
 
 __all__ = ["MOST_NAMED", "asked_about", "asked_slots", "fed_to", "one_of_theirs", "gift_for", "not_about_them", "asks_about_named",
            "asks_for_advice", "asks_to_be_reminded", "asks_to_recall", "day_rows", "named_days", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "implied_rows",
-           "given_names", "named_rows", "named_words", "typed_words", "with_implied"]
+           "given_names", "is_the_askers_own", "named_rows", "named_words", "typed_words", "with_implied"]
 
 
 _TOLD_PAST = re.compile(r"\b(?:did|was|were|had|went|attended|created|visited)\b", re.IGNORECASE)
@@ -138,6 +138,12 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
     facts = texts()
     said = question if conversation is None else f"{question}\n{conversation}"
     rows = implied_rows(question, facts, conversation, asked) if asked else np.zeros(len(facts), dtype=bool)
+    if rows.any() and fed_to(query) is not None:
+        # "What do I feed my dog?": the eater is not the asker, whose own diet, allergies and medicines bear on
+        # nothing here (the core facts' rule in engine/reads.py reads fed_to the same way)
+        for i in np.flatnonzero(rows).tolist():
+            if is_the_askers_own(facts[i]):
+                rows[i] = False
     if statement is not None and told is not None:
         for i in np.flatnonzero(rows).tolist():
             if told(facts[i], statement):
@@ -633,6 +639,14 @@ def not_about_them(who: str, facts: Sequence[str]) -> np.ndarray:
 _USER_ITSELF = re.compile(r"^\s*User\b(?!['\u2019]s\b)")
 # the asker's own fact, "User ..." or in the asker's words ("I play the guitar."), not "User's sister ..."
 _THE_ASKERS_OWN = re.compile(r"^\W*(?:User\b(?!['\u2019]s\b)|I\b)")
+
+
+def is_the_askers_own(fact: str) -> bool:
+    """Whether a fact is about the asker themself ("User is vegetarian.", "I'm allergic to cashews."), not about
+    someone or a pet of theirs: "User's son Leo is allergic to eggs.", "User has a beagle called Rusty who has
+    diabetes." (a name the fact gives, :func:`given_names`), "User has two cats." (a pet's fact)."""
+    return (_THE_ASKERS_OWN.match(fact) is not None and not given_names(fact)
+            and "pets" not in fact_concerns(fact))
 
 
 def asks_to_be_reminded(question: str) -> bool:

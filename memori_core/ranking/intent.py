@@ -41,6 +41,7 @@ from .care import FIRST_PERSON
 from .names import is_not_a_name
 
 __all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "asks_how_to",
+           "asks_what_is_usual",
            "asks_the_way_there", "asks_what_is_left",
            "asks_what_was_told", "general_margin", "is_general", "names_known", "reads_as_a_question", "speaks_of_the_user",
            "subject_names"]
@@ -107,6 +108,26 @@ def asks_an_amount_in_a_unit(question: str) -> bool:
     (True, False)
     """
     return _AMOUNT_IN.match(question) is not None
+
+
+_USUAL = re.compile(r"\b(?:usually|normally|typically|generally|on\s+average|in\s+general|as\s+a\s+rule)\b",
+                    re.IGNORECASE)
+# a word that points back at something the conversation named: "How much do they usually go for?"
+_POINTS_BACK = re.compile(r"\b(?:that|this|it|its|it's|they|them|their|those|these|there|he|she|him|her|his)\b",
+                          re.IGNORECASE)
+
+
+def asks_what_is_usual(question: str) -> bool:
+    """Whether a question asks how things usually are (usually, normally, typically, on average, in general) and
+    points back at nothing by a pronoun: "how long do budgies usually live", "how often can a person normally donate
+    blood". The caller checks it is impersonal and names no one the memory knows ("How long does Archie usually
+    nap?"); "How long does that usually take?" leans on the conversation.
+
+    >>> asks_what_is_usual("What age do babies usually start solids?"), asks_what_is_usual("How long does it usually take?")
+    (True, False)
+    """
+    text = question.replace("\u2019", "'")
+    return _USUAL.search(text) is not None and _POINTS_BACK.search(text) is None
 
 
 _TOLD_BEFORE = re.compile(
@@ -274,6 +295,21 @@ def subject_names(question: str) -> set[str]:
     return {n for n in found if not is_not_a_name(n)}
 
 
+# a word a fact holds right after a preposition of place or a verb of going: where something is or goes ("three weeks
+# in Japan", "moved to Lisbon"), not someone the memory knows
+_PLACED = re.compile(r"\b(?:in|to|from|near|at|around|across|through|via|into|outside|within|towards?|visit|visiting|"
+                     r"visited|of)\s+$", re.IGNORECASE)
+
+
+def _names_someone(names: set[str], text: str) -> bool:
+    """Whether ``text`` holds one of ``names`` other than as a place it puts something in ("User and Kenji plan three
+    weeks in Japan." names Kenji, not Japan)."""
+    for m in re.finditer(r"\w+", text):
+        if m.group(0) in names and _PLACED.search(text, max(0, m.start() - 12), m.start()) is None:
+            return True
+    return False
+
+
 _CAPITALISED = re.compile(r"(?<=\s)([A-Z][a-z][\w-]*)")
 _FACT_HEAD = re.compile(r"^\W*([A-Z][\w-]*)")
 
@@ -296,7 +332,7 @@ def names_known(question: str, texts: Iterable[str]) -> bool:
     if not names and not words:
         return False  # the common case: no fact is read
     for text in texts:
-        if names and not names.isdisjoint(re.findall(r"\w+", text)):
+        if names and not names.isdisjoint(re.findall(r"\w+", text)) and _names_someone(names, text):
             return True
         head = _FACT_HEAD.match(text)
         if head is not None and head.group(1) in words:
