@@ -77,9 +77,9 @@ _SPECIALISTS = ("cardiologist", "haematologist", "hematologist", "gynaecologist"
                 "doctor told", "doctor said", "doctor put")
 # a daily medicine told by its schedule: "takes allopurinol every day", "I take baclofen three times a day" (not
 # "takes the bus every day")
-_DAILY_MEDICINE = (r"tak(?:e|es|ing)\s+(?!(?:the|a|an|his|her|my|their|our|its|some|care|part|turns))[a-z][\w-]*"
+_DAILY_MEDICINE = (r"\btak(?:e|es|ing)\s+(?!(?:the|a|an|his|her|my|their|our|its|some|care|part|turns)\b)[a-z][\w-]*"
                    r"(?:\s+(?:and|&)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)?\s+(?:every\s+(?:day|morning|night|evening)|"
-                   r"daily|once\s+a\s+day|twice\s+a\s+day|(?:two|three|four)\s+times\s+a\s+day)")
+                   r"daily|once\s+a\s+day|twice\s+a\s+day|(?:two|three|four)\s+times\s+a\s+day)\b")
 # a sum of money told in a currency: "$18,000 of debt", "1.5 lakh rupees", "3,000 pesos a month left"
 _SUM = (r"[$\u00a3\u20ac\u00a5\u20b9]\s?\d|\b\d[\d,.]*\s*(?:k\s+)?(?:dollars|pounds|quid|euros|rupees|lakhs?|crores?|pesos|yen|"
         r"yuan|naira|cedis|rand|shillings|dirhams|riyals|francs|kronor|krona|won|baht|ringgit|reais|zloty)\b")
@@ -136,7 +136,10 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          # item 57 (gate8)
          "my flat", "the flat", "small flat", "apartment", "my room", "bedroom", "living room", "cramped",
          "small space", "power cut", "power cuts", "power outage", "blackout", "electricity", "the lights",
-         "generator", "load shedding", "fuse box", "botanical garden", "garden centre"),
+         "generator", "load shedding", "fuse box", "botanical garden", "garden centre",
+         # item 61 (gate9)
+         "power going off", "power keeps going", "power goes off", "power went out", "power is out", "no power",
+         "no electricity", "loses power", "losing power"),
         _words("garden", "back garden", "front garden", "allotment", "balcony", "patio", "yard", "backyard",
                "terrace", "flat", "apartment", "condo", "house", "bungalow", "cottage", "studio", "houseboat",
                "rents", "renting", "rented", "renter", "landlord", "tenant", "lease", "mortgage", "homeowner",
@@ -147,7 +150,9 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
                "orchid*", "bonsai", "succulent*", "vegetables", "grows")
         # item 57 (gate8)
         + "|" + _words("generator", "power cut*", "power outage*", "power goes off", "blackout*", "load shedding",
-                   "electricity", "bee sting*", "wasp*", "hay fever", "pollen")),
+                   "electricity", "bee sting*", "wasp*", "hay fever", "pollen")
+        # item 61 (gate9)
+        + "|" + _words("loses power", "lose power", "losing power", "no power", "without power", "no electricity")),
     # sport, fitness, injuries: what the user trains for, what hurts, what they must not strain
     "fitness": (
         ("exercise", "exercises", "workout", "work out", "gym", "run", "running", "jog", "jogging", "marathon",
@@ -161,7 +166,13 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "crossfit", "plank", "push ups", "sit ups", "core",
          # item 57 (gate8)
          "shoes", "boots", "work boots", "footwear", "insoles", "calories", "walk more", "walking more", "build up",
-         "on my feet", "limping", "limp"),
+         "on my feet", "limping", "limp",
+         # item 61 (gate9)
+         "descent", "descents", "ascent", "downhill", "uphill", "trek", "trekking", "steep", "summit", "scramble",
+         "scaffold", "scaffolding", "ladder", "ladders", "at heights", "working at height", "carry", "carrying",
+         "heavy lifting", "lift heavy", "shovel", "shovelling", "shoveling", "digging", "chair", "office chair",
+         "desk", "standing desk", "posture", "ergonomic", "aerobics", "water aerobics", "aqua aerobics", "zumba",
+         "tai chi", "spin", "rowing", "bootcamp", "exercise class", "fitness class"),
         r"\bruns?\s+(?:\d+\s*(?:k|km|miles)|marathons?|half|ultras?|every|most|three|twice|four|five)\b|"
         r"\bbroken?\s+(?:\w+\s+)?(?:leg|arm|ankle|wrist|foot|toe|rib|collarbone|hand|finger)s?\b|" + _words(
                "knee*", "ankle*", "shoulder*", "bad back", "back pain", "back injury", "back problem",
@@ -178,7 +189,13 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
         # item 57 (gate8)
         + "|" + r"\bwalks?\s+(?:about\s+|around\s+|over\s+|up\s+to\s+)?\d+\s*(?:k|km|kilomet\w*|miles?|steps)\b|"
         + _words("gout", "spasm*", "swimming", "on her feet", "on his feet", "on my feet", "physical job",
-                 "manual job", "steps a day")),
+                 "manual job", "steps a day")
+        # item 61 (gate9)
+        + "|" + r"\b(?:lose|losing|lost|drop|shed)\s+(?:about\s+|around\s+|another\s+)?\d+(?:\.\d+)?\s*"
+        r"(?:kg|kilos?|kilograms?|lbs?|pounds|stone)\b|\bweighs?\s+(?:about\s+|around\s+)?\d+|"
+        # what the heart and its pressure allow of exertion
+        + _words("blood pressure", "hypertension", "heart trouble", "heart problem*", "heart disease", "angina",
+                 "heart failure", "beta blocker*")),
     # pets: the animals the user keeps, what they need and cannot do
     "pets": (
         ("pet", "pets", "dog", "dogs", "puppy", "cat", "cats", "kitten", "walk the dog", "dog walk", "vet",
@@ -201,7 +218,9 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "plan my day", "plan my week", "my week", "timetable", "shift", "shifts", "night shift", "rota",
          "calendar", "free time", "spare time", "what time", "when should i", "best time",
          "jet lag", "productive", "productivity", "time management", "busy", "fit in", "fit it in",
-         "this weekend", "tomorrow morning", "weeknight", "weeknights"),
+         "this weekend", "tomorrow morning", "weeknight", "weeknights",
+         # item 61 (gate9)
+         *WEEKDAYS),
         _words("shift*", "night shift*", "nights", "early shift*", "late shift*", "rota", "works nights",
                "works weekends", "weekends", "9 to 5", "nine to five", "wakes up", "gets up", "goes to bed",
                "bedtime", "sleeps", "sleep", "insomnia", "sleep apnoea", "sleep apnea", "light sleeper",
@@ -288,14 +307,17 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "speak", "translate", "translation", "customs", "border", "travel insurance", "vaccination",
          "vaccinations", "jabs", "road trip", "backpacking", "cruise", "weekend away", "city break",
          "honeymoon", "sightseeing", "tour", "tourist", "visit", "visiting", "book a", "booking", "sim card",
-         "roaming", "adapter", "plug", "time difference", "time zone", "learn", "learning", "duolingo"),
+         "roaming", "adapter", "plug", "time difference", "time zone", "learn", "learning", "duolingo",
+         # item 61 (gate9)
+         "speaking", "pronunciation", "accent", "english", "grammar", "vocabulary", "fluency"),
         _words("passport", "citizen*", "nationality", "visa*", "residence permit", "green card", "work permit",
                "permanent resident*", "refugee", "asylum", "speaks", "fluent", "native", "mother tongue",
                "bilingual", "frequent flyer", "air miles", "travels", "travelling", "traveling",
                "afraid of flying", "fear of flying", "doesn't fly", "seasick*", "motion sick*", "time zone",
                "expat", "immigrant", "moved from", "grew up in", "originally from", "lives abroad",
-               "sign language") + r"|\b(?:speaks?|speaking|learning|learns|fluent\s+in|studying|native|mother\s+tongue\s+is)\s+"
-        r"(?:\w+\s+){0,3}?(?:" + "|".join(_LANGUAGES) + r")\b"
+               "sign language") + r"|\b(?:speaks?|speaking|learning|learns|fluent\s+in|studying|native|mother\s+tongue\s+is|"
+        r"struggles?\s+with|spoken|written|improv\w+|weak|poor|basic|broken)\s+"  # item 61 (gate9): how well
+        r"(?:\w+\s+){0,3}?(?:" + "|".join((*_LANGUAGES, "english")) + r")\b"
         # item 57 (gate8)
         + "|" + _words("pregnan*", "weeks pregnant") + r"|\b(?:going|flying|travelling|traveling|heading|off)\s+to\s+"
               r"(?-i:[A-Z])\w+\s+(?:for|in|on|next|this)\b"),
@@ -320,7 +342,11 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
                "religious", "devout", "church", "churchgoer", "mosque", "temple", "synagogue", "gurdwara",
                "prays", "fasts", "fasting", "ramadan", "sabbath", "shabbat", "halal",
                "kosher", "hijab", "turban", "doesn't celebrate", "does not celebrate", "faith", "parish",
-               "congregation", "pastor", "priest", "imam", "rabbi") + r"|\b(?-i:Lent)\b"),
+               "congregation", "pastor", "priest", "imam", "rabbi") + r"|\b(?-i:Lent)\b"
+        # item 61 (gate9)
+        + "|" + _words("christmas", "easter", "holy week", "semana santa", "eid", "diwali", "divali", "navratri",
+                       "hanukkah", "chanukah", "passover", "rosh hashanah", "yom kippur", "vesak", "lunar new year",
+                       "chinese new year", "obon", "procession*", "brotherhood", "pilgrim*")),
     # hobbies, instruments, crafts: what the user makes, plays and practises in their own time
     "hobbies": (
         ("hobby", "hobbies", "free time", "spare time", "pastime", "something to do", "bored", "this weekend",
@@ -421,7 +447,9 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "potluck", "party food", "brunch",  # drinks removed after reading dev: concerns.py's alcohol and caffeine
          # item 57 (gate8)
          "cake", "cakes", "cupcakes", "smoothie", "smoothies", "sweets", "chocolate", "buffet", "street food",
-         "bring to the party"),
+         "bring to the party",
+         # item 61 (gate9)
+         "iftar", "suhoor", "sehri", "sahur"),
         _words("allerg*", "intoleran*", "vegan*", "vegetarian*", "pescatarian*", "halal", "kosher",
                "gluten", "coeliac", "celiac", "lactose", "dairy-free", "diabet*", "low-carb", "low carb", "keto",
                "paleo", "diet", "dieting", "calorie*", "doesn't eat", "does not eat", "won't eat", "can't eat",
@@ -442,7 +470,10 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          # item 57 (gate8)
          "needle", "needles", "injection", "injections", "scan", "give blood", "donate blood", "blood donation",
          "feeling low", "feel low", "low mood", "depressed", "chest pain", "joint pain", "swollen", "swelling",
-         "flare up", "flare"),
+         "flare up", "flare",
+         # item 61 (gate9)
+         "pedicure", "manicure", "massage", "sauna", "steam room", "hot tub", "jacuzzi", "tattoo", "piercing",
+         "spa", "spa day", "waxing", "hair dye", "facial"),
         _words("medication*", "medicine*", "prescri*", "tablet*", "inhaler*", "insulin",
                "diabet*", "asthma*", "epilep*", "blood pressure", "hypertension", "heart condition",
                "thyroid", "cholesterol", "statin*", "warfarin", "blood thinner*", "anticoagulant*", "allerg*",
@@ -451,7 +482,9 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
                "immunocompromised", "transplant")
         # item 57 (gate8)
         + "|" + _words(*_CHRONIC, *_SPECIALISTS, "hospital", "scan", "trying to quit", "quit smoking",
-                     "quitting", "nicotine", "vape*", "vaping") + "|" + _DAILY_MEDICINE),
+                     "quitting", "nicotine", "vape*", "vaping",
+                     # item 61 (gate9)
+                     "heart trouble", "heart problem*", "heart disease", "heart attack") + "|" + _DAILY_MEDICINE),
     # studies (an adult's, or a child's exams): the user's course, its calendar and its load
     "studies": (
         ("study", "studying", "exam", "exams", "revision", "revise", "university", "uni", "college", "degree",
