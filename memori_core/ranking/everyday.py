@@ -218,9 +218,7 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "plan my day", "plan my week", "my week", "timetable", "shift", "shifts", "night shift", "rota",
          "calendar", "free time", "spare time", "what time", "when should i", "best time",
          "jet lag", "productive", "productivity", "time management", "busy", "fit in", "fit it in",
-         "this weekend", "tomorrow morning", "weeknight", "weeknights",
-         # item 61 (gate9)
-         *WEEKDAYS),
+         "this weekend", "tomorrow morning", "weeknight", "weeknights"),
         _words("shift*", "night shift*", "nights", "early shift*", "late shift*", "rota", "works nights",
                "works weekends", "weekends", "9 to 5", "nine to five", "wakes up", "gets up", "goes to bed",
                "bedtime", "sleeps", "sleep", "insomnia", "sleep apnoea", "sleep apnea", "light sleeper",
