@@ -1,5 +1,5 @@
-"""Item 57's additions to the everyday vocabulary (ranking/everyday.py `_ADDED_QUESTION_WORDS`,
-`_ADDED_FACT_WORDS`, a temperature told in numbers) and the names a user types in lower case or opens a turn with
+"""Item 57's additions to the everyday vocabulary (ranking/everyday.py: the words marked "item 57" in
+`DOMAINS`' rows, a temperature told in numbers) and the names a user types in lower case or opens a turn with
 (ranking/implications.py `typed_words`, `given_names`): each case failed on main 6269563."""
 
 from __future__ import annotations

@@ -487,7 +487,12 @@ _OWN_THING = re.compile(
     r"hours|contract|visa|passport|permit|wedding|plans?|birthday|business|shop|degree|exam|course|name|age|"
     r"bungalow|cottage|cabin|studio|kitchen|garden|roof|room|bedroom|place|bike|days?\s+off|truck|"
     # the user's own body: "My body doesn't regulate temperature well", "My shoulders have started to hurt"
-    r"body|skin|back|knees?|hips?|shoulders?|hands?|feet|eyes?|health|own\s+\w+)$)",
+    r"body|skin|back|knees?|hips?|shoulders?|hands?|feet|eyes?|health|own\s+\w+|"
+    # what the user can do or how their body works: "User's English is good for emails", "User's blood sugar goes low"
+    # (item 61; not a person called English)
+    r"english|french|spanish|german|italian|portuguese|arabic|chinese|mandarin|japanese|korean|hindi|russian|"
+    r"language|accent|hearing|eyesight|sight|memory|sleep|weight|blood\s+(?:sugar|pressure)|heart(?:\s+rate)?|"
+    r"liver|kidneys?|lungs?|teeth|mood)$)",
     re.IGNORECASE,
 )
 

@@ -60,6 +60,29 @@ _OCCUPATIONS = ("nurse", "doctor", "teacher", "lecturer", "professor", "engineer
                 "delivery driver", "warehouse worker", "factory worker", "security guard", "estate agent",
                 "salesperson", "sales rep", "marketer", "photographer", "musician", "artist", "tutor")
 
+# Item 57 (helper gate8) added words to the rows below (each marked "item 57"), written from general knowledge
+# after reading blind14's losses by kind, as whole families of words rather than the set's phrases: every festival
+# of the faith row's kind, the common chronic conditions and specialists, a medicine told by its schedule, the
+# currencies a sum of money is told in. The fact families too long for a row:
+_CHRONIC = ("gout", "sickle cell", "anaemi*", "anemi*", "ibs", "irritable bowel", "crohn*", "colitis", "lupus",
+            "psoriasis", "eczema", "copd", "emphysema", "hypothyroid*", "hyperthyroid*", "heart failure",
+            "raynaud*", "sleep apnoea", "sleep apnea", "cpap", "multiple sclerosis", "parkinson*", "dementia",
+            "endometriosis", "pcos", "hiv", "hepatitis", "kidney stone*", "gallstone*", "spasm*", "seizure*",
+            "stroke", "angina", "a1c", "prediabet*", "pre-diabet*", "blood sugar", "haemophilia", "hemophilia",
+            "glaucoma", "cataract*", "macular", "tinnitus", "vertigo", "phobia", "scared of needles",
+            "afraid of needles", "needle*", "panic attack*", "arthritis", "osteoporosis")
+_SPECIALISTS = ("cardiologist", "haematologist", "hematologist", "gynaecologist", "gynecologist", "obstetrician",
+                "oncologist", "dermatologist", "neurologist", "rheumatologist", "endocrinologist", "urologist",
+                "nephrologist", "gastroenterologist", "psychiatrist", "specialist", "consultant said",
+                "doctor told", "doctor said", "doctor put")
+# a daily medicine told by its schedule: "takes allopurinol every day", "I take baclofen three times a day" (not
+# "takes the bus every day")
+_DAILY_MEDICINE = (r"\btak(?:e|es|ing)\s+(?!(?:the|a|an|his|her|my|their|our|its|some|care|part|turns)\b)[a-z][\w-]*"
+                   r"(?:\s+(?:and|&)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)?\s+(?:every\s+(?:day|morning|night|evening)|"
+                   r"daily|once\s+a\s+day|twice\s+a\s+day|(?:two|three|four)\s+times\s+a\s+day)\b")
+# a sum of money told in a currency: "$18,000 of debt", "1.5 lakh rupees", "3,000 pesos a month left"
+_SUM = (r"[$\u00a3\u20ac\u00a5\u20b9]\s?\d|\b\d[\d,.]*\s*(?:k\s+)?(?:dollars|pounds|quid|euros|rupees|lakhs?|crores?|pesos|yen|"
+        r"yuan|naira|cedis|rand|shillings|dirhams|riyals|francs|kronor|krona|won|baht|ringgit|reais|zloty)\b")
 # Each domain: (the words of a question that open it, the words of a fact that constrain an answer in it).
 DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
     # phones, computers, devices: which phone or computer, what plan and what connection the user has
@@ -85,7 +108,10 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "mot", "car service", "car insurance", "road trip", "taxi", "uber", "lyft", "ferry", "motorway",
          "highway", "route", "journey", "get to work", "get home", "rush hour", "public transport", "ride",
          "lift to", "carpool", "car seat", "roof box", "sat nav", "breakdown", "flat tyre", "new car", "used car",
-         "lease a car", "driving test", "driving lessons"),
+         "lease a car", "driving test", "driving lessons",
+         # item 57 (gate8)
+         "brakes", "car repair", "car repairs", "garage", "mechanic", "long drive", "drive up", "driving up",
+         "drive down", "driving down"),
         _words("car", "drives", "driving", "driver", "driving licence", "driver's license",
                "commute*", "bus", "by train", "the train", "rail", "tram", "metro", "subway", "the tube", "bike",
                "bicycle", "cycles",
@@ -106,7 +132,14 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "kitchen", "bathroom", "heating", "boiler", "radiator", "insulation", "damp", "mould", "mold",
          "cleaning", "declutter", "shelves", "landlord", "tenancy", "deposit", "move house",
          "moving house", "home office", "spare room", "guest room", "noise", "neighbours", "neighbors",
-         "smart home", "energy bill", "solar panels", "rug", "curtains", "blinds"),
+         "smart home", "energy bill", "solar panels", "rug", "curtains", "blinds",
+         # item 57 (gate8)
+         "my flat", "the flat", "small flat", "apartment", "my room", "bedroom", "living room", "cramped",
+         "small space", "power cut", "power cuts", "power outage", "blackout", "electricity", "the lights",
+         "generator", "load shedding", "fuse box", "botanical garden", "garden centre",
+         # item 61 (gate9)
+         "power going off", "power keeps going", "power goes off", "power went out", "power is out", "no power",
+         "no electricity", "loses power", "losing power"),
         _words("garden", "back garden", "front garden", "allotment", "balcony", "patio", "yard", "backyard",
                "terrace", "flat", "apartment", "condo", "house", "bungalow", "cottage", "studio", "houseboat",
                "rents", "renting", "rented", "renter", "landlord", "tenant", "lease", "mortgage", "homeowner",
@@ -114,7 +147,12 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
                "north-facing", "south-facing", "east-facing", "west-facing", "clay soil", "sandy soil", "soil",
                "floor", "top floor", "ground floor", "no lift", "no elevator", "stairs", "flatmate", "roommate",
                "housemate", "lives alone", "lives with", "shared house", "small kitchen", "no oven", "no garden",
-               "orchid*", "bonsai", "succulent*", "vegetables", "grows")),
+               "orchid*", "bonsai", "succulent*", "vegetables", "grows")
+        # item 57 (gate8)
+        + "|" + _words("generator", "power cut*", "power outage*", "power goes off", "blackout*", "load shedding",
+                   "electricity", "bee sting*", "wasp*", "hay fever", "pollen")
+        # item 61 (gate9)
+        + "|" + _words("loses power", "lose power", "losing power", "no power", "without power", "no electricity")),
     # sport, fitness, injuries: what the user trains for, what hurts, what they must not strain
     "fitness": (
         ("exercise", "exercises", "workout", "work out", "gym", "run", "running", "jog", "jogging", "marathon",
@@ -125,7 +163,16 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "boxing", "match", "race", "fitness", "get fit", "in shape", "lose weight", "injury", "injured",
          "sore", "recover", "recovery", "rest day", "warm up", "cool down", "protein", "steps", "stamina",
          "personal best", "pb", "physio", "trainers", "running shoes", "bike ride", "spin class", "hiit",
-         "crossfit", "plank", "push ups", "sit ups", "core"),
+         "crossfit", "plank", "push ups", "sit ups", "core",
+         # item 57 (gate8)
+         "shoes", "boots", "work boots", "footwear", "insoles", "calories", "walk more", "walking more", "build up",
+         "on my feet", "limping", "limp",
+         # item 61 (gate9)
+         "descent", "descents", "ascent", "downhill", "uphill", "trek", "trekking", "steep", "summit", "scramble",
+         "scaffold", "scaffolding", "ladder", "ladders", "at heights", "working at height", "carry", "carrying",
+         "heavy lifting", "lift heavy", "shovel", "shovelling", "shoveling", "digging", "chair", "office chair",
+         "desk", "standing desk", "posture", "ergonomic", "aerobics", "water aerobics", "aqua aerobics", "zumba",
+         "tai chi", "spin", "rowing", "bootcamp", "exercise class", "fitness class"),
         r"\bruns?\s+(?:\d+\s*(?:k|km|miles)|marathons?|half|ultras?|every|most|three|twice|four|five)\b|"
         r"\bbroken?\s+(?:\w+\s+)?(?:leg|arm|ankle|wrist|foot|toe|rib|collarbone|hand|finger)s?\b|" + _words(
                "knee*", "ankle*", "shoulder*", "bad back", "back pain", "back injury", "back problem",
@@ -138,7 +185,17 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
                "personal trainer", "yoga", "pilates", "crossfit", "plays football", "plays tennis",
                "plays basketball", "plays rugby", "plays cricket", "plays netball", "plays golf", "plays hockey",
                "climbs", "climber", "lose weight", "losing weight", "weight loss", "overweight", "bmi",
-               "pregnan*", "postpartum", "dizzy spells", "chronic pain", "fibromyalgia")),
+               "pregnan*", "postpartum", "dizzy spells", "chronic pain", "fibromyalgia")
+        # item 57 (gate8)
+        + "|" + r"\bwalks?\s+(?:about\s+|around\s+|over\s+|up\s+to\s+)?\d+\s*(?:k|km|kilomet\w*|miles?|steps)\b|"
+        + _words("gout", "spasm*", "swimming", "on her feet", "on his feet", "on my feet", "physical job",
+                 "manual job", "steps a day")
+        # item 61 (gate9)
+        + "|" + r"\b(?:lose|losing|lost|drop|shed)\s+(?:about\s+|around\s+|another\s+)?\d+(?:\.\d+)?\s*"
+        r"(?:kg|kilos?|kilograms?|lbs?|pounds|stone)\b|\bweighs?\s+(?:about\s+|around\s+)?\d+|"
+        # what the heart and its pressure allow of exertion
+        + _words("blood pressure", "hypertension", "heart trouble", "heart problem*", "heart disease", "angina",
+                 "heart failure", "beta blocker*")),
     # pets: the animals the user keeps, what they need and cannot do
     "pets": (
         ("pet", "pets", "dog", "dogs", "puppy", "cat", "cats", "kitten", "walk the dog", "dog walk", "vet",
@@ -177,7 +234,9 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "playdate", "play date", "family friendly", "kid friendly", "child friendly", "pram", "stroller",
          "buggy", "car seat", "nappies", "nappy", "diapers", "potty", "bedtime story", "tutor", "tutoring",
          "screen time", "lunchbox", "packed lunch", "school uniform", "family day out", "family holiday",
-         "for the family", "birthday party", "sleepover", "grandkids", "grandchildren"),
+         "for the family", "birthday party", "sleepover", "grandkids", "grandchildren",
+         # item 57 (gate8)
+         "grandson", "granddaughter", "grandchild", "grandbaby", "grandbabies"),
         # (not "child": "wore glasses as a child" is the user's own childhood; removed after reading PrefEval dev)
         _words("son", "daughter", "kids", "children", "baby", "toddler", "twins", "stepson",
                "stepdaughter", "grandson", "granddaughter", "grandchild", "grandchildren", "grandkids",
@@ -194,7 +253,11 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "pension", "retirement", "tax", "taxes", "tax return", "bank", "worth it", "splurge", "discount",
          "deal", "deals", "subscription", "subscriptions", "insurance", "salary", "pay rise",
          "emergency fund", "payday", "mortgage", "rent", "overdraft", "frugal", "second hand", "secondhand",
-         "value for money", "financial", "finances", "how much should i", "money saving"),
+         "value for money", "financial", "finances", "how much should i", "money saving",
+         # item 57 (gate8)
+         "buy a new", "buying a new", "buy a car", "buy a house", "purchase", "finance", "financing", "on finance",
+         "monthly payments", "payment plan", "big purchase", "worth fixing", "worth repairing", "repair or replace",
+         "private room", "gift budget"),
         _words("budget*", "saving", "savings", "saving up", "saves", "debt*", "loan*", "student loan*",
                "mortgage", "rent", "rents", "salary", "earns", "income", "wage*", "pension", "pensioner",
                "retired", "unemployed", "between jobs", "laid off", "redundan*", "benefits", "universal credit",
@@ -202,7 +265,11 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
                "can't afford", "cannot afford", "paycheck", "payday", "paid monthly", "paid weekly",
                "bonus", "on a budget", "stipend", "scholarship", "minimum wage", "part-time", "self-employed",
                "freelanc*", "owes", "pays off", "paying off", "child support", "alimony", "remittance*",
-               "sends money")),
+               "sends money")
+        # item 57 (gate8)
+        + "|" + _words("set aside", "put aside", "putting aside", "setting aside", "saved up", "has saved",
+                    "saving for", "saving up for", "down payment", "deposit on", "a month left", "left over",
+                    "left each month") + "|" + _SUM),
     # work and job: what the user does, where, in what hours and under whom
     "work": (
         ("work", "working", "job", "jobs", "career", "boss", "manager", "colleague", "colleagues", "coworker",
@@ -213,7 +280,9 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "side hustle", "business", "startup", "freelance", "linkedin", "workplace", "team", "shift", "shifts",
          "payslip", "contract", "probation", "appraisal", "performance review", "networking",
          # not "conference": removed after reading PrefEval dev
-         "work trip", "business trip", "lunch break", "burnout", "burned out", "work life balance"),
+         "work trip", "business trip", "lunch break", "burnout", "burned out", "work life balance",
+         # item 57 (gate8)
+         "maternity leave", "paternity leave", "sick leave", "launch", "work boots"),
         r"\bworks?\s+(?:as|at|for|in|from|remotely|nights|days|weekends|shifts|part|full|long|with)\b|"
         r"\bworking\s+(?:as|at|for|in|from)\b|\bemploy\w*|" + _words(
             "job", "boss", "manager", "colleague*", "coworker*", "co-worker*", "office", "remote*", "from home",
@@ -221,7 +290,12 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
             "business", "startup", "start-up", "company", "firm", "warehouse", "factory", "intern*",
             "apprentice*", "part-time", "full-time",
             "promotion", "promoted", "new role", "notice", "resigned", "shift*", "on call", "overtime",
-            "dress code", "uniform", "union", *_OCCUPATIONS)),
+            "dress code", "uniform", "union", *_OCCUPATIONS)
+        # item 57 (gate8)
+        + "|" + _words("maternity leave", "paternity leave", "parental leave", "on leave", "sick leave",
+                   "sabbatical", "drilling rig", "oil rig", "hitch") + r"|\bworks?\s+on\s+(?:a|an|the)\b|"
+            r"\bruns?\s+(?:a|her|his|my|their|our)\s+(?:\w+\s+){0,2}?(?:shop|business|stall|restaurant|caf\w*|salon|"
+            r"farm|bakery|company|practice|studio)\b"),
     # travel, visas, languages: the user's passport and papers, the languages they speak, how they travel
     "travel": (
         ("travel", "travelling", "traveling", "trip", "trips", "holiday", "holidays", "vacation", "abroad",
@@ -231,14 +305,20 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "speak", "translate", "translation", "customs", "border", "travel insurance", "vaccination",
          "vaccinations", "jabs", "road trip", "backpacking", "cruise", "weekend away", "city break",
          "honeymoon", "sightseeing", "tour", "tourist", "visit", "visiting", "book a", "booking", "sim card",
-         "roaming", "adapter", "plug", "time difference", "time zone", "learn", "learning", "duolingo"),
+         "roaming", "adapter", "plug", "time difference", "time zone", "learn", "learning", "duolingo",
+         # item 61 (gate9)
+         "speaking", "pronunciation", "accent", "english", "grammar", "vocabulary", "fluency"),
         _words("passport", "citizen*", "nationality", "visa*", "residence permit", "green card", "work permit",
                "permanent resident*", "refugee", "asylum", "speaks", "fluent", "native", "mother tongue",
                "bilingual", "frequent flyer", "air miles", "travels", "travelling", "traveling",
                "afraid of flying", "fear of flying", "doesn't fly", "seasick*", "motion sick*", "time zone",
                "expat", "immigrant", "moved from", "grew up in", "originally from", "lives abroad",
-               "sign language") + r"|\b(?:speaks?|speaking|learning|learns|fluent\s+in|studying|native|mother\s+tongue\s+is)\s+"
-        r"(?:\w+\s+){0,3}?(?:" + "|".join(_LANGUAGES) + r")\b"),
+               "sign language") + r"|\b(?:speaks?|speaking|learning|learns|fluent\s+in|studying|native|mother\s+tongue\s+is|"
+        r"struggles?\s+with|spoken|written|improv\w+|weak|poor|basic|broken)\s+"  # item 61 (gate9): how well
+        r"(?:\w+\s+){0,3}?(?:" + "|".join((*_LANGUAGES, "english")) + r")\b"
+        # item 57 (gate8)
+        + "|" + _words("pregnan*", "weeks pregnant") + r"|\b(?:going|flying|travelling|traveling|heading|off)\s+to\s+"
+              r"(?-i:[A-Z])\w+\s+(?:for|in|on|next|this)\b"),
     # religion, holidays, fasting: the user's faith and what it asks of food, days and dress
     "faith": (
         ("christmas", "xmas", "easter", "ramadan", "eid", "iftar", "suhoor", "sehri", "diwali", "holi",
@@ -248,14 +328,23 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "thanksgiving", "new year", "lunar new year", "chinese new year", "vesak", "vaisakhi", "baisakhi",
          "christening", "baptism", "communion", "confirmation", "bar mitzvah", "bat mitzvah", "funeral",
          "feast", "celebrate", "celebrating", "celebration", "religious", "blessing", "pilgrimage",
-         "hajj", "umrah", "wedding", "sunday lunch", "friday night dinner", "holy"),
+         "hajj", "umrah", "wedding", "sunday lunch", "friday night dinner", "holy",
+         # item 57 (gate8)
+         "obon", "bon festival", "day of the dead", "dia de muertos", "all saints", "all souls", "nowruz",
+         "songkran", "tet", "chuseok", "qingming", "mid autumn festival", "kwanzaa", "onam", "pongal", "durga puja",
+         "ganesh chaturthi", "raksha bandhan", "karva chauth", "ashura", "mawlid", "ash wednesday", "good friday",
+         "midsummer", "harvest festival", "name day", "memorial", "anniversary of", "grave", "graves"),
         _words("muslim", "islam*", "christian", "catholic", "protestant", "anglican", "baptist", "methodist",
                "evangelical", "pentecostal", "orthodox", "jewish", "judaism", "hindu*", "sikh*", "buddhis*",
                "jain*", "mormon", "lds", "latter-day", "adventist", "quaker", "jehovah", "atheist", "agnostic",
                "religious", "devout", "church", "churchgoer", "mosque", "temple", "synagogue", "gurdwara",
                "prays", "fasts", "fasting", "ramadan", "sabbath", "shabbat", "halal",
                "kosher", "hijab", "turban", "doesn't celebrate", "does not celebrate", "faith", "parish",
-               "congregation", "pastor", "priest", "imam", "rabbi") + r"|\b(?-i:Lent)\b"),
+               "congregation", "pastor", "priest", "imam", "rabbi") + r"|\b(?-i:Lent)\b"
+        # item 61 (gate9)
+        + "|" + _words("christmas", "easter", "holy week", "semana santa", "eid", "diwali", "divali", "navratri",
+                       "hanukkah", "chanukah", "passover", "rosh hashanah", "yom kippur", "vesak", "lunar new year",
+                       "chinese new year", "obon", "procession*", "brotherhood", "pilgrim*")),
     # hobbies, instruments, crafts: what the user makes, plays and practises in their own time
     "hobbies": (
         ("hobby", "hobbies", "free time", "spare time", "pastime", "something to do", "bored", "this weekend",
@@ -269,7 +358,11 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "chess", "puzzle", "puzzles", "jigsaw", "books", "novel", "reading", "book club",
          "writing", "poetry", "blog", "collect", "collecting", "collection", "craft", "crafts", "crafting",
          "yarn", "fabric", "pattern", "dance", "dancing", "volunteer", "volunteering", "club", "gift",
-         "present", "treat myself", *_INSTRUMENTS),
+         "present", "treat myself", *_INSTRUMENTS,
+         # item 57 (gate8)
+         "afternoon off", "evening off", "morning off", "day off", "days off", "weekend off", "week off",
+         "free afternoon", "free evening", "free day", "brew", "brewing", "homebrew", "home brew", "go hunting",
+         "going hunting", "hunting season", "fishing trip"),
         r"\bplays\s+(?:the\s+)?(?:\w+\s+)?(?:" + "|".join(re.escape(i) for i in _INSTRUMENTS) + r")\b|" + _words(
             *_INSTRUMENTS, "sings", "singer", "choir", "band", "orchestra", "knits", "knitting", "knitter",
             "crochet*", "sews", "sewing", "quilt*", "embroider*", "cross-stitch", "paints", "painting", "painter",
@@ -279,7 +372,10 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
             "blog*", "collects", "collector", "hobby", "hobbies", "volunteer*", "dances", "dancing", "dancer",
             "salsa", "ballet", "tango", "learning to", "allotment", "gardening",
             "baking", "bakes", "crafts", "crafting", "diy", "lego", "cosplay", "astronomy", "telescope",
-            "hiking", "camping", "climbing", "surfing", "sailing", "kayak*", "canoe*")),
+            "hiking", "camping", "climbing", "surfing", "sailing", "kayak*", "canoe*")
+        # item 57 (gate8)
+        + "|" + _words("brew", "brewing", "homebrew*", "home brew*", "hunts", "hunting", "hunter", "fishes",
+                      "goes fishing", "fisherman")),
     # accessibility and disability: what a body or mind needs of a place, a trip, a device, an outing
     "access": (
         ("accessible", "accessibility", "wheelchair", "step free", "ramp", "lift", "elevator", "stairs",
@@ -289,7 +385,10 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "restaurant", "museum", "concert", "gig", "theatre", "theater", "cinema", "festival", "venue",
          "hotel", "tour", "day out", "trip", "outing", "visit", "park", "zoo", "beach", "party", "event",
          "tickets", "stadium", "city break", "sightseeing", "holiday", "walk", "walking", "hike", "cruise",
-         "airport", "flight", "train"),
+         "airport", "flight", "train",
+         # item 57 (gate8)
+         "temple", "shrine", "church", "mosque", "market", "mall", "shopping centre", "gallery", "botanical garden",
+         "bachelor party", "stag do", "hen do", "bachelorette", "night out"),
         _words("wheelchair", "mobility scooter", "walking stick", "cane", "zimmer", "crutches",
                "rollator", "prosthe*", "amputee", "amputat*", "paralys*", "paraplegi*", "spinal", "deaf",
                "hard of hearing", "hearing aid*", "hearing loss", "cochlear", "blind", "partially sighted",
@@ -308,7 +407,10 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "sunscreen", "sun cream", "umbrella", "storm", "typhoon", "hurricane", "monsoon", "flood", "frost",
          "local", "locally", "nearby", "near me", "in my area", "around here", "my city", "my town",
          "neighbourhood", "neighborhood", "time zone", "day trip", "things to do", "what to do",
-         "outdoors", "outside", "plant now", "this time of year", "sunset", "sunrise"),
+         "outdoors", "outside", "plant now", "this time of year", "sunset", "sunrise",
+         # item 57 (gate8)
+         "temperature", "freezing", "below zero", "cold snap", "cold weather", "hot weather", "heat wave", "sunny",
+         "windy", "outdoor", "outdoors", "out all day"),
         r"\b(?:lives?|living|based|settled|stays?|staying|moved|moving|relocat\w*)\s+(?:\w+\s+)?(?:in|on|near|by|"
         r"outside|to|at)\b|" + _words(
             "hometown", "home town", "climate", "tropical", "humid", "desert", "mountain*", "coast*", "seaside",
@@ -316,7 +418,11 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
             "northern", "southern", "hemisphere", "altitude", "high altitude", "winters", "summers",
             "rainy season", "dry season", "monsoon", "hurricane*", "typhoon*", "snowy", "cold climate",
             "hot climate", "the cold", "feels the cold", "hates the cold", "hates the heat",
-            "neighbourhood", "neighborhood")),
+            "neighbourhood", "neighborhood")
+        # item 57 (gate8)
+        + "|" + _words("cold weather", "hot weather", "the heat", "heat makes", "cold makes", "raynaud*",
+                    "bee sting*", "wasp*", "insect sting*", "insect bite*", "hay fever", "pollen", "sunburn*",
+                    "burns easily", "heatstroke", "heat stroke", "avoid getting cold", "getting cold")),
     # relationships and family members: who the user lives with and cares for, their ages, tastes and needs
     "family": (
         # (a relative the question names, "my mum", is kin.py's: the few facts about them by the name they are given)
@@ -336,13 +442,21 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "cook", "cooking", "recipe", "recipes", "bake", "baking", "restaurant", "takeaway", "takeout",
          "menu", "dish", "dishes", "cuisine", "dessert", "groceries", "grocery",
          "shopping list", "meal prep", "diet", "healthy", "protein", "calories", "picnic", "barbecue", "bbq",
-         "potluck", "party food", "brunch"),  # drinks removed after reading dev: concerns.py's alcohol and caffeine
+         "potluck", "party food", "brunch",  # drinks removed after reading dev: concerns.py's alcohol and caffeine
+         # item 57 (gate8)
+         "cake", "cakes", "cupcakes", "smoothie", "smoothies", "sweets", "chocolate", "buffet", "street food",
+         "bring to the party",
+         # item 61 (gate9)
+         "iftar", "suhoor", "sehri", "sahur"),
         _words("allerg*", "intoleran*", "vegan*", "vegetarian*", "pescatarian*", "halal", "kosher",
                "gluten", "coeliac", "celiac", "lactose", "dairy-free", "diabet*", "low-carb", "low carb", "keto",
                "paleo", "diet", "dieting", "calorie*", "doesn't eat", "does not eat", "won't eat", "can't eat",
                "cannot eat", "favourite food", "favorite food",
                "favourite cuisine", "favorite cuisine", "doesn't drink", "teetotal", "sober", "spicy",
-               "sweet tooth", "no oven", "air fryer", "slow cooker", "instant pot", "cooks", "cooking")),
+               "sweet tooth", "no oven", "air fryer", "slow cooker", "instant pot", "cooks", "cooking")
+        # item 57 (gate8)
+        + "|" + _words("sugar", "cutting down on", "cutting back on", "salt", "low-salt", "purine*", "fodmap", "gout",
+                   "a1c", "prediabet*", "blood sugar")),
     # health and medication (what the existing tables cover most): the conditions and medicines a clinician weighs
     "health": (
         ("doctor", "gp", "nurse", "pharmacist", "pharmacy", "hospital", "clinic", "appointment", "medicine",
@@ -350,13 +464,25 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "supplements", "vitamin", "vitamins", "symptom", "symptoms", "headache", "migraine", "cold", "flu",
          "cough", "fever", "rash", "pain", "ache", "sick", "ill", "unwell", "tired", "dizzy", "vaccine",
          "jab", "flu jab", "booster", "check up", "checkup", "blood test", "dentist", "prescription",
-         "side effects", "over the counter", "remedy", "sleep", "stress", "anxious", "anxiety", "mental health"),
+         "side effects", "over the counter", "remedy", "sleep", "stress", "anxious", "anxiety", "mental health",
+         # item 57 (gate8)
+         "needle", "needles", "injection", "injections", "scan", "give blood", "donate blood", "blood donation",
+         "feeling low", "feel low", "low mood", "depressed", "chest pain", "joint pain", "swollen", "swelling",
+         "flare up", "flare",
+         # item 61 (gate9)
+         "pedicure", "manicure", "massage", "sauna", "steam room", "hot tub", "jacuzzi", "tattoo", "piercing",
+         "spa", "spa day", "waxing", "hair dye", "facial"),
         _words("medication*", "medicine*", "prescri*", "tablet*", "inhaler*", "insulin",
                "diabet*", "asthma*", "epilep*", "blood pressure", "hypertension", "heart condition",
                "thyroid", "cholesterol", "statin*", "warfarin", "blood thinner*", "anticoagulant*", "allerg*",
                "pregnan*", "breastfeed*", "kidney*", "liver", "migraine*", "depression", "anxiety", "bipolar",
                "adhd", "antidepressant*", "ssri*", "chemo*", "cancer", "surgery", "condition", "chronic",
-               "immunocompromised", "transplant")),
+               "immunocompromised", "transplant")
+        # item 57 (gate8)
+        + "|" + _words(*_CHRONIC, *_SPECIALISTS, "hospital", "scan", "trying to quit", "quit smoking",
+                     "quitting", "nicotine", "vape*", "vaping",
+                     # item 61 (gate9)
+                     "heart trouble", "heart problem*", "heart disease", "heart attack") + "|" + _DAILY_MEDICINE),
     # studies (an adult's, or a child's exams): the user's course, its calendar and its load
     "studies": (
         ("study", "studying", "exam", "exams", "revision", "revise", "university", "uni", "college", "degree",
@@ -372,97 +498,6 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
 """The everyday domains: what people in each ask (the question words, read like :mod:`.concerns`'s: a word or a
 phrase, with its plural; a trailing ``*`` any ending) and what about a person constrains the answer (the fact
 words, one regular expression). Written from general knowledge before any app set was read (item 52)."""
-
-# Item 57 (helper gate8): words each domain lacked, added to the rows above rather than written into them. Written
-# from general knowledge after reading blind14's losses by kind (a chronic condition, a specialist or a daily
-# medicine no health word named; a temperature, a power cut, a day off, a big purchase, a festival the question
-# named in words no row held), as whole families of words, not the set's phrases: every festival of the faith row's
-# kind, the common chronic conditions, the currencies a sum of money is told in.
-_ADDED_QUESTION_WORDS: dict[str, tuple[str, ...]] = {
-    "health": ("needle", "needles", "injection", "injections", "scan", "give blood", "donate blood",
-               "blood donation", "feeling low", "feel low", "low mood", "depressed", "chest pain", "joint pain",
-               "swollen", "swelling", "flare up", "flare"),
-    "place": ("temperature", "freezing", "below zero", "cold snap", "cold weather", "hot weather",
-              "heat wave", "sunny", "windy", "outdoor", "outdoors", "out all day"),
-    "home": ("my flat", "the flat", "small flat", "apartment", "my room", "bedroom", "living room", "cramped",
-             "small space", "power cut", "power cuts", "power outage", "blackout", "electricity",
-             "the lights", "generator", "load shedding", "fuse box", "botanical garden", "garden centre"),
-    "hobbies": ("afternoon off", "evening off", "morning off", "day off", "days off", "weekend off", "week off",
-                "free afternoon", "free evening", "free day", "brew", "brewing", "homebrew", "home brew",
-                "go hunting", "going hunting", "hunting season", "fishing trip"),
-    "money": ("buy a new", "buying a new", "buy a car", "buy a house", "purchase", "finance", "financing",
-              "on finance", "monthly payments", "payment plan", "big purchase", "worth fixing", "worth repairing",
-              "repair or replace", "private room", "gift budget"),
-    "fitness": ("shoes", "boots", "work boots", "footwear", "insoles", "calories", "walk more", "walking more",
-                "build up", "on my feet", "limping", "limp"),
-    "children": ("grandson", "granddaughter", "grandchild", "grandbaby", "grandbabies"),
-    "access": ("temple", "shrine", "church", "mosque", "market", "mall", "shopping centre", "gallery",
-               "botanical garden", "bachelor party", "stag do", "hen do", "bachelorette", "night out"),
-    "food": ("cake", "cakes", "cupcakes", "smoothie", "smoothies", "sweets", "chocolate", "buffet", "street food",
-             "bring to the party"),
-    "faith": ("obon", "bon festival", "day of the dead", "dia de muertos", "all saints", "all souls", "nowruz",
-              "songkran", "tet", "chuseok", "qingming", "mid autumn festival", "kwanzaa", "onam", "pongal",
-              "durga puja", "ganesh chaturthi", "raksha bandhan", "karva chauth", "ashura", "mawlid",
-              "ash wednesday", "good friday", "midsummer", "harvest festival", "name day", "memorial",
-              "anniversary of", "grave", "graves"),
-    "transport": ("brakes", "car repair", "car repairs", "garage", "mechanic", "long drive", "drive up", "driving up",
-                  "drive down", "driving down"),
-    "work": ("maternity leave", "paternity leave", "sick leave", "launch", "work boots"),
-}
-"""Question words added to :data:`DOMAINS`' rows (item 57)."""
-
-_CHRONIC = ("gout", "sickle cell", "anaemi*", "anemi*", "ibs", "irritable bowel", "crohn*", "colitis", "lupus",
-            "psoriasis", "eczema", "copd", "emphysema", "hypothyroid*", "hyperthyroid*", "heart failure",
-            "raynaud*", "sleep apnoea", "sleep apnea", "cpap", "multiple sclerosis", "parkinson*", "dementia",
-            "endometriosis", "pcos", "hiv", "hepatitis", "kidney stone*", "gallstone*", "spasm*", "seizure*",
-            "stroke", "angina", "a1c", "prediabet*", "pre-diabet*", "blood sugar", "haemophilia", "hemophilia",
-            "glaucoma", "cataract*", "macular", "tinnitus", "vertigo", "phobia", "scared of needles",
-            "afraid of needles", "needle*", "panic attack*", "arthritis", "osteoporosis")
-_SPECIALISTS = ("cardiologist", "haematologist", "hematologist", "gynaecologist", "gynecologist", "obstetrician",
-                "oncologist", "dermatologist", "neurologist", "rheumatologist", "endocrinologist", "urologist",
-                "nephrologist", "gastroenterologist", "psychiatrist", "specialist", "consultant said",
-                "doctor told", "doctor said", "doctor put")
-# a daily medicine told by its schedule: "takes allopurinol every day", "I take baclofen three times a day" (not
-# "takes the bus every day")
-_DAILY_MEDICINE = (r"tak(?:e|es|ing)\s+(?!(?:the|a|an|his|her|my|their|our|its|some|care|part|turns))[a-z][\w-]*"
-                   r"(?:\s+(?:and|&)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)?\s+(?:every\s+(?:day|morning|night|evening)|"
-                   r"daily|once\s+a\s+day|twice\s+a\s+day|(?:two|three|four)\s+times\s+a\s+day)")
-# a sum of money told in a currency: "$18,000 of debt", "1.5 lakh rupees", "3,000 pesos a month left"
-_SUM = (r"[$\u00a3\u20ac\u00a5\u20b9]\s?\d|\b\d[\d,.]*\s*(?:k\s+)?(?:dollars|pounds|quid|euros|rupees|lakhs?|crores?|pesos|yen|"
-        r"yuan|naira|cedis|rand|shillings|dirhams|riyals|francs|kronor|krona|won|baht|ringgit|reais|zloty)\b")
-_ADDED_FACT_WORDS: dict[str, str] = {
-    "health": _words(*_CHRONIC, *_SPECIALISTS, "hospital", "scan", "trying to quit", "quit smoking",
-                     "quitting", "nicotine", "vape*", "vaping") + "|" + _DAILY_MEDICINE,
-    "fitness": r"\bwalks?\s+(?:about\s+|around\s+|over\s+|up\s+to\s+)?\d+\s*(?:k|km|kilomet\w*|miles?|steps)\b|" + _words(
-        "gout", "spasm*", "swimming", "on her feet", "on his feet", "on my feet", "physical job", "manual job",
-        "steps a day"),
-    "place": _words("cold weather", "hot weather", "the heat", "heat makes", "cold makes", "raynaud*",
-                    "bee sting*", "wasp*", "insect sting*", "insect bite*", "hay fever", "pollen", "sunburn*",
-                    "burns easily", "heatstroke", "heat stroke", "avoid getting cold", "getting cold"),
-    "home": _words("generator", "power cut*", "power outage*", "power goes off", "blackout*", "load shedding",
-                   "electricity", "bee sting*", "wasp*", "hay fever", "pollen"),
-    "hobbies": _words("brew", "brewing", "homebrew*", "home brew*", "hunts", "hunting", "hunter", "fishes",
-                      "goes fishing", "fisherman"),
-    "money": _words("set aside", "put aside", "putting aside", "setting aside", "saved up", "has saved",
-                    "saving for", "saving up for", "down payment", "deposit on", "a month left", "left over",
-                    "left each month") + "|" + _SUM,
-    "work": _words("maternity leave", "paternity leave", "parental leave", "on leave", "sick leave",
-                   "sabbatical", "drilling rig", "oil rig", "hitch") + r"|\bworks?\s+on\s+(?:a|an|the)\b|"
-            r"\bruns?\s+(?:a|her|his|my|their|our)\s+(?:\w+\s+){0,2}?(?:shop|business|stall|restaurant|caf\w*|salon|"
-            r"farm|bakery|company|practice|studio)\b",
-    "travel": _words("pregnan*", "weeks pregnant") + r"|\b(?:going|flying|travelling|traveling|heading|off)\s+to\s+"
-              r"(?-i:[A-Z])\w+\s+(?:for|in|on|next|this)\b",
-    "food": _words("sugar", "cutting down on", "cutting back on", "salt", "low-salt", "purine*", "fodmap", "gout",
-                   "a1c", "prediabet*", "blood sugar"),
-}
-"""Fact words added to :data:`DOMAINS`' rows (item 57): one more alternation each."""
-
-for _domain, _extra in _ADDED_QUESTION_WORDS.items():
-    _q, _f = DOMAINS[_domain]
-    DOMAINS[_domain] = (_q + _extra, _f)
-for _domain, _extra in _ADDED_FACT_WORDS.items():
-    _q, _f = DOMAINS[_domain]
-    DOMAINS[_domain] = (_q, f"(?:{_f})|{_extra}")
 
 MOST_OPENED = 2
 """An opened domain lets through at most this many facts, the best ranked of those holding its fact words: a
