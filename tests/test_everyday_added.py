@@ -23,49 +23,44 @@ def engine_with(*facts: str, config: RecallConfig | None = None) -> RecallEngine
     return engine_among("u", NOTES, facts, config)
 
 
-@pytest.mark.parametrize(("fact", "domain"), [
-    ("User has gout and takes allopurinol every day.", "health"),  # a chronic condition no health word named
-    ("I take baclofen three times a day for muscle spasms.", "health"),  # a daily medicine told by its schedule
-    ("User's haematologist told her to drink three litres of water a day.", "health"),  # a specialist
-    ("I'm scared of needles.", "health"),
-    ("User walks about 15 km a day on her round.", "fitness"),
-    ("Cold weather makes my spasms a lot worse.", "place"),
-    ("I'm allergic to bee stings and carry an EpiPen.", "place"),  # outdoors: what stings
-    ("The power at User's shop goes off often and she runs a small petrol generator.", "home"),
-    ("I brew my own beer in the kitchen.", "hobbies"),
-    ("User hunts deer in the fall and fishes at the lake.", "hobbies"),
-    ("We've set aside 1.5 lakh rupees for the delivery.", "money"),  # a sum told in a currency
-    ("After rent I have about 3,000 pesos a month left.", "money"),
-    ("My maternity leave starts on 1 February.", "work"),
-    ("User works on a drilling rig, 14 days on and 14 off.", "work"),
-    ("I'm 30 weeks pregnant with my first baby.", "travel"),  # a pregnancy limits flying
-    ("My A1c came back borderline, so I'm cutting down on sugar.", "food"),
+@pytest.mark.parametrize(("fact", "domain", "opens"), [
+    ("User has gout and takes allopurinol every day.", "health", True),  # a chronic condition no health word named
+    ("I take baclofen three times a day for muscle spasms.", "health", True),  # a daily medicine told by its schedule
+    ("User's haematologist told her to drink three litres of water a day.", "health", True),  # a specialist
+    ("I'm scared of needles.", "health", True),
+    ("User walks about 15 km a day on her round.", "fitness", True),
+    ("Cold weather makes my spasms a lot worse.", "place", True),
+    ("I'm allergic to bee stings and carry an EpiPen.", "place", True),  # outdoors: what stings
+    ("The power at User's shop goes off often and she runs a small petrol generator.", "home", True),
+    ("I brew my own beer in the kitchen.", "hobbies", True),
+    ("User hunts deer in the fall and fishes at the lake.", "hobbies", True),
+    ("We've set aside 1.5 lakh rupees for the delivery.", "money", True),  # a sum told in a currency
+    ("After rent I have about 3,000 pesos a month left.", "money", True),
+    ("My maternity leave starts on 1 February.", "work", True),
+    ("User works on a drilling rig, 14 days on and 14 off.", "work", True),
+    ("I'm 30 weeks pregnant with my first baby.", "travel", True),  # a pregnancy limits flying
+    ("My A1c came back borderline, so I'm cutting down on sugar.", "food", True),
     # item 61 (gate9), read from blind15
-    ("User takes iron and folic acid every day.", "health"),  # a medicine told only by its schedule
-    ("I take levothyroxine every morning.", "health"),
-    ("User is trying to lose 8 kg; he weighs 86 kg.", "fitness"),  # a weight told in numbers
-    ("I want to lose 20 pounds before the summer.", "fitness"),
-    ("User has high blood pressure.", "fitness"),  # what the heart allows of exertion
-    ("User's father has heart trouble.", "health"),
-    ("User's English is good for work emails but he struggles with spoken English.", "travel"),
-    ("My Spanish is basic but I'm improving my Spanish every week.", "travel"),
-    ("I carry a paso for my brotherhood in Holy Week.", "faith"),  # a festival told of the user
-    ("The family is going to Okinawa for five days over Lunar New Year.", "faith"),
-    ("We lose power most evenings in summer.", "home"),
+    ("User takes iron and folic acid every day.", "health", True),  # a medicine told only by its schedule
+    ("I take levothyroxine every morning.", "health", True),
+    ("User is trying to lose 8 kg; he weighs 86 kg.", "fitness", True),  # a weight told in numbers
+    ("I want to lose 20 pounds before the summer.", "fitness", True),
+    ("User has high blood pressure.", "fitness", True),  # what the heart allows of exertion
+    ("User's father has heart trouble.", "health", True),
+    ("User's English is good for work emails but he struggles with spoken English.", "travel", True),
+    ("My Spanish is basic but I'm improving my Spanish every week.", "travel", True),
+    ("I carry a paso for my brotherhood in Holy Week.", "faith", True),  # a festival told of the user
+    ("The family is going to Okinawa for five days over Lunar New Year.", "faith", True),
+    ("We lose power most evenings in summer.", "home", True),
+    # what only looks like a family of the rows: no domain
+    ("User takes the bus every day.", "health", False),  # a daily schedule that is no medicine
+    ("User takes the kids to school every morning.", "health", False),
+    ("User lost 3 games in a row last season.", "fitness", False),  # a number of things lost, not of kilos
+    ("User weighs up every offer before buying.", "fitness", False),
+    ("User is a warm person and people like her.", "travel", False),
 ])
-def test_a_fact_the_vocabulary_read_as_no_domain_now_constrains_its_domain(fact, domain):
-    assert domain in fact_domains(fact)
-
-
-@pytest.mark.parametrize(("fact", "domain"), [
-    ("User takes the bus every day.", "health"),  # a daily schedule that is no medicine
-    ("User takes the kids to school every morning.", "health"),
-    ("User lost 3 games in a row last season.", "fitness"),  # a number of things lost, not of kilos
-    ("User weighs up every offer before buying.", "fitness"),
-    ("User is a warm person and people like her.", "travel"),
-])
-def test_a_fact_that_only_looks_like_a_family_opens_no_domain(fact, domain):
-    assert domain not in fact_domains(fact)
+def test_a_fact_the_vocabulary_read_as_no_domain_now_constrains_it_and_a_look_alike_does_not(fact, domain, opens):
+    assert (domain in fact_domains(fact)) is opens
 
 
 @pytest.mark.parametrize(("question", "domain"), [
