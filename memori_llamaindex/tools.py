@@ -9,6 +9,7 @@ no tool takes an argument that names one, and a call that passes one is refused.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -103,6 +104,12 @@ class MemoriToolSpec(BaseToolSpec):
             return None
         return ToolMetadata(name=TOOL_NAMES[name], description=DESCRIPTIONS[name], fn_schema=_SCHEMAS[name])
 
+    def _dated_edit(self, edit: Callable[..., Any], fact_id: str, foreign: dict[str, Any]) -> Any:
+        """``edit`` (a :class:`MemoryTools` edit of one fact: restore, cancel, forget, sync or async) of this
+        spec's user's ``fact_id``, dated by :attr:`said_at`; an argument the tool does not take refused first."""
+        _refuse(foreign)
+        return edit(self.entity_id, fact_id, said_at=self.said_at)
+
     def remember(self, text: str, core: bool | None = None, **foreign: Any) -> str:
         """Save one fact about the user; answers with its id (or that of the fact already saying it)."""
         _refuse(foreign)
@@ -125,23 +132,19 @@ class MemoriToolSpec(BaseToolSpec):
 
     def restore(self, fact_id: str, **foreign: Any) -> str:
         """Make the user's fact ``fact_id``, which a newer fact replaced, valid again."""
-        _refuse(foreign)
-        return self._ops.restore(self.entity_id, fact_id, said_at=self.said_at)
+        return self._dated_edit(self._ops.restore, fact_id, foreign)
 
     async def arestore(self, fact_id: str, **foreign: Any) -> str:
         """Async :meth:`restore`."""
-        _refuse(foreign)
-        return await self._ops.arestore(self.entity_id, fact_id, said_at=self.said_at)
+        return await self._dated_edit(self._ops.arestore, fact_id, foreign)
 
     def cancel(self, fact_id: str, **foreign: Any) -> str:
         """Call off the user's change told ahead ``fact_id`` (or the one the fact ``fact_id`` told) before its start."""
-        _refuse(foreign)
-        return self._ops.cancel(self.entity_id, fact_id, said_at=self.said_at)
+        return self._dated_edit(self._ops.cancel, fact_id, foreign)
 
     async def acancel(self, fact_id: str, **foreign: Any) -> str:
         """Async :meth:`cancel`."""
-        _refuse(foreign)
-        return await self._ops.acancel(self.entity_id, fact_id, said_at=self.said_at)
+        return await self._dated_edit(self._ops.acancel, fact_id, foreign)
 
     def recall(self, query: str, **foreign: Any) -> str:
         """The user's facts relevant to ``query``, with their ids, or a plain "nothing relevant"."""
@@ -165,10 +168,8 @@ class MemoriToolSpec(BaseToolSpec):
 
     def forget(self, fact_id: str, **foreign: Any) -> str:
         """Delete the user's fact ``fact_id``."""
-        _refuse(foreign)
-        return self._ops.forget(self.entity_id, fact_id, said_at=self.said_at)
+        return self._dated_edit(self._ops.forget, fact_id, foreign)
 
     async def aforget(self, fact_id: str, **foreign: Any) -> str:
         """Async :meth:`forget`."""
-        _refuse(foreign)
-        return await self._ops.aforget(self.entity_id, fact_id, said_at=self.said_at)
+        return await self._dated_edit(self._ops.aforget, fact_id, foreign)
