@@ -28,7 +28,7 @@ def replacers_to_end(engine: Any, entity_id: str, texts: Sequence[str], said_at:
     counts it as a sighting."""
     slotted = {t: slots_of(t) for t in texts}
     wanted = {derived_fact_id(t): t for t, slots in slotted.items() if slots}
-    if not wanted:
+    if not wanted or not callable(getattr(engine, "get", None)):  # (an engine without one: nothing to follow)
         return {}
     said = said_at.timestamp() if said_at is not None else None
     out: dict[str, list[str]] = {}
