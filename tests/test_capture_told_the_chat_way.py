@@ -107,9 +107,11 @@ def test_a_name_told_with_here_keeps_only_the_name_and_what_follows_a_dash() -> 
 
 
 def test_a_faith_or_a_family_word_in_a_labelled_bio_is_no_home_and_a_city_of_any_ending_is() -> None:
-    assert facts_of("About me: 34, Muslim, nurse, two kids", at=SAID_AT) == ["User is 34.", "User has two kids."]
+    # a role typed alone under the label is the user's job (caprec6, bio_items._ROLE_ALONE)
+    assert facts_of("About me: 34, Muslim, nurse, two kids", at=SAID_AT) == [
+        "User is 34.", "User is a nurse.", "User has two kids."]
     assert facts_of("About me: 40, Dad, Nairobi", at=SAID_AT) == ["User is 40.", "User lives in Nairobi."]
-    assert facts_of("About me: 29, nurse, Mumbai", at=SAID_AT) == ["User is 29.", "User lives in Mumbai."]
+    assert facts_of("About me: 29, nurse, Mumbai", at=SAID_AT) == ["User is 29.", "User is a nurse.", "User lives in Mumbai."]
     assert bio_statement("Munich", first=False, next_item=None) == "I live in Munich"
     assert bio_statement("Tehran", first=False, next_item=None) == "I live in Tehran"
     assert bio_statement("Nurse", first=False, next_item=None) is None

@@ -519,8 +519,11 @@ class ReadPath(Answers, GateSignals, Judging):
     def _last_user_turn(self, request: _Request) -> str:
         """The asker's turn just before ``request``'s: the last of its turns, unless that one is the assistant's reply
         (``context`` may end with it): when recall answered the turn before it and not the last one, the last is
-        the reply. A reply recall never saw is read as the last turn (the context holds no roles)."""
-        turns = request.turns
+        the reply. A reply recall never saw is read as the last turn (the context holds no roles). Courtesy turns
+        at the end ("thanks", "ok great") are passed over: they ask for nothing, and recall kept nothing for them."""
+        turns = list(request.turns)
+        while len(turns) > 1 and self._is_courtesy(turns[-1]):
+            turns.pop()  # "its red and hot" after "my knee is swollen, can I take loxonin" and "thanks": the knee
         if len(turns) < 2:
             return turns[-1]
         with self._entity_lock(request.entity_id):

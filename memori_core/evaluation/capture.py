@@ -49,7 +49,10 @@ A stored fact *matches* a gold fact when each covers at least
 it holds at least :data:`COVER_CUTOFF` of the gold's tokens, so a compound fact
 left unsplit still counts for recall but not for precision. Neither holds of a pair that says opposite things
 (:func:`_opposed`): most of the words they share are denied by one (what follows a negation in its clause) and said
-by the other, so the ending "User stopped taking sertraline." is not the stale "User takes sertraline 50mg.".
+by the other, so the ending "User stopped taking sertraline." is not the stale "User takes sertraline 50mg.". Such
+an ending of a stale fact is a true fact, not a wrong one (:func:`_ends`; it counts for no gold fact). A fact of
+someone in the user's life does not match the user's own that names no such person ("User's partner works at the
+bank." is not "User works in retail banking."), and a day shift is not a night shift.
 """
 
 from __future__ import annotations
@@ -71,6 +74,7 @@ from ..extraction.prompted import PromptedFactExtractor
 from ..extraction.provenance import FACT_PATHS, FACT_TOPICS, CapturePolicy, check_policy, fact_topic
 from ..extraction.rule_based import RuleBasedFactExtractor
 from ..number_words import NUMBER_WORDS
+from ..slots import PERSON, PLACED
 from ..extraction.types import ExtractedFact, FactExtractor, KnownFact, Message, MessageLike
 from ..store.chroma import ChromaStore
 from ..text import STEM_FOLDS, get_stemmer, normalize_fact_text
@@ -279,13 +283,28 @@ _FOLDS = STEM_FOLDS["english"]
 _CALLED_BY_NAME = re.compile(r"\bcalled(?=\s+[A-Z])")
 
 
+# "day" names a shift, not a time, in "day shifts", "works days", "moved onto days": "User works day shifts." is not
+# "User works nights." (dropped as a time word, "day" left the two facts one word apart).
+_DAY_SHIFT = re.compile(r"\b(?P<on>(?:on|onto|work|works|worked|working)\s+)?days?(?=\s+shifts?\b)|"
+                        r"\b(?P<on2>(?:on|onto|work|works|worked|working)\s+)days\b(?!\s+off\b)", re.IGNORECASE)
+# Shifts of one job that exclude each other: a fact of day shifts is not the fact of nights, whatever else they share.
+_EXCLUSIVE_SHIFTS = ("daytim", "night")
+
+
+def _shifts_clash(a: frozenset[str], b: frozenset[str]) -> bool:
+    day, night = _EXCLUSIVE_SHIFTS
+    return any(day in x and night not in x and night in y and day not in y for x, y in ((a, b), (b, a)))
+
+
 def content_tokens(text: str) -> frozenset[str]:
     """The words of ``text`` that carry its content: casefolded, stemmed (English Snowball); function
     words, "user", time words and times written out ("in the week of Monday 2026-07-20", "in July 2026") dropped; every negation ("not", "n't", "no longer", "anymore", "quit") folded to
     one ``not`` token, so "User is vegetarian." and "User is no longer vegetarian." differ; "kids" and "children" are one
     token, as are "4" and "four" (:data:`_SAME_WORD`), "allergy" and "allergic" (recall's :data:`STEM_FOLDS`), and
     "called" before a name and "named"."""
-    folded = _CALLED_BY_NAME.sub("named", unicodedata.normalize("NFKC", text)).casefold().replace("\u2019", "'")
+    folded = _CALLED_BY_NAME.sub("named", unicodedata.normalize("NFKC", text))
+    folded = _DAY_SHIFT.sub(lambda m: (m.group("on") or m.group("on2") or "") + "daytime", folded)
+    folded = folded.casefold().replace("\u2019", "'")
     folded = _WRITTEN_TIME.sub(" ", folded)
     negated = bool(_NEGATION.search(folded))
     folded = _NEGATION.sub(" ", folded)
@@ -331,14 +350,16 @@ def _polar_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
     said: set[str] = set()
     for clause in _CLAUSE_BREAK.split(folded):
         m = _DENIAL.search(clause)
-        cut = 0 if m is None and _AFTER_ALL.search(clause) else None if m is None else m.start()
+        # "anymore" denies its whole clause, its subject too: "Marcus aren't together anymore" says no Marcus
+        whole = _AFTER_ALL.search(clause) is not None
+        cut = 0 if whole else None if m is None else m.start()
         if cut is None:
             said.update(content_tokens(clause) - {"not"})
             continue
         end = _REACH_END.search(clause, m.end()) if m is not None else None
         stop = end.start() if end is not None else len(clause)
         said.update(content_tokens(clause[:cut] + " " + clause[stop:]) - {"not"})
-        denied.update(content_tokens(clause[m.end() if m is not None else cut:stop]) - {"not"})
+        denied.update(content_tokens(clause[cut if whole or m is None else m.end():stop]) - {"not"})
     denied = {_POLAR_SAME.get(t, t) for t in denied} - _POLAR_EMPTY
     said = {_POLAR_SAME.get(t, t) for t in said}
     return frozenset(denied - said), frozenset(said)
@@ -355,6 +376,27 @@ def _opposed(a: str, b: str) -> bool:
     return any(denied and len(denied & said) * 2 > len(denied) for denied, said in ((denied_a, said_b), (denied_b, said_a)))
 
 
+# Whose fact it is: "User's partner works at the bank." is the partner's, "User works in retail banking." the user's.
+# The person alone is the subject (with their name, if said): not a list ("User's wife Anjali, their twins ...") nor a
+# pair ("User's husband and their two cats are ...").
+_SOMEONE_ELSES = re.compile(
+    rf"^\s*(?i:user's\s+(?:(?:{'|'.join(PLACED)}|new|late|ex)\s+)?(?P<who>{PERSON}))\b(?:\s+(?P<name>[A-Z][\w-]+))?"
+    r"(?!\s*(?:,|and\b|&))")
+_THE_USERS = re.compile(r"^\s*User\b(?!'s)")
+
+
+def _other_subject(a: str, b: str) -> bool:
+    """Whether one of ``a`` and ``b`` is a fact of someone in the user's life ("User's partner works at the bank.")
+    and the other the user's own that does not name that person ("User works in retail banking."): two facts, however
+    many words they share. "User lives with their partner Sam." names the partner of "User's partner is Sam."."""
+    for x, y in ((a, b), (b, a)):
+        m = _SOMEONE_ELSES.match(x)
+        named = content_tokens(f'{m.group("who")} {m.group("name") or ""}') if m is not None else frozenset()
+        if m is not None and _THE_USERS.match(y) and not (named & content_tokens(y)):
+            return True
+    return False
+
+
 def _share(part: frozenset[str], whole: frozenset[str]) -> float:
     return len(part & whole) / len(whole) if whole else 0.0
 
@@ -365,19 +407,31 @@ def facts_match(stored: str, gold: str) -> bool:
     "User stopped taking sertraline." is not "User takes sertraline 50mg.")."""
     a, b = content_tokens(stored), content_tokens(gold)
     return (bool(a and b) and _share(a, b) >= MATCH_CUTOFF and _share(b, a) >= MATCH_CUTOFF
-            and not _opposed(stored, gold))
+            and not _shifts_clash(a, b) and not _opposed(stored, gold) and not _other_subject(stored, gold))
 
 
 def covers(stored: str, gold: str) -> bool:
     """Whether ``stored`` holds at least :data:`COVER_CUTOFF` of ``gold``'s content tokens (a compound fact
     covers each of its parts), and neither denies a word the other asserts (:func:`_opposed`)."""
     a, b = content_tokens(stored), content_tokens(gold)
-    return bool(b) and _share(a, b) >= COVER_CUTOFF and not _opposed(stored, gold)
+    return bool(b) and _share(a, b) >= COVER_CUTOFF and not _shifts_clash(a, b) and not _opposed(stored, gold)
 
 
 def _closeness(a: str, b: str) -> float:
     x, y = content_tokens(a), content_tokens(b)
     return min(_share(x, y), _share(y, x)) if x and y else 0.0
+
+
+def _ends(stored: str, stale: str) -> bool:
+    """Whether ``stored`` says that ``stale`` ended: it denies what the stale fact asserted (:func:`_opposed`) and holds
+    at least half of its words ("User stopped taking sertraline." of "User takes sertraline 50mg."; "User is no
+    longer with Marcus." of "User's boyfriend is Marcus."). Such a fact is true, and the history a careful person
+    keeps; it is no gold fact's wording, so it counts for precision and not for recall."""
+    if not _opposed(stored, stale):
+        return False
+    a = {_POLAR_SAME.get(t, t) for t in content_tokens(stored)} - {"not"}
+    b = {_POLAR_SAME.get(t, t) for t in content_tokens(stale)} - {"not"}
+    return bool(b) and len(a & b) * 2 >= len(b)
 
 
 def _keeps_stale(stored: str, stale: str, gold: Sequence[Sequence[str]], *, loosely: bool = False) -> bool:
@@ -406,8 +460,10 @@ def score_conversation(conversation: CaptureConversation, valid: Sequence[str]) 
     keeps = [[_keeps_stale(s, t, conversation.gold) for t in conversation.stale] for s in valid]
     # A fact that still says a stale one is wrong even when it also matches a gold fact: "User's sister lives
     # in Dublin." matches the gold "... in Glasgow." by two of its three words.
+    # A fact that says a stale one ended ("User stopped taking sertraline.") is true: not a wrong one.
     wrong = [s for s, says_stale in zip(valid, keeps)
-             if any(says_stale) or not any(facts_match(s, g) for gold in conversation.gold for g in gold)]
+             if any(says_stale) or not (any(facts_match(s, g) for gold in conversation.gold for g in gold)
+                                        or any(_ends(s, t) for t in conversation.stale))]
     missed = [gold[0] for gold in conversation.gold if not any(covers(s, g) for s in valid for g in gold)]
     stale_kept = [t for j, t in enumerate(conversation.stale) if any(row[j] for row in keeps)]
     held = [t for t in conversation.stale if any(_keeps_stale(s, t, conversation.gold, loosely=True) for s in valid)]

@@ -1,6 +1,6 @@
 """Items of a list the user labels as about themselves ("About me: 34, software tester, Tallinn, two cats", "quick
 bio: Henrik, 41, arborist, Bergen, two teenagers") that :mod:`.lists` kept as they were: the name that opens it, a
-place named alone, teenagers counted.
+place named alone, teenagers counted, a role typed alone.
 
 Under such a label every item is the user's, so a capitalised place alone is where they live and a capitalised word
 first, before an age, is their name. Without the label none of this holds ("Bergen, two days, rain" is a trip).
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from ..calendar_words import CALENDAR_NAMES
 from ..number_words import number_words
-from ..slots import PERSON, slots_of
+from ..slots import OCCUPATIONS, PERSON, slots_of
 
 
 __all__ = ["ABOUT_ME_WHY", "bio_statement"]
@@ -43,6 +43,10 @@ _FAMILY = re.compile(rf"^(?:{PERSON})\b", re.IGNORECASE)
 _NOT_PLACES = frozenset((*CALENDAR_NAMES, "single", "married",
                          "vegan", "vegetarian", "leo", "virgo", "libra", "aries", "taurus", "gemini", "cancer",
                          "scorpio", "sagittarius", "capricorn", "aquarius", "pisces", "retired", "divorced", "widowed"))
+# A role typed alone in lower case ("welder", "arborist", "software tester"): a known occupation, or a word of one's
+# trade by its ending (-ist, -tester); at most three words, no article, no "my" (a label vouches it is the user's).
+_ROLE_ALONE = re.compile(rf"^(?:[a-z][a-z-]*\s+){{0,2}}(?:(?:{OCCUPATIONS})|[a-z-]{{3,}}ist|tester)$")
+_NOT_A_ROLE_WORD = frozenset({"a", "an", "the", "my", "our", "no", "ex", "former", "retired", "wannabe", "aspiring"})
 _TEENS = re.compile(rf"^(?P<n>{number_words('five')}|\d)\s+(?:teens|teenagers)$", re.IGNORECASE)
 
 
@@ -63,6 +67,8 @@ def bio_statement(item: str, *, first: bool, next_item: str | None) -> str | Non
     if teens is not None:
         return f"I have {teens.group('n')} teenage children"
     words = text.lower().split()
+    if not first and _ROLE_ALONE.match(text) and words[0] not in _NOT_A_ROLE_WORD:
+        return f"I'm {'an' if text[:1] in 'aeiou' else 'a'} {text}"
     if not first and _PLACE.match(text) and words[0] not in _NOT_PLACES and not _NOT_A_PLACE.intersection(words) \
             and not _FAMILY.match(text) and not slots_of(f"User is a {text}."):
         return f"I live in {text}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .colon_leads import COLON_LEAD
 from .patterns import rx, words
 from .typos import read_as_meant
 
@@ -185,7 +186,7 @@ def cut_lead(text: str) -> tuple[str, bool]:
         m = (_LEAD_CORRECTION.match(text) or _LEAD_DISMISSED.match(text) or _LEAD_CONNECTIVE.match(text) or _LEAD_NEWS.match(text)
              or _LEAD_NEWS_UNMARKED.match(text)
              or _LEAD_REMINDER.match(text) or _LEAD_CLINICIAN.match(text) or _LEAD_CARER.match(text)
-             or _LEAD_LABEL.match(text))
+             or _LEAD_LABEL.match(text) or COLON_LEAD.match(text))
         if m and m.end() > 0:
             text = text[m.end():].lstrip(" ,:-")
             continue

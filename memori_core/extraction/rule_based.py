@@ -27,9 +27,15 @@ from .job_and_home import as_job_and_home
 from .job_change import as_job_changes
 from .job_start import as_job_started
 from .keepable import refused_shape, tidied
+from .opener_left import without_opener
+from .told_as_past import taken_over, tells_the_past_over
 from .labels import as_labelled
 from .leads import strip_lead
 from .in_passing import as_told_in_passing
+from .elided_doing import elided_doing_at
+from .here_places import as_here_placed
+from .kin_in_passing import kin_named
+from .commute_homes import as_commute_home
 from .asked_to import as_asked_to
 from .days_moved import as_days_moved
 from .homes import as_home_said
@@ -85,6 +91,9 @@ from .types import DEFAULT_MAX_FACT_CHARS, USER_ROLES, ExtractedFact, KnownFact,
 from .changes_to_come import ends_at_start, moved_plans, state_to_come
 from .verdicts import (
     DROP_EPHEMERAL,
+    DROP_HYPOTHETICAL,
+    DROP_JOKE,
+    DROP_SECOND_PERSON,
     DROP_NOT_FIRST_PERSON,
     DROP_QUESTION,
     DROP_QUOTED,
@@ -105,6 +114,8 @@ __all__ = ["RuleBasedFactExtractor"]
 _NAMED_FIRST = re.compile(r"^(?!I\b)[A-Z][a-z]")
 # A clause opening with "he" / "she" ("She is a cardiologist at Manipal."), read against this message's facts.
 _HE_SHE = re.compile(r"^\W*(he|she)(?:'s|\s)", re.IGNORECASE)
+# Sentences whose people are not the user's own life: a story, a quote, a wish, a joke (.kin_in_passing reads none).
+_NO_KIN_FROM = frozenset({DROP_STORY, DROP_QUOTED, DROP_HYPOTHETICAL, DROP_JOKE, DROP_SECOND_PERSON})
 # A day written out in a fact ("... starts on Monday 2026-01-12."): news of that day.
 _DAY_WRITTEN = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
@@ -466,12 +477,14 @@ class RuleBasedFactExtractor:
             texts = [fact.text for fact, _ in said]
             # a fact that ends a stored one stays whatever its shape: refusing it would leave the old fact valid
             # a pointer may name what a fact kept before it in the same message holds ("... offer. I turned it down.")
-            told = [replace(fact, text=tidied(fact.text))
+            told = [replace(fact, text=without_opener(tidied(fact.text)))
                     for n, (fact, verdict) in enumerate(told_with_what_holds_now(said))
                     if not story_of_a_change(fact, verdict, said) and not placeless_move_beside(fact.text, texts)
                     and (fact.supersedes or refused_shape(fact.text, told_before=n > 0) is None)
                     and policy_keeps(self.policy, fact)]
             told = _moving_plans(told, known, now)
+            if tells_the_past_over(message.text):  # "that was me in the spring. I'm back in Milan now"
+                told = taken_over(told, known, recent)
             facts += told + self._still_held(told, shown, seen) + self._to_come(told, known, now, seen)
         return facts
 
@@ -560,7 +573,8 @@ class RuleBasedFactExtractor:
         text = with_opening_pronoun_resolved(text, recent) if recent else text
         own, pasted = split_pasted(strip_filler(read_as_meant(text)))
         own, played = split_played(own)  # "Pretend you are a pirate. I am Captain Hook.": a role, not the user
-        own = as_since_list(as_asked_about(as_self_introduced(own)))  # "since new year I've given up ..., started ..."  # "it's Dev, 19, ...", "Thabo here - maths teacher ..." (.self_introduced)
+        own = as_here_placed(as_since_list(as_asked_about(as_self_introduced(own))))  # "got here in October" (.here_places)
+        # "since new year I've given up ..., started ..."  # "it's Dev, 19, ...", "Thabo here - maths teacher ..." (.self_introduced)
         # what the user tells of their family the way people say it ("Mum's settled into Oakwood care home": .family)
         # and in their own words ("wait no, that's my brother", "met someone! his name is Marco"), as the plain
         # statements the rules read (.retold); a change of employer in the user's words too (.job_change),
@@ -572,7 +586,8 @@ class RuleBasedFactExtractor:
         # a lasting fact told in passing ("my hypothyroidism is acting up, what can I eat?": .in_passing)
         # "the kids are taking it hard": the user's household, told with "the" (.household)
         # "I started learning pottery, I go to a class every Tuesday": a pottery class (.bare_classes)
-        stages.append(("retold", as_household_told(as_told_in_passing(as_classes_named(split)))))
+        # "I drive in from Midrand every day": where the user lives, too (.commute_homes)
+        stages.append(("retold", as_commute_home(as_household_told(as_told_in_passing(as_classes_named(split))))))
         # an ending told the chat way ("Arjun passed in March", "hung up my apron", "keto's over for me": .told_endings)
         stages.append(("life_event", as_told_endings(stages[-1][1], known)))
         stages.append(("family", as_family_said(stages[-1][1], known)))
@@ -646,6 +661,12 @@ class RuleBasedFactExtractor:
                     if again.fact is not None and (slots_of(again.fact) or is_care_fact(again.fact)) \
                             and dated.expires_in is None and not _DAY_WRITTEN.search(dated.fact or ""):
                         verdict, path = replace(again, sentence=clause), "named"
+            doing = elided_doing_at(clauses, n) \
+                if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON else None
+            if doing is not None:  # "... on friday!! running my own coffee cart now": "I'm" left out (.elided_doing)
+                again = self.judge(doing, now=when)
+                if again.fact is not None:
+                    verdict, path = replace(again, sentence=clause), "retold"
             if verdict.fact is not None and ((n == 0 and object_is_a_pointer(verdict.fact))
                                              or moves_to_no_place(verdict.fact)):
                 # "I turned it down." with nothing before it in the message: "it" points to nothing stored; "moving
@@ -670,6 +691,14 @@ class RuleBasedFactExtractor:
                 told.append(verdict.fact)
             verdicts.append(verdict)
             paths.append(_path_of(verdict, path))
+            if verdict.fact is None and verdict.reason not in _NO_KIN_FROM:
+                # "my sister Lotte's flight is delayed": the moment dropped, the sister named kept (.kin_in_passing)
+                for kin in kin_named(clause, told):
+                    kept = self.judge(kin, now=when)
+                    if kept.fact is not None:
+                        told.append(kept.fact)
+                        verdicts.append(replace(kept, sentence=clause))
+                        paths.append("retold")
         # who a plan names is added after the plan ("User's sister is Eva."): the verdicts kept are the same objects
         named = named_someone(verdicts)
         pathed: list[tuple[SentenceVerdict, FactPath | None]] = []

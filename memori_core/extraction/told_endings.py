@@ -34,6 +34,7 @@ from .endings import acquired_slots
 from .farewells import farewell
 from .leads import CLINICIAN, strip_lead
 from .named_endings import bare_named_ending
+from .moved_me import as_moved_me
 from .stale_endings import as_gear_hung_up, as_job_cut, as_promotion, as_workplace_now
 from .patterns import PLACE_NAME, rx
 from .slots import slots_of
@@ -292,7 +293,8 @@ def _bare_ending(clause: str, known: Sequence[str]) -> list[str] | None:
 
 # a pet's death told as the farewell made ("we had to say goodbye to Biscuit yesterday": .farewells)
 _RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (
-    _said_plainly, _defended, _forbidden, _cant_handle, _over, _back_for_me, _bare_ending, _remission, _taken_off, as_break_up, as_new_dose,
+    _said_plainly, _defended, _forbidden, _cant_handle, _over, _back_for_me, _bare_ending, _remission, as_moved_me, _taken_off,
+    as_break_up, as_new_dose,
     as_operation_done, farewell, bare_named_ending, as_promotion, as_gear_hung_up, as_workplace_now, as_job_cut)
 
 

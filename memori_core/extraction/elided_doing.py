@@ -1,0 +1,88 @@
+"""What the user does now, typed as an "-ing" clause without its "I'm" after a clause of their own.
+
+"handed in my apron at Grounded on friday!! running my own coffee cart at Salamanca market now", "doc says no
+running for six weeks. Swimming laps at the Y instead.", "I'm 34 and training for my first marathon ... currently
+running about 30k a week": the "-ing" clause is the user's, its "I'm" left out as chat leaves it out.
+:func:`elided_doing_at` writes it back ("I'm running my own coffee cart at Salamanca market now") for the rules to
+judge, only
+
+- after a clause of the user's own in the same message (the first clause alone is read as before),
+- when the clause says it lasts ("now", "instead", "these days", "currently", "every ...", "a week", "full time"),
+- and its verb is no moment ("heading", "waiting", "eating" ...), no feeling or thought ("loving", "thinking",
+  "hoping"), and no noun ("wedding", "morning").
+
+Pure: patterns, English only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..calendar_words import ANY_WEEKDAY
+from .patterns import rx
+
+__all__ = ["elided_doing", "elided_doing_at"]
+
+_DOING = rx(r"^(?P<lead>(?:and|so|but|now|also)\s+)?(?P<adv>(?:currently|now|still|also|just)\s+)?"
+            r"(?P<verb>[a-z]{2,}ing)\s+(?P<rest>\S.*)$")
+# "each" lasts only before a unit of time: "each other" and "each of them" say nothing of how long.
+_TIME_UNITS = "day|night|morning|afternoon|evening|week|weekend|month|year|term|semester|season|shift|summer|winter"
+_LASTING = rx(
+    rf"\b(?:now|instead|these\s+days|nowadays|currently|every\s+\w+|each\s+(?:{_TIME_UNITS}|{ANY_WEEKDAY})|"
+    r"a\s+(?:week|month)|per\s+(?:week|month)|"
+    r"full[\s-]?time|part[\s-]?time|at\s+the\s+moment|most\s+(?:days|mornings|evenings)|weekly|daily|twice|"
+    r"three\s+times)\b"
+)
+# Verbs of a moment, a feeling or a thought, and nouns in -ing: no lasting doing of the user's.
+_NOT_DOING = frozenset("""
+    heading waiting sitting lying eating drinking watching sleeping going coming leaving getting having being feeling
+    loving hating thinking wondering hoping trying planning asking looking wanting needing missing dreading enjoying
+    struggling freaking panicking crying dying laughing stressing worrying guessing saying telling reading writing
+    morning evening wedding ceiling building pudding clothing meeting thing nothing something anything everything
+    during bring spring string king wing ring sibling darling icing stuffing bedding lightning awning
+    shopping packing cleaning cooking
+""".split())
+# A clause of the user's own: "I", "I'm", "my", "we" ... anywhere in it.
+_OWN = rx(r"\b(?:i|i'm|im|i've|i'd|my|me|we|we're|our)\b")
+# A subject before the verb is no elided "I": "swimming is hard", "running helps".
+# ("Lambing starts end of Feb": the season, not a doing).
+_AFTER_VERB_NOT_OWN = rx(r"^(?:is|was|are|were|has|had|'s|helps|makes|seems|sounds|feels|starts|begins|ends|takes|goes|"
+                         r"comes|costs|hurts|means|kicks|opens|closes|gets|keeps|will|can|could|should|would|might)\b")
+
+
+def elided_doing(clause: str) -> str | None:
+    """``clause`` with its left-out "I'm" written back when it tells a lasting doing (see the module), else
+    ``None`` (whether an earlier clause was the user's is :func:`as_elided_doing`'s to ask).
+
+    >>> elided_doing("running my own coffee cart at Salamanca market now, terrifying")
+    "I'm running my own coffee cart at Salamanca market now"
+    >>> elided_doing("swimming is hard now") is None
+    True
+    """
+    text = clause.strip()
+    m = _DOING.match(text)
+    if m is None or m.group("verb").lower() in _NOT_DOING or _AFTER_VERB_NOT_OWN.match(m.group("rest")):
+        return None
+    if not _LASTING.search(text):
+        return None
+    adv = m.group("adv") or ""
+    rest = m.group("rest")
+    head, comma, _ = rest.partition(",")
+    if comma and _LASTING.search(head):  # "... in Old Town now, way less soul destroying": the remark left out
+        rest = head
+    return f"I'm {adv.lower()}{m.group('verb').lower()} {rest}"
+
+
+def elided_doing_at(clauses: Sequence[str], n: int) -> str | None:
+    """Clause ``n`` of ``clauses`` (one message's) as the user's lasting doing (:func:`elided_doing`) when a clause
+    before it was the user's own, else ``None``. Capture asks it only for a clause the rules found no first-person
+    statement in, so a clause another rule reads is left to that rule.
+
+    >>> elided_doing_at(["I quit the bakery", "running a market stall now"], 1)
+    "I'm running a market stall now"
+    >>> elided_doing_at(["running a market stall now"], 0) is None
+    True
+    """
+    if n <= 0 or not any(_OWN.search(c) for c in clauses[:n]):
+        return None
+    return elided_doing(clauses[n])

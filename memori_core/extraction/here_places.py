@@ -1,0 +1,73 @@
+"""Where the user lives, told as "here" after the place was named in the same message.
+
+"How do people in Tromsø cope with no sun? Got here in October for a postdoc", "... send money from Dubai to my
+parents in Lahore? I am working here as site engineer since 2021", "I am working as mechanical engineer in Nagoya. I
+am living here since 2019": the user lives where "here" points, the one place the message named before it.
+:func:`as_here_placed` adds "I live in <place>" after the sentence that says it.
+
+Only the user's own "here" ("I'm living here", "got here in October", "I've been here six years"; not "people who
+moved here"), only when exactly one place was named before it, leaving out where someone else is ("my parents in
+Lahore") and places of a trip ("to Lisbon", a place only gone to). Pure: patterns, English only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..calendar_words import CALENDAR_NAMES
+from ..slots import PERSON
+from .patterns import PLACE_NAME, rx
+
+__all__ = ["as_here_placed", "here_place"]
+
+# The user's own "here": "I am living here", "I'm based here", "I've been here", "got here in October", "moved here".
+_MY_HERE = rx(
+    r"(?:^|[,.;!?]\s*|\b(?:and|but|so)\s+)(?:i(?:'m|\s+am|'ve\s+been|\s+have\s+been|\s+was)?\s+)?(?:just\s+)?"
+    r"(?:living|working|based|settled|got|moved|came|arrived|been|live|work)\s+here\b"
+)
+# A place a sentence is in or from: "in Tromsø", "from Dubai" (not "to X": a trip's end is no home).
+_PLACE = re.compile(rf"\b(?:[Ii]n|[Ff]rom)\s+(?P<place>{PLACE_NAME})")
+# Someone else's place: "my parents in Lahore", "my sister from Leeds", "my parents live in Lahore".
+_THEIRS = rx(rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?\s+"
+             r"(?:(?:still\s+)?(?:lives?|living|is|are|stays?|staying|works?|working|based)\s+)?$")
+_NOT_A_PLACE = frozenset((*CALENDAR_NAMES, "I", "My", "The", "English", "Spanish", "French", "German"))
+_NEGATED = rx(r"\b(?:not|never|n't)\b[^,.;!?]*\bhere\b")
+
+
+def here_place(before: str, sentence: str) -> str | None:
+    """The place the user's own "here" in ``sentence`` points to: the one place ``before`` (the message up to the
+    end of ``sentence``'s "here") names that is not someone else's; ``None`` when none, or more than one.
+
+    >>> here_place("What is the cheapest way to send money from Dubai to my parents in Lahore?",
+    ...            "I am working here as site engineer since 2021.")
+    'Dubai'
+    """
+    m = _MY_HERE.search(sentence)
+    if m is None or _NEGATED.search(sentence[: m.end()]):
+        return None
+    text = f"{before} {sentence[: m.start()]}"
+    places = []
+    for p in _PLACE.finditer(text):
+        place = p.group("place")
+        if place.split()[0] in _NOT_A_PLACE or _THEIRS.search(text[: p.start()]):
+            continue
+        if place not in places:
+            places.append(place)
+    return places[0] if len(places) == 1 else None
+
+
+def as_here_placed(sentences: Sequence[str]) -> list[str]:
+    """``sentences`` (one message's) with "I live in <place>" after the one whose "here" points to a place the
+    message named before it (:func:`here_place`); the message as it was otherwise."""
+    out: list[str] = []
+    done = False
+    for n, sentence in enumerate(sentences):
+        out.append(sentence)
+        if done:
+            continue
+        place = here_place(" ".join(sentences[:n]), sentence)
+        if place is not None:
+            out.append(f"I live in {place}")
+            done = True
+    return out

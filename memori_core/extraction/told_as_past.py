@@ -1,0 +1,61 @@
+"""What the user told last, said to be over: "ok that was me in the spring. I'm back in Milan now", "that was last
+year's problem", "that was before my company shifted me to Hyderabad".
+
+The user points back at what they said ("that") and puts it in the past. The facts their previous turn stored
+(:func:`~.pronoun_referents.newest_told`) no longer hold: the first fact of the user's own that this message tells
+takes them over (:func:`taken_over`), as a move takes over a home. Nothing ends when the message tells no such fact
+(there is nothing to put in their place), nor a name, an age or someone else's fact. Pure, English only (issue 21,
+capprec6: read from dev18; dev9, dev11 and dev14 have the same shape).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..slots import holder
+from .cues import is_negated
+from .types import ExtractedFact
+
+__all__ = ["taken_over", "tells_the_past_over"]
+
+_PAST_OVER = re.compile(
+    r"\b(?:that|this|all\s+that)\s+was\s+(?:(?:me|us)\s+)?(?:last\s+year'?s?\b|(?:\w+\s+)?(?:years?|months?|weeks?)\s+ago\b|"
+    r"ages\s+ago\b|back\s+(?:then|in)\b|before\s+(?:i|we|my|our)\b|in\s+the\s+(?:spring|summer|autumn|fall|winter|past)\b)"
+    r"|\bthat\s+was\s+(?:me|us)\s+(?:in|last|back)\b",
+    re.IGNORECASE,
+)
+# Facts that do not end with what the user did then: a name, an age.
+_LASTING = re.compile(r"^User(?:'s\s+(?:full\s+|first\s+|sur)?name\s+is\b|\s+is\s+\d+(?:\s+years\s+old)?[.!]?$)")
+
+
+def tells_the_past_over(text: str) -> bool:
+    """Whether the user message ``text`` says what they told before was so only then ("that was me in the spring").
+
+    >>> tells_the_past_over("ok that was me in the spring. I'm back in Milan now")
+    True
+    >>> tells_the_past_over("that was a great film"), tells_the_past_over("that was me who asked")
+    (False, False)
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, not {type(text).__name__}")
+    return _PAST_OVER.search(text) is not None
+
+
+def taken_over(told: Sequence[ExtractedFact], known: Sequence[tuple[str, str, object]],
+               recent: Sequence[str]) -> list[ExtractedFact]:
+    """``told`` with its first durable fact of the user's own superseding the user's facts of ``recent`` (the texts
+    the previous turn stored; ``known``: ``(id, text, words)`` of the facts shown), but for a name or an age and a
+    fact ``told`` says again."""
+    out = list(told)
+    first = next((n for n, f in enumerate(out) if f.expires_at is None and f.valid_from is None
+                  and holder(f.text) == "user" and not is_negated(f.text)), None)
+    if first is None:
+        return out
+    said = {f.text for f in out}
+    ended = tuple(fid for fid, text, _ in known if text in recent and text not in said and holder(text) == "user"
+                  and not _LASTING.match(text) and fid not in out[first].supersedes)
+    if ended:
+        out[first] = replace(out[first], supersedes=out[first].supersedes + ended)
+    return out
