@@ -40,7 +40,7 @@ class Waiting:
 
 class AfterTools:
     """The turns of each (entity, thread) whose answer called tools, kept until the agent's tools for them have run:
-    until the next model call of that thread (a tool-loop call comes after the tools), the end of the run
+    until a model call of that thread answers without calling tools (the tool loop is over) or raises, the end of the run
     (``after_agent``), a tool of that thread raising (``wrap_tool_call``: the exception may end the run), or, for a
     run that ended otherwise before them, the entity's next turn in any thread or a ``flush``.
     Thread-safe; past :data:`WAITING_KEPT` turns the oldest is handed back to be captured at once."""

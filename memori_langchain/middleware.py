@@ -169,8 +169,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
 
     With ``capture=True``, once the model call that answers a user turn has
     succeeded (the call whose last input message is that human message;
-    tool-loop calls capture nothing), or, when that answer calls tools, once they have run (at the thread's next
-    model call, or at the end of the run; when a tool raises, at once, since the exception may end the run:
+    tool-loop calls capture nothing), or, when that answer calls tools, once the tool loop is over (a model call of
+    the thread that answers without calling tools, or the end of the run; when a tool or a model call raises, at
+    once, since the exception may end the run; never between two tool calls, where it could replace a fact the
+    model recalled and is about to update:
     capture then reads what the agent's own ``remember`` stored, and stores the fact once, in the agent's
     words), the turn is handed to ``extractor``
     (default :class:`~memori_core.extraction.RuleBasedFactExtractor`: only
@@ -370,6 +372,14 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         for other, turn in self._after_tools.keep(entity, Waiting(tuple(messages), thread, since, began)):
             self._submit(turn.messages, other, turn.thread, turn.since, turn.began)
 
+    def _tool_loop_over(self, request: ModelRequest, config: RunnableConfig, entity: str) -> None:
+        """Queue the captures of the turns of the call's thread that waited for their tools: the call answered
+        without calling more (the agent's tool loop is over) or raised (the run may end here). Not at each call of
+        the loop: a turn captured between a model's ``recall_memory`` and its ``update_memory`` could replace the
+        fact the model is about to update."""
+        if self.capture:
+            self._after_tools_ran(entity, [self._thread(request, config)])
+
     def _after_tools_ran(self, entity: str, threads: Sequence[str | None] | None = None) -> None:
         """Queue the captures of ``entity``'s turns that waited for their tools, in ``threads`` (``None``: all)."""
         for turn in self._after_tools.take(entity, threads):
@@ -430,8 +440,6 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         config = ensure_config()
         entity = self._entity(request, config)
         self._captures.raise_failure(entity)
-        if self.capture:  # a call of a thread whose last answer called tools comes after they ran
-            self._after_tools_ran(entity, [self._thread(request, config)])
         since, began = ERASURES.generation(entity), datetime.now(timezone.utc)
         self._note_began(request, config, entity, since, began)
         return config, entity, since, began
@@ -483,8 +491,11 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
             response = handler(self._with_block(request, self._recall(request, config, entity).block()))
         except BaseException:  # no answer: the user's next answered turn captures this one
             self._keep_unanswered(request, config, entity, since, began)
+            self._tool_loop_over(request, config, entity)
             raise
         self._capture(request, config, entity, since, began, response)
+        if not asks_for_tools(response):
+            self._tool_loop_over(request, config, entity)
         return response
 
     async def awrap_model_call(self, request: ModelRequest, handler: AsyncHandler) -> ModelResponse:
@@ -494,8 +505,11 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
             response = await handler(self._with_block(request, await self._recall(request, config, entity).ablock()))
         except BaseException:  # a raised call, or a stream the client abandoned (cancelled)
             self._keep_unanswered(request, config, entity, since, began)
+            self._tool_loop_over(request, config, entity)
             raise
         self._capture(request, config, entity, since, began, response)
+        if not asks_for_tools(response):
+            self._tool_loop_over(request, config, entity)
         return response
 
     def wrap_tool_call(self, request: ToolCallRequest, handler: ToolHandler) -> ToolMessage | Command[Any]:

@@ -29,6 +29,7 @@ from _helpers import HashEmbedder, ungated_engine
 from _langchain_fakes import replies
 from _llamaindex_fakes import FixedLLM
 from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
+from memori_core.extraction.same_statement import same_fact
 from memori_core.memory_tools import MemoryTools
 from memori_langchain import MemoriMiddleware, memory_tools
 from memori_llamaindex import MemoriMemoryBlock, MemoriToolSpec
@@ -145,6 +146,41 @@ def test_the_middleware_queues_a_turns_capture_only_once_its_tools_have_run() ->
     agent.invoke({"messages": [HumanMessage("Thanks!")]}, USER)  # an answer without tools: queued at once
     assert memori.flush(timeout=WAIT) and memori.capture_stats.submitted == 2
     assert facts_of(engine) == ["User plays bass in a band."]
+
+
+def test_a_diet_capture_hears_as_a_change_and_the_agent_remembers_as_a_state_is_stored_once() -> None:
+    # j26 finding 5: "User has gone vegetarian in November 2026." beside "User is vegetarian.", both core, both
+    # injected on every turn
+    engine = ungated_engine(HashEmbedder())
+    agent, memori = agent_that_remembers(engine, remember("User is vegetarian."), AIMessage("Great."))
+    said = HumanMessage("I've gone vegetarian this month.", additional_kwargs={"created_at": "2026-11-09T09:00:00+00:00"})
+    agent.invoke({"messages": [said]}, USER)
+    assert memori.flush(timeout=WAIT)
+    assert facts_of(engine) == ["User is vegetarian."]
+
+
+def test_remember_of_the_state_a_captured_change_reached_answers_already_remembered() -> None:
+    engine = ungated_engine(HashEmbedder())
+    [became] = engine.add("zoe", "User has gone vegetarian in November 2026.")
+    answer = MemoryTools(engine).remember("zoe", "User is vegetarian.")
+    assert became in answer and answer.startswith("Already remembered")
+    assert facts_of(engine) == ["User has gone vegetarian in November 2026."]
+
+
+@pytest.mark.parametrize("went, state, same", [
+    ("User has gone vegetarian in November 2026.", "User is vegetarian.", True),
+    ("User became a nurse in 2019.", "User is a nurse.", True),
+    ("User has gone to Paris.", "User is in Paris.", False),  # a trip, no state
+    ("User went vegan last month.", "User is vegetarian.", False),  # another diet
+    ("User's sister went vegan.", "User is vegan.", False),  # someone else's
+    ("User went back home.", "User is back home.", False),  # a way home, no state
+])
+def test_same_fact_reads_a_state_reached_as_the_state_and_nothing_else(went: str, state: str, same: bool) -> None:
+    class Stored:
+        def __init__(self, content: str) -> None:
+            self.content = content
+
+    assert (same_fact(went, [Stored(state)]) is not None, same_fact(state, [Stored(went)]) is not None) == (same, same)
 
 
 def test_a_different_fact_the_agent_remembers_is_kept_beside_what_capture_heard() -> None:

@@ -13,7 +13,8 @@ store, held to be captured again once it answers),
 store's ``put`` refuse by too), :mod:`.outcomes` (what became of the captures, and how an adapter shows it),
 :mod:`.arguments` (an adapter's capture arguments checked), :mod:`.said_at` (when a framework message says it
 was said, and in which zone), :mod:`.statements` (one writer of a user's statements at a time: capture and a
-model's ``remember``) and :mod:`.repeats` (a statement two processes stored at once kept once). Every name below is importable from ``memori_core.capture``.
+model's ``remember``), :mod:`.repeats` (a statement two processes stored at once kept once) and
+:mod:`.brought_back` (a fact said again after another replaced it ends that one, in a single-valued slot). Every name below is importable from ``memori_core.capture``.
 """
 
 from __future__ import annotations

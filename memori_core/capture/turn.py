@@ -16,6 +16,7 @@ from ..extraction.types import USER_ROLES, ExtractedFact, FactExtractor, Message
 from ..lanes import ERASURES
 from ..text import normalize_fact_text
 from ..validate import check_expiry, check_said_at, iso_to_ts, repair_text, turn_as_of
+from .brought_back import replacers_to_end
 from .called_off import cancel_called_off
 from .refusal import refused_because
 from .repeats import settle_repeats
@@ -184,6 +185,10 @@ def _store(
     for f in facts:
         if isinstance(f.text, str) and f.text.strip() in ends:
             ends[f.text.strip()] += [fid for fid in f.supersedes if fid in shown and shown[fid] not in new_keys]
+    # "I still live in Porto.", after Porto was replaced by Lisbon: Porto is valid again, and Lisbon ends
+    adding = {derived_fact_id(t) for t in texts}
+    for text, replacers in replacers_to_end(engine, entity_id, texts, said_at).items():
+        ends[text] += [fid for fid in replacers if fid not in adding and fid not in ends[text]]
     later = _stated_after(existing, said_at)
     told_late = [t for t in texts if later.intersection(ends[t])]
     kwargs: dict[str, Any] = {"metadata": dict(metadata or {}), "session_id": session_id}

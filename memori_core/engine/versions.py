@@ -56,6 +56,23 @@ class Versions(Embedding, Storing):
             out.append(replace(old, id=vid, superseded_by=old.id))
         return out
 
+    def _successors_naming(self, entity_id: str, olds: list[StoredFact], periods: list[StoredFact],
+                           skip: set[str]) -> dict[str, tuple[StoredFact, dict[str, str]]]:
+        """The facts that superseded ``olds`` (stored facts no longer valid, about to be valid again because they
+        were said again), by id, each as stored with the renames its ``supersedes`` takes: each of ``olds`` it
+        names to the version row of ``periods`` (from :meth:`_past_periods`, in the same order) that keeps the
+        period it ended, as :meth:`restore` relinks the newer fact, so that :meth:`history` says that period was
+        superseded by it, not by the fact itself. Facts whose ids are in ``skip`` (written by the same add) are
+        left out (under the write lock)."""
+        wanted = {o.superseded_by for o in olds if o.superseded_by and o.superseded_by not in skip}
+        newer = self._stored(entity_id, dict.fromkeys(wanted)) if wanted else {}
+        out: dict[str, tuple[StoredFact, dict[str, str]]] = {}
+        for old, period in zip(olds, periods):
+            fact = newer.get(old.superseded_by or "")
+            if fact is not None and old.id in fact.supersedes:
+                out.setdefault(fact.id, (fact, {}))[1][old.id] = period.id
+        return out
+
     def _versions_of(self, entity_id: str, ids: list[str]) -> list[str]:
         """The stored version rows (``<id>@v<n>`` superseded by ``id``) of ``ids`` (under the write lock)."""
         out: list[str] = []
@@ -191,6 +208,16 @@ def _restores_version(fid: str, newer: StoredFact) -> bool:
     return fid not in newer.supersedes and _is_version_of(fid, newer.id)
 
 
+def renamed_links(facts: list[StoredFact], renames: dict[str, tuple[StoredFact, dict[str, str]]]) -> list[StoredFact]:
+    """``facts`` (rows a write rewrites) with the ``supersedes`` renames of :meth:`Versions._successors_naming`
+    applied, followed by the renamed facts not among them."""
+    out = [replace(f, supersedes=tuple(renames[f.id][1].get(i, i) for i in f.supersedes)) if f.id in renames else f
+           for f in facts]
+    written = {f.id for f in facts}
+    return out + [replace(f, supersedes=tuple(names.get(i, i) for i in f.supersedes))
+                  for fid, (f, names) in renames.items() if fid not in written]
+
+
 def named_successors(history: Sequence[StoredFact]) -> list[StoredFact]:
     """``history`` (a fact's versions) with each superseded period a restore kept as a version row (``<id>@v<n>``,
     stored ``superseded_by`` its own fact: how :meth:`Versions._versions_of` finds it) naming the fact that
@@ -198,5 +225,6 @@ def named_successors(history: Sequence[StoredFact]) -> list[StoredFact]:
     moved to Hamburg.": its earlier period superseded by Hamburg, not by Munich itself). An update's version row,
     which no fact's ``supersedes`` lists, stays superseded by its fact, whose new text replaced it."""
     by = {old: f.id for f in history for old in f.supersedes}
-    return [replace(f, superseded_by=by[f.id]) if f.id in by and f.superseded_by == version_of(f.id) else f
+    return [replace(f, superseded_by=by[f.id])
+            if f.id in by and f.superseded_by is not None and f.superseded_by == version_of(f.id) else f
             for f in history]

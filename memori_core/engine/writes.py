@@ -58,7 +58,7 @@ from .late_facts import PastPlace, landed, place_in_past, relinked, split_by_sta
 from .supersede import _check_known, _collapse, _linked, _split_new_and_seen, _superseded, numbered
 from .text_owners import owners_of
 from .told_at import check_told_after
-from .versions import Versions
+from .versions import Versions, renamed_links
 
 
 logger = logging.getLogger(__name__)
@@ -143,8 +143,10 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         the replaced fact ends now, even one a writer whose clock runs ahead
         dated later. A superseded fact whose text is added again (derived ids: moving back to Lisbon) is valid
         again from its ``created_at`` here (``valid_from``), and its
-        earlier period is kept first as a version row ``<id>@v<n>``, as :meth:`update` keeps an old text: so
-        ``history`` shows each period and ``recall(as_of=...)`` one of them at any time; one added with a
+        earlier period is kept first as a version row ``<id>@v<n>``, as :meth:`update` keeps an old text, and the
+        fact that had superseded it names that row in its ``supersedes``, as after :meth:`restore`: so
+        ``history`` shows each period, ended by the fact that ended it, and ``recall(as_of=...)`` one of them at
+        any time; one added with a
         ``created_at`` inside its own period only counts a sighting and stays superseded. ``expires_at``
         (datetime, ISO 8601, or a ``timedelta`` from now; one or one per fact) is when a fact stops
         being recalled: one at or before the fact's ``created_at`` raises
@@ -285,6 +287,7 @@ class WritePath(Versions, ImportPath, Successors, Plans):
             existing = self._stored(entity_id, batch) if derived else {}
             new, seen, again = _split_new_and_seen(batch, existing)  # again: superseded facts said again
             periods = self._past_periods(entity_id, [existing[f.id] for f in again])
+            renames = self._successors_naming(entity_id, [existing[f.id] for f in again], periods, set(batch))
             late = [f for f in [*new, *again] if f.id not in vec_of]
             if late:  # deleted, or superseded, meanwhile: embed now (rare)
                 vec_of.update(self._embed_new(late))
@@ -303,6 +306,8 @@ class WritePath(Versions, ImportPath, Successors, Plans):
                 new, again = landed(new, place), landed(again, place)
                 relinks = relinked(place, [f.id for f in [*new, *again]])
             seen += again
+            # the facts that had ended those said again now name their kept periods, as after a restore
+            ended_links = renamed_links([*superseded, *relinks], renames)
             written: list[str] = []  # facts whose write landed, step by step
             done.begin()
             if periods:  # first the past period of each superseded fact said again, kept as a version row
@@ -328,17 +333,17 @@ class WritePath(Versions, ImportPath, Successors, Plans):
                 if failure is exc:
                     raise
                 raise failure from _root_cause(exc)
-            if superseded or relinks:
+            if ended_links:
                 try:
-                    self.store.update_seen(entity_id, [*superseded, *relinks])
+                    self.store.update_seen(entity_id, ended_links)
                 except Exception as exc:
                     cause = _root_cause(exc)
                     raise PartialWriteError(
                         f"stored every fact for entity {entity_id!r}, but marking the superseded facts "
-                        f"({', '.join(f.id for f in [*superseded, *relinks])}) as superseded failed: {cause}",
+                        f"({', '.join(f.id for f in ended_links)}) as superseded failed: {cause}",
                         [f.id for f in [*new, *seen]], [],
                     ) from cause
-                done.update_seen([*superseded, *relinks])
+                done.update_seen(ended_links)
 
     def _ended_by(self, entity_id: str, olds: list[StoredFact], batch: dict[str, StoredFact], *, dated: bool,
                   lands: bool) -> tuple[list[StoredFact], PastPlace | None]:

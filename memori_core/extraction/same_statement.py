@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
+from ..calendar_words import ANY_MONTH
 from ..slots import slot_keys
 from ..text import normalize_fact_text
 from .cues import content_words, is_negated, words_within
@@ -29,6 +30,28 @@ _JOB_SAID = re.compile(
 _IS_A_ROLE = re.compile(rf"^user is (?:now |also |still |currently )?(?:a|an) {_NOT_STUDIES}")
 JOB_FRAME = ("user", "<job>")
 """The frame (:func:`statement_frame`) of a job said the usual ways: "User works as ...", "User is a <title> at ..."."""
+
+
+# A state the user reached, told as the change ("User has gone vegetarian in November 2026.", "User became a
+# nurse."), says what the state says ("User is vegetarian.", "User is a nurse."), the time it began left out. Not a
+# move or an outing ("User has gone to Paris.", "User went back home.", "User went off meat."): a preposition or an
+# adverb of where after the verb is no state.
+_TIME_TAIL = (
+    rf" (?:(?:(?:in|since|as of|from|during|around|back in) (?:(?:early|late|mid)[- ])?(?:{ANY_MONTH})(?: \d{{4}})?)"
+    rf"|(?:in|since|as of|back in) \d{{4}}|(?:this|last|earlier this) (?:week|month|year|spring|summer|autumn|fall|"
+    rf"winter|{ANY_MONTH})|recently|lately|today|yesterday|(?:on|since) \d{{4}}-\d{{2}}(?:-\d{{2}})?)")
+_BECAME = re.compile(
+    r"^user (?:has (?:now |just |recently |finally )?(?:gone|become|turned)|'s (?:gone|become)|went|became|turned) "
+    r"(?!(?:to|into|back|off|out|through|from|for|on|with|in|at|home|abroad|away|up|down|over|missing|ahead|by|after|"
+    r"and|but|not|no|there|here|quiet|viral|live)\b)"
+    rf"(?P<state>(?:(?:a|an) )?[\w-]+(?: [\w-]+){{0,2}}?)(?:{_TIME_TAIL})?$")
+
+
+def _as_state(text: str) -> str:
+    """``text`` said as the state it tells the user reached ("user is vegetarian" for "User has gone vegetarian in
+    November 2026."), or ``text`` itself when it tells no such change."""
+    m = _BECAME.match(normalize_fact_text(text))
+    return f"user is {m.group('state')}" if m else text
 
 
 def statement_frame(text: str) -> tuple[str, ...]:
@@ -68,9 +91,11 @@ def same_fact(text: str, facts: Iterable[F]) -> F | None:
     exact = next((f for f in facts if normalize_fact_text(_content(f)) == key), None)
     if exact is not None:
         return exact
+    text = _as_state(text)
     words, frame, negated = _graded(content_words(text)), statement_frame(text), is_negated(text)
-    return next((f for f in facts if statement_frame(_content(f)) == frame and is_negated(_content(f)) == negated
-                 and words_within(words, old := _graded(content_words(_content(f)))) and words_within(old, words)),
+    return next((f for f in facts if statement_frame(said := _as_state(_content(f))) == frame
+                 and is_negated(said) == negated
+                 and words_within(words, old := _graded(content_words(said))) and words_within(old, words)),
                 None)
 
 
