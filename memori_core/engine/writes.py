@@ -451,11 +451,11 @@ class WritePath(Versions, ImportPath, Successors, Plans):
         nothing (it is counted as erased). One that had already written is deleted with the rest. ``forget``
         does not wait for them.
 
-        A store server that does not answer raises :class:`~memori_core.StoreTimedOut` (or
-        :class:`~memori_core.StoreUnreachable`) while ``forget`` is still counting or marking the erase on a
-        shared store, before the delete is sent: nothing was erased. Once the delete was sent, it raises
-        :class:`~memori_core.WriteOutcomeUnknown`: the facts may be gone. Either way, calling ``forget`` again
-        when the store answers is safe and erases everything."""
+        A store server that does not answer raises :class:`~memori_core.StoreTimedOut` or
+        :class:`~memori_core.StoreUnreachable` (before the delete was sent, or on a shared store while the erase's
+        mark is taken off after it), or :class:`~memori_core.WriteOutcomeUnknown` when the delete itself got no
+        answer: after any of them the facts may or may not be gone. Calling ``forget`` again when the store
+        answers is safe and erases everything."""
         entity_id = check_entity_id(entity_id)
         ERASURES.erase(entity_id)  # before the delete takes the entity's write lock: see memori_core.lanes
         erased: list[Forgotten] = []
