@@ -95,7 +95,7 @@ TOOL_NAMES: tuple[str, ...] = ("recall", "add", "list", "get", "update", "histor
                                "forget")
 """The tools :func:`build_server` registers, in this order (``memori mcp --help`` lists them from here)."""
 
-MCP_NAMES = {"remember": "add", "update": "update", "restore": "restore"}
+MCP_NAMES = {"remember": "add", "update": "update", "restore": "restore", "cancel": "cancel"}
 """The tools a model is told to call, by the operation of :data:`~memori_core.memory_tools.TOOL_NAMES` they do."""
 
 DEFAULT_TOOL_TIMEOUT = 30.0

@@ -695,11 +695,28 @@ def with_earlier_versions(history: Sequence[StoredFact], fact_id: str, now: date
     agent tools and the MCP server delete for it. A user who asks to forget where they live means the address they
     had before too (``User lives in Lisbon.``, superseded by ``User lives in Madrid.``), which recall never shows a
     model, so a model could not delete it itself. A fact that holds still, to be ended by a change told ahead at
-    its start ("User works at Bosch." until the job at Siemens begins), is no earlier version and stays.
+    its start ("User works at Bosch." until the job at Siemens begins), is no earlier version and stays, and so
+    does the history behind it: after "Lisbon" -> "Lisbon with Sam" -> "Porto" and a restore of "Lisbon with Sam",
+    forgetting "Porto" leaves "Lisbon", which "Lisbon with Sam" replaced, and the period "Porto" replaced it for,
+    as that fact's history (the links are followed from ``fact_id`` through facts no longer valid only).
     ``now``: the time the delete is told at (a replayed chat's), judged as the engine judges it; ``None``: now."""
     at = time.time() if now is None else now.timestamp()
-    return [fact_id, *(f.id for f in history
-                       if f.id != fact_id and f.valid_to is not None and iso_to_ts(f.valid_to) <= at)]
+    holding = {f.id for f in history if f.id != fact_id and (f.valid_to is None or iso_to_ts(f.valid_to) > at)}
+    # a version row of a fact that holds (the period a restore kept) is that fact's history, not this one's
+    ended = {f.id for f in history if f.id != fact_id and f.id not in holding and version_of(f.id) not in holding}
+    links: dict[str, set[str]] = {}
+    for f in history:
+        others = [f.superseded_by, *f.supersedes, version_of(f.id)]
+        for other in filter(None, others):
+            links.setdefault(f.id, set()).add(other)
+            links.setdefault(other, set()).add(f.id)
+    reached, todo = [fact_id], [fact_id]
+    while todo:
+        for other in sorted(links.get(todo.pop(), ())):
+            if other in ended and other not in reached:
+                reached.append(other)
+                todo.append(other)
+    return [fact_id, *(f.id for f in history if f.id in reached and f.id != fact_id)]
 
 
 def _to_come(history: Sequence[StoredFact], fact_id: str) -> StoredFact | None:
@@ -883,12 +900,23 @@ def restore_refusal(exc: ValueError, entity_id: str, fact_id: str, history: Call
     replaced = [f for f in rows if f.superseded_by == fid and f.valid_to is not None and version_of(f.id) is None]
     versions = [f.id for f in rows if version_of(f.id) == fid and f.content != current.content]
     parts = [f"fact {fid!r} is valid: there is nothing to restore."]
+    now = time.time()
     for old in replaced:
         when = format_timestamp(old.valid_to) or old.valid_to
-        parts.append(
-            f"It replaced fact {old.id} on {when}: {clip_fact(sanitize_fact(old.content))} (kept as history). To "
-            f"undo that replacement, call {names['restore']} with fact_id {old.id!r}; fact {fid} stays valid too, "
-            f"so if it does not hold, call {forget_call.format(fid=fid)}.")
+        text = clip_fact(sanitize_fact(old.content))
+        if iso_to_ts(old.valid_to) > now:  # a change told ahead: the old fact holds until then
+            parts.append(
+                f"It is to replace fact {old.id} on {when}: {text} (which holds until then). To call that change "
+                f"off, call {names['cancel']} with fact_id {fid!r}.")
+        else:
+            parts.append(f"It replaced fact {old.id} on {when}: {text} (kept as history). To undo that "
+                         f"replacement, call {names['restore']} with fact_id {old.id!r}.")
+    if any(iso_to_ts(old.valid_to) <= now for old in replaced):
+        # forget deletes a fact with the facts it replaced that are history then (with_earlier_versions): advised
+        # per replaced fact, it would delete the next one before its restore
+        parts.append(f"Restore every replaced fact that still holds first; fact {fid} stays valid too, and if it "
+                     f"does not hold, call {forget_call.format(fid=fid)} after that: forgetting it deletes the "
+                     "facts it replaced that are still history.")
     if versions:
         parts.append(f"To undo an update of its text, restore its earlier version: {', '.join(map(repr, versions))}.")
     if len(parts) == 1:

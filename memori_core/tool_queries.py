@@ -11,14 +11,22 @@ question, which the gate reads for the slot it names ("my job?"), where "my job"
 :func:`as_the_user_asks` rewrites the query so.
 
 Only the tool surfaces rewrite (a model's query is about the user by construction); a user's own message is
-recalled as written ("How do I add a user in Django?" keeps its word). English rules, pure.
+recalled as written ("How do I add a user in Django?" keeps its word). A LangGraph store's search may be any
+app's ("where does the user get redirected after login" about its software's users), so the store only turns
+"the user" that reads as the memory's user into "I" / "my" (:func:`the_user_in_first_person`). A courtesy turn
+("thanks", "ok") is left as it is everywhere: the engine keeps nothing for it, which "my thanks?" would undo.
+English rules, pure.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-__all__ = ["as_the_user_asks"]
+from .ranking.conversation import COURTESY_WORDS, is_courtesy
+from .text import analyzer
+
+__all__ = ["as_the_user_asks", "is_courtesy_turn", "the_user_in_first_person"]
 
 # Words after "user" that make it the subject of a verb ("the user lives in ...", "the user is vegan"): "user"
 # then becomes "I", and the verb the first person's ("I live in ...", "I am vegan").
@@ -38,10 +46,15 @@ _FIRST_PERSON = {"is": "am", "was": "was", "has": "have", "does": "do", "goes": 
 _AUXILIARIES = {"does": "do", "doesn't": "don't", "is": "am", "isn't": "aren't", "has": "have", "hasn't": "haven't"}
 # A word before "user" that makes it some user, not this one ("add a user", "every user", "the admin user").
 _SOME = r"(?<!\ba )(?<!\ban )(?<!\bany )(?<!\bone )(?<!\bper )(?<!\bnew )(?<!\bthis )(?<!\bthat )(?<!\beach )" \
-        r"(?<!\bevery )(?<!\bother )(?<!\badmin )(?<!\banother )"
+        r"(?<!\bevery )(?<!\bother )(?<!\badmin )(?<!\banother )" \
+        r"(?<!\bmy )(?<!\byour )(?<!\bour )(?<!\btheir )(?<!\bhis )(?<!\bher )(?<!\bits )"  # someone's user
 _POSSESSIVE = re.compile(rf"{_SOME}\b(?:the\s+)?users?['\u2019]s?(?![\w'\u2019])", re.IGNORECASE)
 _ASKED = re.compile(rf"\b(?P<aux>{'|'.join(_AUXILIARIES)})\s+{_SOME}(?:the\s+)?user\b(?!['\u2019])",
                     re.IGNORECASE)
+# "does the user" with one of the user's own verbs after it ("does the user live", not "does the user get
+# redirected"): the store's reading, where a query may be about an app's users.
+_ASKED_VERB = re.compile(rf"\b(?P<aux>does|doesn't)\s+{_SOME}(?:the\s+)?user\s+(?P<verb>[^\W\d_]+)\b",
+                         re.IGNORECASE)
 _SUBJECT = re.compile(rf"{_SOME}\b(?:the\s+)?user\s+(?P<verb>{_VERBS})\b", re.IGNORECASE)
 _MODIFIER = re.compile(rf"{_SOME}\b(?:the\s+)?user\b(?=\s+[^\W\d_])(?!\s+(?:and|or|to|of|in|on|about|for|with|"
                        rf"from|at|by|as)\b)", re.IGNORECASE)
@@ -93,6 +106,8 @@ def as_the_user_asks(query: str) -> str:
     """
     if not isinstance(query, str):
         raise TypeError(f"query must be a str, got {type(query).__name__}")
+    if is_courtesy_turn(query) or all(w.casefold() in COURTESY_WORDS for w in _WORD.findall(query)):
+        return query  # "thanks", "ok", "no": asked as "my thanks?" it would recall facts
     out = query
     if "user" in query.casefold():
         out = _POSSESSIVE.sub("my", out)
@@ -114,3 +129,53 @@ def as_the_user_asks(query: str) -> str:
         else:
             out = "my " + out
     return out.rstrip(" .!") + "?"
+
+
+def the_user_in_first_person(query: str) -> str:
+    """``query`` with "the user" that reads as the memory's user in the first person, and nothing else changed:
+    "user's" / "the user's" -> "my", "the user" before one of the user's own verbs -> "I" with the verb the
+    first person's ("the user lives in" -> "I live in", "where does the user work" -> "where do I work", "is the
+    user vegan" -> "am I vegan"). Someone's user ("my user's password"), a user of software ("where does the
+    user get redirected after login", "user roles"), other users and bare keywords are left as written, and no
+    question mark is added: a LangGraph store's search may be any app's, and its first page is
+    ``engine.recall`` of this query.
+
+    >>> the_user_in_first_person("where does the user live"), the_user_in_first_person("The user's city")
+    ('where do I live', 'my city')
+    >>> the_user_in_first_person("My user's password reset"), the_user_in_first_person("thanks")
+    ("My user's password reset", 'thanks')
+    >>> the_user_in_first_person("where does the user get redirected after login")
+    'where does the user get redirected after login'
+    """
+    if not isinstance(query, str):
+        raise TypeError(f"query must be a str, got {type(query).__name__}")
+    if "user" not in query.casefold():
+        return query
+    out = _POSSESSIVE.sub("my", query)
+    out = _ASKED_VERB.sub(_do_i, out)
+    out = _ASKED.sub(lambda m: m[0] if m["aux"].casefold() in ("does", "doesn't")
+                     else _capitalized(_AUXILIARIES[m["aux"].casefold()], m["aux"]) + " I", out)
+    return _SUBJECT.sub(lambda m: "I " + _first_person(m["verb"]), out)
+
+
+def _do_i(m: re.Match[str]) -> str:
+    """ "does the user live" -> "do I live"; "does the user get redirected" as it is."""
+    if m["verb"].casefold() not in _BASE_VERBS:
+        return m[0]
+    aux = "do" if m["aux"].casefold() == "does" else "don't"
+    return f"{_capitalized(aux, m['aux'])} I {m['verb']}"
+
+
+@lru_cache(maxsize=1)
+def _courtesy_terms() -> frozenset[str]:
+    analyse = analyzer("unicode", "english")
+    return frozenset(t for w in COURTESY_WORDS for t in analyse(w))
+
+
+def is_courtesy_turn(query: str) -> bool:
+    """Whether ``query`` is a courtesy turn as the engine (default analyzer) reads one: "thanks", "ok", "bye",
+    "👍" (:func:`~memori_core.ranking.conversation.is_courtesy`). The engine recalls nothing for it; rewritten
+    as a question ("my thanks?") it would recall facts."""
+    if not isinstance(query, str):
+        raise TypeError(f"query must be a str, got {type(query).__name__}")
+    return bool(query.strip()) and is_courtesy(query, analyzer("unicode", "english")(query), _courtesy_terms())

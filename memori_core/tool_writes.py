@@ -199,14 +199,42 @@ def _plain_present(text: str) -> bool:
     return not (is_past_statement(text) or is_planned(text) or is_negated(text) or is_change(text))
 
 
-# A move told as done says where the user lives: "User moved to Hamburg." is said as "User lives in Hamburg." is.
-_MOVED_TO = re.compile(r"^user (?:has |had |just |recently |finally )*(?:moved|relocated) (?:from .+ )?to ")
+# A move told as done says where the user lives: "User moved to Hamburg." is said as "User lives in Hamburg." is,
+# but only when the place ends it: "moved to Hamburg from Lisbon with Sam", "to Berlin for the summer", "to the US
+# in 2010", "to a new flat in Hamburg" tell more than a home (whom, how long, when, which flat), or a stay.
+_MOVED_TO = re.compile(r"^user (?:has |had |just |recently |finally )*(?:moved|relocated) (?:from .+? )?to "
+                       r"(?P<place>.+)$")
+_NOT_JUST_A_PLACE = frozenset(
+    "from with for in on at since after before until till during when while because temporarily ago last this next "
+    "and a an my his her their our some".split())
+_LIVES_IN = re.compile(r"^user (?:now )?lives in (?P<place>.+)$")
 _HOME_FRAME = ("user", "lives", "in")
 
 
-def _frame(text: str) -> tuple[str, ...]:
-    """:func:`statement_frame` of ``text``, a move told as done read as the home it says."""
-    return _HOME_FRAME if _MOVED_TO.match(normalize_fact_text(text)) else statement_frame(text)
+def _moved_home(text: str) -> str | None:
+    """The place a move told as done names as the user's home ("User moved to Hamburg." -> "hamburg"); ``None``
+    for any other text, or a move that says more than the place ("... with Sam", "... for the summer", "... in
+    2010", "to a new flat") or has a digit in it."""
+    m = _MOVED_TO.match(normalize_fact_text(text))
+    if m is None:
+        return None
+    place = m.group("place")
+    words = place.split()
+    if any(ch.isdigit() for ch in place) or _NOT_JUST_A_PLACE.intersection(words) or len(words) > 4:
+        return None
+    return place
+
+
+def _frame(text: str, other: str) -> tuple[str, ...]:
+    """:func:`statement_frame` of ``text``, a move told as done read as the home it says (:func:`_moved_home`)
+    when ``other`` tells a home elsewhere ("User lives in Lisbon." for "User moved to Hamburg."): the same place
+    is both facts holding, not a change."""
+    place = _moved_home(text)
+    if place is None:
+        return statement_frame(text)
+    home = _LIVES_IN.match(normalize_fact_text(other))
+    same = home is not None and (home.group("place") + " ").startswith(place + " ")  # "hamburg with sam"
+    return statement_frame(text) if same else _HOME_FRAME
 
 
 def _ends_as_news(text: str, words: frozenset[str], old: str, old_words: frozenset[str]) -> bool:
@@ -215,7 +243,7 @@ def _ends_as_news(text: str, words: frozenset[str], old: str, old_words: frozens
     said as the home it tells: "User moved to Hamburg."), and then as capture's rules read the change (a home
     with whom leaves where, a goal, what held once...)."""
     shared = {key.split(":", 1)[1] for key in slot_keys(text) & slot_keys(old)}
-    if not shared & _ONE_VALUE_SLOTS or _frame(text) != _frame(old):
+    if not shared & _ONE_VALUE_SLOTS or _frame(text, old) != _frame(old, text):
         return False
     news = SentenceVerdict(sentence=f"{text.rstrip(' .!')} now.", fact=text, reason=KEPT_REWRITTEN)
     return replaces(news, words, old, old_words)

@@ -29,7 +29,7 @@ from memori_core.extraction.core_facts import is_core_fact
 from memori_core.facts import SEARCHABLE_KEY
 from memori_core.ranking.core import CORE_KEY
 from memori_core.filters import check_where
-from memori_core.tool_queries import as_the_user_asks
+from memori_core.tool_queries import the_user_in_first_person
 from memori_core.tool_writes import said_before_now
 from memori_core.validate import check_said_at, check_text
 
@@ -219,9 +219,10 @@ class StorePlanning:
             query = op.query
             if query is not None and not isinstance(query, str):
                 raise TypeError(f"query must be a str or None, got {type(query).__name__}")
-            # A store search is most often a model's (LangMem's search tool, a tool over ``runtime.store``): its
-            # "user allergies" is read as the user would ask it, as ``recall_memory`` and MCP ``recall`` read it.
-            return SearchPlan(entity, ns, as_the_user_asks(query) if query and query.strip() else None, where,
+            # A store search is often a model's (LangMem's search tool, a tool over ``runtime.store``): its "where
+            # does the user live" is the memory's user's "where do I live". But it may be any app's ("where does
+            # the user get redirected after login"), so only that rewrite, not the agent tools' keyword reading.
+            return SearchPlan(entity, ns, the_user_in_first_person(query) if query and query.strip() else None, where,
                               _check_count(op.limit, "limit"), _check_count(op.offset, "offset"))
         if isinstance(op, ListNamespacesOp):
             return self._plan_list(op)

@@ -70,12 +70,15 @@ What goes where:
 - **Search is recall.** With a query, the engine ranks (dense + BM25, the relevance gate; ``gate=False``
   returns the best ``limit`` whatever their relevance, as the engine with ``gate="off"`` would) and each
   ``SearchItem``'s ``score`` is the fact's ``rank_score``; without one, the items are listed oldest first.
-  The query is read as the user would ask it (:func:`~memori_core.tool_queries.as_the_user_asks`: a model's
-  "where does the user live" is "where do I live?"), as ``recall_memory`` reads a model's search.
+  "The user" in the query that reads as the memory's user is read in the first person
+  (:func:`~memori_core.tool_queries.the_user_in_first_person`: a model's "where does the user live" is "where
+  do I live", "the user's diet" is "my diet"); anything else is searched as written ("thanks", "my user's
+  password reset", "where does the user get redirected after login"). Write ``q1`` for ``q`` so read.
   A page is a slice of one recall: ``search(ns, query=q, offset=o, limit=n)`` is items ``o`` to ``o + n`` of
-  ``engine.recall(as_the_user_asks(q), entity, o + n)`` (the recall reads the facts the store reads: a user with items of
-  another namespace has them left out). The gate judges the top ``o + n`` candidates together, so the ranked items of the first page (``offset=0``) are exactly
-  ``engine.recall(q, entity, n)``, but a later page is not always the continuation of an earlier one: with a
+  ``engine.recall(q1, entity, o + n)`` (the recall reads the facts the store reads: a user with items of
+  another namespace has them left out). The gate judges the top ``o + n`` candidates together, so the ranked
+  items of the first page (``offset=0``) are exactly ``engine.recall(q1, entity, n)``, but a later page is not
+  always the continuation of an earlier one: with a
   larger ``o + n`` the gate may keep a fact that a smaller request dropped (or the reverse), so pages may
   overlap or skip an item. To read a ranked list whole, search once with the ``limit`` you need.
   ``filter`` is LangGraph's (``{"kind": "note", "rating": {"$gte": 3}}``; ``$eq $ne $gt $gte $lt $lte``),

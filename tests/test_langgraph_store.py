@@ -1358,14 +1358,15 @@ _ALICE = {"city": "User lives in Lisbon.", "allergy": "User is allergic to peanu
           "sport": "User plays tennis on Sundays."}
 
 
-@pytest.mark.parametrize(("query", "asked"), [("where does the user live", "where do I live?"),
-                                              ("user's car", "my car?"), ("user allergies", "my allergies?")])
+@pytest.mark.parametrize(("query", "asked"), [("where does the user live", "where do I live"),
+                                              ("user's car", "my car")])
 def test_a_models_store_search_about_the_user_is_recalled_as_the_user_would_ask_it(
         example: ModuleType, minilm: Any, query: str, asked: str) -> None:
     # A model writes its memory searches about "the user" (LangMem's search tool, a tool over runtime.store): read
     # as written, the word "user", which starts every fact, brought in the other slots' facts too (the job and the
     # allergy for "where does the user live"; five of seven facts for "user's car"). recall_memory and MCP recall
-    # already read such a query as the user would ask it; the store's search now does too.
+    # already read such a query as the user would ask it; the store's search now reads its "the user" so too (only
+    # that: no keyword reading, since a store search may be any app's; rev39c).
     from langchain.agents import create_agent
 
     store = MemoriStore(RecallEngine(store=ChromaStore.in_memory(), embedder=minilm), fields=["content"])
