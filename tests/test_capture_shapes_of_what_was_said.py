@@ -27,6 +27,7 @@ def test_a_colon_lead_is_cut_only_before_the_users_own_statement(said: str, kept
 @pytest.mark.parametrize(("fact", "kept"), [
     ("About that, User was diagnosed coeliac in the spring.", "User was diagnosed coeliac in the spring."),
     ("These days User is on nicotine patches instead.", "User is on nicotine patches instead."),
+    ("Confession, User quit the gym in March.", "User quit the gym in March."),  # a discourse label is a lead
     # a clause the statement hangs on is no lead; a fact starting with its subject is left
     ("Since User is fully remote they never leave the flat.", "Since User is fully remote they never leave the flat."),
     ("If User moves, they will sell the car.", "If User moves, they will sell the car."),

@@ -93,6 +93,7 @@ def test_an_ing_clause_of_a_moment_a_feeling_a_subject_or_alone_is_not_a_doing(s
 def test_the_modules_functions_read_only_their_shape() -> None:
     assert commute_home("I take the micro from Maipú to Providencia every day") == "Maipú"
     assert commute_home("I take the micro from Maipú to Providencia on Sundays") is None
+    assert commute_home("I take every morning the tram from Ostend into the centre") == "Ostend"
     assert as_commute_home(["I do Oranmore into Galway every morning"]) == [
         "I do Oranmore into Galway every morning", "I live in Oranmore"]
     assert bio_statement("welder", first=False, next_item=None) == "I'm a welder"

@@ -31,7 +31,7 @@ _DAILY = rx(r"\b(?:every\s+(?:single\s+)?(?:day|morning|weekday|work\s*day)|each
 _CARRIED = rx(rf"^(?:(?:the|a|my|our)\s+)?(?:\w+\s+)?(?:{PERSON}|{PETS}|him|her|them|us)$")
 _FROM_TO = rx(
     r"\b(?:commute|cycle|bike|drive|ride|travel|walk|get|take|catch|use)\s+"
-    r"(?P<means>(?:(?:the|a|my|our)\s+)?[\w-]+\s+)?"
+    r"(?:every\s+(?:day|morning)\s+|daily\s+)?(?P<means>(?:(?:the|a|my|our)\s+)?[\w-]+\s+)?"
     rf"(?:in\s+|over\s+)?from\s+(?P<place>{PLACE_NAME})\s+(?:in)?to\s+\S"
 )
 # "I drive in from Midrand", "I come in from Kajiado", "I commute in from Slough".

@@ -20,7 +20,9 @@ __all__ = ["without_opener"]
 # remote, ..."), a time or a frequency ("Years ago,", "Twice a week,", "Most weekends,"), a place, a reason ("Due to
 # their allergy,"), or an exception that changes the meaning ("Except for fish, User doesn't eat meat.", "Without
 # their inhaler, ...", "Other than their knee, ...", "Unlike their sister, ...") (rev39a).
-_LEAD = (r"(?:about\s+that|anyway|ha+|haha|lol|so|oh|ok|okay|well|honestly|tbh|btw|and|but|also|plus|"
+_LEAD = (r"(?:about\s+that|anyway|ha+|haha|lol|so|oh|ok|okay|well|honestly|tbh|btw|fyi|and|but|also|plus|"
+         r"confession|fun\s+fact|(?:quick\s+|small\s+)?update|side\s+note|full\s+disclosure|heads\s+up|"
+         r"for\s+the\s+record|to\s+be\s+(?:fair|honest)|frankly|admittedly|"
          r"these\s+days|nowadays|new\s+[\w-]+|no\s+more\s+[\w-]+(?:\s+[\w-]+)?\s+for\s+(?:User|them))")
 _OPENER = re.compile(rf"^{_LEAD}(?:,|\s+-|\s*!)?\s+(?=User\b)", re.IGNORECASE)
 
