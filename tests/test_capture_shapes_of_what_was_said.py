@@ -27,10 +27,16 @@ def test_a_colon_lead_is_cut_only_before_the_users_own_statement(said: str, kept
 @pytest.mark.parametrize(("fact", "kept"), [
     ("About that, User was diagnosed coeliac in the spring.", "User was diagnosed coeliac in the spring."),
     ("These days User is on nicotine patches instead.", "User is on nicotine patches instead."),
+    ("Confession, User quit the gym in March.", "User quit the gym in March."),  # a discourse label is a lead
     # a clause the statement hangs on is no lead; a fact starting with its subject is left
     ("Since User is fully remote they never leave the flat.", "Since User is fully remote they never leave the flat."),
     ("If User moves, they will sell the car.", "If User moves, they will sell the car."),
     ("User's wife, her rabbit Clover.", "User's wife, her rabbit Clover."),
+    # rev39a finding 3: an exception, a time or a frequency before the subject changes what the fact says
+    ("Other than their knee, User is healthy.", "Other than their knee, User is healthy."),
+    ("Unlike their sister, User is not vegan.", "Unlike their sister, User is not vegan."),
+    ("Most weekends, User works at the bar.", "Most weekends, User works at the bar."),
+    ("Without meds, User can't sleep.", "Without meds, User can't sleep."),
 ])
 def test_only_a_lead_before_the_subject_is_cut(fact: str, kept: str) -> None:
     assert without_opener(fact) == kept
@@ -38,6 +44,8 @@ def test_only_a_lead_before_the_subject_is_cut(fact: str, kept: str) -> None:
 
 @pytest.mark.parametrize("said", [
     "that was a great film", "that was me who asked about the visa", "that was quick!", "that was the plan",
+    # rev39a finding 1: a time alone dates what was said, it does not put it in the past
+    "that was two months ago and I'm loving it", "that was back in April. I'm doing 40k a week now",
 ])
 def test_a_that_was_which_puts_nothing_in_the_past_is_not_read_as_over(said: str) -> None:
     assert not tells_the_past_over(said)
@@ -63,7 +71,19 @@ def test_the_user_moved_onto_no_shift_and_no_medicine_is_no_change(said: str) ->
     assert as_moved_me(said) is None
 
 
+@pytest.mark.parametrize("said", [
+    # rev39a finding 2: a shift of the past, to come, or for a while only is not the shift the user is on now
+    "they put me on nights last year", "they've put me on nights from next month",
+    "they moved me onto nights for next week only, covering for Sam", "my boss put me on days while Sarah is on leave",
+    "they switched me to the late shift, only for tomorrow",
+])
+def test_a_shift_move_of_the_past_to_come_or_for_a_while_is_not_the_shift_now(said: str) -> None:
+    assert as_moved_me(said) is None
+
+
 def test_a_shift_the_user_moved_onto_is_said_as_the_users() -> None:
+    # the time after the comma says when the move began: the user is on that shift now
+    assert as_moved_me("they finally moved me onto days, started last week") == ["I'm on days now"]
     assert as_moved_me("work put me on the early shift") == ["I'm on early shift now"]
     assert facts_of("they moved me onto the sofa") == []
 

@@ -389,3 +389,23 @@ def test_a_stored_ending_of_a_stale_fact_is_a_true_fact_not_a_wrong_one() -> Non
     # the ending does not count for recall
     got = score_conversation(conv, ["User stopped taking sertraline."])
     assert (got["correct"], got["found"]) == (1, 0)
+
+
+def test_an_ending_that_a_gold_fact_says_still_holds_is_wrong() -> None:
+    # rev39a finding 5: the dose went up, the medicine did not stop; "stopped" is no history but a false fact
+    conv = _conv([["User takes sertraline 100mg."]], stale=["User takes sertraline 50mg."])
+    got = score_conversation(conv, ["User stopped taking sertraline."])
+    assert (got["correct"], got["wrong"]) == (0, ["User stopped taking sertraline."])
+
+
+def test_someone_elses_fact_earns_no_recall_for_the_users_own() -> None:
+    # rev39a finding 6: the partner works at the bank; the user's own job at the bank is still missed
+    assert not covers("User's partner works at the bank.", "User works at the bank.")
+    got = score_conversation(_conv([["User works at the bank."]]), ["User's partner works at the bank."])
+    assert (got["found"], got["missed"]) == (0, ["User works at the bank."])
+
+
+def test_a_name_cut_short_does_not_make_a_list_the_subject() -> None:
+    # rev39a finding 10: "User's wife Anjal" of "User's wife Anjali, their twins ..." passed the list guard
+    assert facts_match("User's wife Anjali, their twins and User live in Pune.", "User and their twins live in Pune.")
+    assert not facts_match("User's wife Anjali works at Infosys.", "User works at Infosys.")

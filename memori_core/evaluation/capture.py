@@ -380,8 +380,9 @@ def _opposed(a: str, b: str) -> bool:
 # The person alone is the subject (with their name, if said): not a list ("User's wife Anjali, their twins ...") nor a
 # pair ("User's husband and their two cats are ...").
 _SOMEONE_ELSES = re.compile(
-    rf"^\s*(?i:user's\s+(?:(?:{'|'.join(PLACED)}|new|late|ex)\s+)?(?P<who>{PERSON}))\b(?:\s+(?P<name>[A-Z][\w-]+))?"
-    r"(?!\s*(?:,|and\b|&))")
+    rf"^\s*(?i:user's\s+(?:(?:{'|'.join(PLACED)}|new|late|ex)\s+)?(?P<who>{PERSON}))\b"
+    # the name whole or none ("User's wife Anjal" of "User's wife Anjali, their twins" would pass the list guard)
+    r"(?:\s+(?P<name>[A-Z][\w-]+)(?![\w-])|(?!\s+[A-Z]))(?!\s*(?:,|and\b|&))")
 _THE_USERS = re.compile(r"^\s*User\b(?!'s)")
 
 
@@ -412,9 +413,11 @@ def facts_match(stored: str, gold: str) -> bool:
 
 def covers(stored: str, gold: str) -> bool:
     """Whether ``stored`` holds at least :data:`COVER_CUTOFF` of ``gold``'s content tokens (a compound fact
-    covers each of its parts), and neither denies a word the other asserts (:func:`_opposed`)."""
+    covers each of its parts), neither denies a word the other asserts (:func:`_opposed`), and both are of the same
+    person ("User's partner works at the bank." is not "User works at the bank.": :func:`_other_subject`)."""
     a, b = content_tokens(stored), content_tokens(gold)
-    return bool(b) and _share(a, b) >= COVER_CUTOFF and not _shifts_clash(a, b) and not _opposed(stored, gold)
+    return (bool(b) and _share(a, b) >= COVER_CUTOFF and not _shifts_clash(a, b) and not _opposed(stored, gold)
+            and not _other_subject(stored, gold))
 
 
 def _closeness(a: str, b: str) -> float:
@@ -460,10 +463,12 @@ def score_conversation(conversation: CaptureConversation, valid: Sequence[str]) 
     keeps = [[_keeps_stale(s, t, conversation.gold) for t in conversation.stale] for s in valid]
     # A fact that still says a stale one is wrong even when it also matches a gold fact: "User's sister lives
     # in Dublin." matches the gold "... in Glasgow." by two of its three words.
-    # A fact that says a stale one ended ("User stopped taking sertraline.") is true: not a wrong one.
+    # A fact that says a stale one ended ("User stopped taking sertraline.") is true: not a wrong one, unless a gold
+    # fact says it still holds ("User takes sertraline 100mg.": the dose changed, the medicine did not stop).
     wrong = [s for s, says_stale in zip(valid, keeps)
              if any(says_stale) or not (any(facts_match(s, g) for gold in conversation.gold for g in gold)
-                                        or any(_ends(s, t) for t in conversation.stale))]
+                                        or (any(_ends(s, t) for t in conversation.stale)
+                                            and not any(_opposed(s, g) for gold in conversation.gold for g in gold)))]
     missed = [gold[0] for gold in conversation.gold if not any(covers(s, g) for s in valid for g in gold)]
     stale_kept = [t for j, t in enumerate(conversation.stale) if any(row[j] for row in keeps)]
     held = [t for t in conversation.stale if any(_keeps_stale(s, t, conversation.gold, loosely=True) for s in valid)]

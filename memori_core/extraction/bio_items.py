@@ -43,9 +43,14 @@ _FAMILY = re.compile(rf"^(?:{PERSON})\b", re.IGNORECASE)
 _NOT_PLACES = frozenset((*CALENDAR_NAMES, "single", "married",
                          "vegan", "vegetarian", "leo", "virgo", "libra", "aries", "taurus", "gemini", "cancer",
                          "scorpio", "sagittarius", "capricorn", "aquarius", "pisces", "retired", "divorced", "widowed"))
-# A role typed alone in lower case ("welder", "arborist", "software tester"): a known occupation, or a word of one's
-# trade by its ending (-ist, -tester); at most three words, no article, no "my" (a label vouches it is the user's).
-_ROLE_ALONE = re.compile(rf"^(?:[a-z][a-z-]*\s+){{0,2}}(?:(?:{OCCUPATIONS})|[a-z-]{{3,}}ist|tester)$")
+# A role typed alone in lower case ("welder", "arborist", "software tester"): a known occupation, a trade in -ist the
+# vocabulary lacks, or a tester; at most three words, no article, no "my" (a label vouches it is the user's). Not any
+# -ist word: most name a trait or a belief ("perfectionist", "optimist", "atheist", "minimalist"), no job (rev39a).
+_TRADES_IN_IST = (r"arborist|florist|stylist|hairstylist|artist|pianist|guitarist|violinist|cellist|organist|"
+                  r"machinist|hygienist|optometrist|physiotherapist|psychotherapist|radiologist|anaesthetist|"
+                  r"anesthetist|podiatrist|orthodontist|geologist|ecologist|archaeologist|meteorologist|economist|"
+                  r"botanist|zoologist|copywriter|typist|cartoonist|columnist|novelist|lyricist|illustrator")
+_ROLE_ALONE = re.compile(rf"^(?:[a-z][a-z-]*\s+){{0,2}}(?:(?:{OCCUPATIONS})|{_TRADES_IN_IST}|tester)$")
 _NOT_A_ROLE_WORD = frozenset({"a", "an", "the", "my", "our", "no", "ex", "former", "retired", "wannabe", "aspiring"})
 _TEENS = re.compile(rf"^(?P<n>{number_words('five')}|\d)\s+(?:teens|teenagers)$", re.IGNORECASE)
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..calendar_words import CALENDAR_NAMES
+from ..slots import PERSON
+from .activities import PETS
 from .patterns import PLACE_NAME, rx
 
 __all__ = ["as_commute_home", "commute_home"]
@@ -22,15 +24,29 @@ __all__ = ["as_commute_home", "commute_home"]
 # The user's own trip: the clause opens with "I" (after a greeting or a lead cut by a comma).
 _OWN = rx(r"^(?:[^,]{0,40},\s*)?(?:and\s+|so\s+|also\s+)?(?:i|we)\s+(?!(?:don't|do\s+not|never|won't|used\s+to)\b)")
 _DAILY = rx(r"\b(?:every\s+(?:single\s+)?(?:day|morning|weekday|work\s*day)|each\s+(?:day|morning)|daily)\b")
-# "from Rongai to town", "from Pasing into the city", "from Maipú to Providencia".
-_FROM_TO = rx(rf"\bfrom\s+(?P<place>{PLACE_NAME})\s+(?:in)?to\s+\S")
+# "I use matatu from Rongai to town", "I take the micro from Maipú to Providencia", "I cycle from Pasing into the
+# city": "from" right after a verb of travelling, with at most the means of transport between them. A person or a
+# pet carried between ("I drive my daughter from Hillcrest", "I walk the dog from ...") makes the place where their
+# trip starts, not the user's home; any other verb ("I call my mum from Tesco") tells no trip (rev39a).
+_CARRIED = rx(rf"^(?:(?:the|a|my|our)\s+)?(?:\w+\s+)?(?:{PERSON}|{PETS}|him|her|them|us)$")
+_FROM_TO = rx(
+    r"\b(?:commute|cycle|bike|drive|ride|travel|walk|get|take|catch|use)\s+"
+    r"(?:every\s+(?:day|morning)\s+|daily\s+)?(?P<means>(?:(?:the|a|my|our)\s+)?[\w-]+\s+)?"
+    rf"(?:in\s+|over\s+)?from\s+(?P<place>{PLACE_NAME})\s+(?:in)?to\s+\S"
+)
 # "I drive in from Midrand", "I come in from Kajiado", "I commute in from Slough".
 _IN_FROM = rx(rf"\b(?:drive|come|commute|cycle|ride|travel|get)\s+in\s+from\s+(?P<place>{PLACE_NAME})\b")
 # "I do Oranmore into Galway in it every morning".
 _DO_A_TO_B = rx(rf"^(?:[^,]{{0,40}},\s*)?i\s+do\s+(?:the\s+)?(?P<place>{PLACE_NAME})\s+(?:in)?to\s+(?-i:[A-Z])")
 # Places that are no home: the words of the calendar, "Home" itself, a station or an airport named alone.
 _NOT_HOME = frozenset((*(n.lower() for n in CALENDAR_NAMES), "home", "work", "school", "uni", "the"))
-_NOT_HOME_TAIL = rx(r"\b(?:station|airport|terminal|central|sentral|junction|interchange)$")
+_NOT_HOME_TAIL = rx(r"\b(?:station|airport|terminal|central|sentral|junction|interchange|school|primary|nursery|"
+                    r"academy|college|park|shop|market|mall|centre|center|office|gym|hospital)$")
+# A trip of a while only: "we fly from Heathrow to Dublin every day this week for the conference".
+_A_WHILE = rx(r"\b(?:this|next)\s+(?:week|month|weekend)|\bfor\s+(?:the|a)\s+(?:week|month|conference|trip)\b")
+
+
+_HOME_STORED = rx(r"^User\s+(?:lives|is\s+living|is\s+based|has\s+lived)\s+in\b")
 
 
 def commute_home(clause: str) -> str | None:
@@ -42,11 +58,12 @@ def commute_home(clause: str) -> str | None:
     True
     """
     text = clause.strip()
-    if not _OWN.match(text) or not _DAILY.search(text):
+    if not _OWN.match(text) or not _DAILY.search(text) or _A_WHILE.search(text):
         return None
     for pattern in (_IN_FROM, _FROM_TO, _DO_A_TO_B):
         m = pattern.search(text)
-        if m is not None:
+        carried = m is not None and (m.groupdict().get("means") or "").strip()
+        if m is not None and not (carried and _CARRIED.match(carried)):
             place = m.group("place").strip()
             if place.split()[0].lower() in _NOT_HOME or _NOT_HOME_TAIL.search(place):
                 return None
@@ -54,17 +71,21 @@ def commute_home(clause: str) -> str | None:
     return None
 
 
-def as_commute_home(clauses: Sequence[str]) -> list[str]:
+def as_commute_home(clauses: Sequence[str], known: Sequence[str] = ()) -> list[str]:
     """``clauses`` with "I live in <place>" after each one telling the user's daily trip from that place
-    (:func:`commute_home`).
+    (:func:`commute_home`); none while ``known`` (the stored facts' texts) holds where the user lives: a trip is no
+    move, and a second home beside the stored one would leave two valid.
 
     >>> as_commute_home(["oh I don't live there", "I drive in from Midrand every day"])
     ["oh I don't live there", 'I drive in from Midrand every day', 'I live in Midrand']
+    >>> as_commute_home(["I get the bus from Victoria to Brixton every day"], ["User lives in Leeds."])
+    ['I get the bus from Victoria to Brixton every day']
     """
+    homed = any(_HOME_STORED.match(text) for text in known)
     out: list[str] = []
     for clause in clauses:
         out.append(clause)
-        place = commute_home(clause)
+        place = None if homed else commute_home(clause)
         if place is not None:
             out.append(f"I live in {place}")
     return out

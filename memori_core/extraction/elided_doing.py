@@ -49,6 +49,17 @@ _OWN = rx(r"\b(?:i|i'm|im|i've|i'd|my|me|we|we're|our)\b")
 _AFTER_VERB_NOT_OWN = rx(r"^(?:is|was|are|were|has|had|'s|helps|makes|seems|sounds|feels|starts|begins|ends|takes|goes|"
                          r"comes|costs|hurts|means|kicks|opens|closes|gets|keeps|will|can|could|should|would|might)\b")
 
+# The "-ing" word is a subject when a finite verb follows it before the first comma ("Teaching kids every day is
+# hard though"); a verb of a relative clause ("... from home now which is great") is no sign of that.
+_FINITE = rx(r"(?<!which\s)(?<!that\s)(?<!who\s)\b(?:is|was|are|were|has|had|does|did|makes|seems|sounds|feels|"
+             r"takes|keeps|helps|hurts|costs|means|will|can|could|should|would|might)\b")
+# Reported speech: "Hiring two people full time now, she said" is the speaker's doing.
+_SAID = rx(r"^(?:,\s*)?(?:she|he|they|(?:my|our)\s+\w+)\s+(?:said|says|told\s+me|tells\s+me|reckons)\b")
+# A clause of a group the user is part of: "my team is great. Releasing a new version every month now" is the
+# team's doing, not the user's alone.
+_GROUP = rx(r"^(?:(?:my|our)\s+(?:team|company|firm|office|department|dept|startup|business|org|organisation|"
+            r"organization|school|band|club|church|lab|group)|we|we're|we've)\b")
+
 
 def elided_doing(clause: str) -> str | None:
     """``clause`` with its left-out "I'm" written back when it tells a lasting doing (see the module), else
@@ -58,6 +69,8 @@ def elided_doing(clause: str) -> str | None:
     "I'm running my own coffee cart at Salamanca market now"
     >>> elided_doing("swimming is hard now") is None
     True
+    >>> elided_doing("teaching kids every day is hard though"), elided_doing("hiring two people now, she said")
+    (None, None)
     """
     text = clause.strip()
     m = _DOING.match(text)
@@ -67,7 +80,9 @@ def elided_doing(clause: str) -> str | None:
         return None
     adv = m.group("adv") or ""
     rest = m.group("rest")
-    head, comma, _ = rest.partition(",")
+    head, comma, tail = rest.partition(",")
+    if _FINITE.search(head) or (comma and _SAID.match(tail.strip())):
+        return None
     if comma and _LASTING.search(head):  # "... in Old Town now, way less soul destroying": the remark left out
         rest = head
     return f"I'm {adv.lower()}{m.group('verb').lower()} {rest}"
@@ -83,6 +98,8 @@ def elided_doing_at(clauses: Sequence[str], n: int) -> str | None:
     >>> elided_doing_at(["running a market stall now"], 0) is None
     True
     """
-    if n <= 0 or not any(_OWN.search(c) for c in clauses[:n]):
+    if n <= 0 or not any(_OWN.search(c) for c in clauses[:n]) or _GROUP.match(clauses[n - 1].strip()):
+        return None
+    if n + 1 < len(clauses) and _SAID.match(clauses[n + 1].strip()):
         return None
     return elided_doing(clauses[n])

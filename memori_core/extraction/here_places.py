@@ -1,13 +1,14 @@
 """Where the user lives, told as "here" after the place was named in the same message.
 
-"How do people in Tromsø cope with no sun? Got here in October for a postdoc", "... send money from Dubai to my
-parents in Lahore? I am working here as site engineer since 2021", "I am working as mechanical engineer in Nagoya. I
-am living here since 2019": the user lives where "here" points, the one place the message named before it.
+"How do people in Tromsø cope with no sun? Got here in October for a postdoc", "I am working as mechanical
+engineer in Nagoya. I am living here since 2019": the user lives where "here" points, the one place the message
+named before it.
 :func:`as_here_placed` adds "I live in <place>" after the sentence that says it.
 
 Only the user's own "here" ("I'm living here", "got here in October", "I've been here six years"; not "people who
-moved here"), only when exactly one place was named before it, leaving out where someone else is ("my parents in
-Lahore") and places of a trip ("to Lisbon", a place only gone to). Pure: patterns, English only.
+moved here"), only when exactly one place was named "in" before it, leaving out where someone else is ("my parents in
+Lahore"), places of a trip ("to Lisbon", "from Berlin", a sentence of a holiday or a visit) and of the user's past
+("I grew up in Texas"). Pure: patterns, English only.
 """
 
 from __future__ import annotations
@@ -26,8 +27,13 @@ _MY_HERE = rx(
     r"(?:^|[,.;!?]\s*|\b(?:and|but|so)\s+)(?:i(?:'m|\s+am|'ve\s+been|\s+have\s+been|\s+was)?\s+)?(?:just\s+)?"
     r"(?:living|working|based|settled|got|moved|came|arrived|been|live|work)\s+here\b"
 )
-# A place a sentence is in or from: "in Tromsø", "from Dubai" (not "to X": a trip's end is no home).
-_PLACE = re.compile(rf"\b(?:[Ii]n|[Ff]rom)\s+(?P<place>{PLACE_NAME})")
+# A place a sentence is in: "in Tromsø" (not "from X": a trip's start or where the user grew up; nor "to X": a
+# trip's end is no home).
+_PLACE = re.compile(rf"\b[Ii]n\s+(?P<place>{PLACE_NAME})")
+# A sentence of a trip, a visit or the user's past names no place they live: "We went on holiday in Croatia.", "I
+# grew up in Texas.", "Flying to a gig in Berlin tomorrow." (rev39a).
+_ELSEWHERE = rx(r"\b(?:born|grew\s+up|raised|holidays?|vacation|trip|flying|flew|fly|visit(?:ed|ing)?|tomorrow|"
+                r"used\s+to|went)\b")
 # Someone else's place: "my parents in Lahore", "my sister from Leeds", "my parents live in Lahore".
 _THEIRS = rx(rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?\s+"
              r"(?:(?:still\s+)?(?:lives?|living|is|are|stays?|staying|works?|working|based)\s+)?$")
@@ -35,13 +41,21 @@ _NOT_A_PLACE = frozenset((*CALENDAR_NAMES, "I", "My", "The", "English", "Spanish
 _NEGATED = rx(r"\b(?:not|never|n't)\b[^,.;!?]*\bhere\b")
 
 
+def _sentence_at(text: str, at: int) -> str:
+    """The sentence of ``text`` that holds position ``at``."""
+    start = max(text.rfind(stop, 0, at) for stop in ".!?") + 1
+    ends = [n for n in (text.find(stop, at) for stop in ".!?") if n >= 0]
+    return text[start: min(ends) if ends else len(text)]
+
+
 def here_place(before: str, sentence: str) -> str | None:
     """The place the user's own "here" in ``sentence`` points to: the one place ``before`` (the message up to the
     end of ``sentence``'s "here") names that is not someone else's; ``None`` when none, or more than one.
 
-    >>> here_place("What is the cheapest way to send money from Dubai to my parents in Lahore?",
-    ...            "I am working here as site engineer since 2021.")
-    'Dubai'
+    >>> here_place("How do people in Tromsø cope with no sun?", "Got here in October for a postdoc.")
+    'Tromsø'
+    >>> here_place("We went on holiday in Croatia.", "I came here to relax after.") is None
+    True
     """
     m = _MY_HERE.search(sentence)
     if m is None or _NEGATED.search(sentence[: m.end()]):
@@ -50,7 +64,8 @@ def here_place(before: str, sentence: str) -> str | None:
     places = []
     for p in _PLACE.finditer(text):
         place = p.group("place")
-        if place.split()[0] in _NOT_A_PLACE or _THEIRS.search(text[: p.start()]):
+        if place.split()[0] in _NOT_A_PLACE or _THEIRS.search(text[: p.start()]) \
+                or _ELSEWHERE.search(_sentence_at(text, p.start())):
             continue
         if place not in places:
             places.append(place)

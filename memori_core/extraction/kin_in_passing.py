@@ -32,6 +32,16 @@ _GONE = rx(
     r"\b(?:late|died|dies|dead|passed|passing|put\s+(?:down|to\s+sleep)|let\s+(?:him|her|them)\s+go|rip|r\.i\.p|"
     r"funeral|lost\s+(?:my|our)|miss(?:ing)?\s+(?:him|her)|rehomed?|gave\s+(?:him|her)\s+away|ex)\b"
 )
+# A brand, an app or a service is no name, nor a verb made of one: "watching a movie with my son Netflix
+# recommended", "my son Facetimed me from uni" (rev39a).
+_BRAND = rx(r"^(?:netflix|google|youtube|spotify|amazon|alexa|siri|facebook|instagram|insta|tiktok|whatsapp|facetime|"
+            r"snapchat|twitter|uber|zoom|skype|disney|apple|iphone|ipad|xbox|playstation|nintendo|roblox|minecraft|"
+            r"fortnite|duolingo|chatgpt|hulu|prime|kindle|lego|pokemon)")
+# The word after the kin is the subject of a verb that needs an object and has none: it is the object, left
+# before ("the movie my son Netflix recommended", "the show my son Crunchyroll recommended was great"), and the word
+# a thing that did something, no name of the kin.
+_SUBJECT_OF = rx(r"^\s+(?:recommended|suggested|showed|sent|made|posted|found|bought|picked|chose|mentioned|"
+                 r"ordered|used|searched|liked|shared)(?:\s*$|\s*[,.!?;]|\s+(?:was|is|were|are)\b)")
 _NOT_A_NAME = frozenset((*CALENDAR_NAMES, "I", "The", "And", "But", "So", "Is", "Has", "Was", "Who", "Just", "Lol",
                          "Then", "Too", "Also", "Still", "Now", "Mum", "Mom", "Dad"))
 
@@ -44,13 +54,16 @@ def kin_named(clause: str, said: Sequence[str]) -> list[str]:
     ['I have a sister named Lotte']
     >>> kin_named("my late brother Tom loved this song", [])
     []
+    >>> kin_named("watching a movie with my son Netflix recommended", [])
+    []
     """
     if _GONE.search(clause):
         return []
     out: list[str] = []
     for m in _NAMED.finditer(clause):
         name = m.group("name")
-        if name in _NOT_A_NAME or any(re.search(rf"\b{re.escape(name)}\b", fact) for fact in said):
+        if name in _NOT_A_NAME or _BRAND.match(name) or _SUBJECT_OF.match(clause[m.end():]) \
+                or any(re.search(rf"\b{re.escape(name)}\b", fact) for fact in said):
             continue
         fact = f"I have a {m.group('kin').lower()} named {name}"
         if fact not in out:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..calendar_words import ANY_MONTH, ANY_WEEKDAY
 from .leads import CLINICIAN
 from .diagnoses import is_medicine
 from .patterns import rx
@@ -23,6 +24,17 @@ _WHO = rf"(?:(?:they|she|he|work|(?:the|my|our)\s+(?:{CLINICIAN}|boss|manager|ho
 _SHIFTS = r"(?:days|nights|earlies|lates|(?:the\s+)?(?:day|night|early|late|evening)\s*-?\s*shifts?)"
 _MOVED_ONTO_SHIFT = rx(rf"^{_WHO}?(?:(?:finally|just|now)\s+)?(?:moved|put|switched|transferred)\s+me\s+"
                        rf"(?:on|onto|to|over\s+to)\s+(?P<shift>{_SHIFTS})\b")
+# A shift the user is not on now: one of the past ("they put me on nights last year but I'm on days now"), one to
+# come ("from next month") or one for a while only ("for next week only, covering for Sam", "while Sarah is on
+# leave"). A time after the first comma may say when the move began ("moved me onto days, started last week").
+_UNITS = rf"(?:year|month|week|spring|summer|autumn|fall|winter|time|{ANY_WEEKDAY}|{ANY_MONTH})"
+_PAST_TIME = rx(rf"\b(?:last\s+{_UNITS}|(?:years?|months?|weeks?)\s+ago|back\s+(?:then|in)|"
+                rf"in\s+(?:\d{{4}}|{ANY_MONTH}))\b")
+_NOT_NOW = rx(
+    rf"\b(?:next|tomorrow|tonight|only|while|until|till|covering|cover\s+for|temporar(?:y|ily)|if|unless|"
+    rf"from\s+(?:{ANY_WEEKDAY}|{ANY_MONTH}|the\s+\d)|this\s+(?:week|month|weekend)|"
+    r"for\s+(?:a|the|two|three|\d+)\s+\w+)\b"
+)
 _OFF_AND_ON = rx(
     rf"^{_WHO}(?:(?:finally|just|now)\s+)?(?:took|taken|switched|moved|weaned|tapered)\s+me\s+off\s+(?:the\s+|my\s+)?"
     r"(?P<old>[\w-]+)(?P<when>\s+(?:in|on|last|this)\s+\w+)?,?\s+and\s+(?:put|started|moved|switched)\s+me\s+"
@@ -39,9 +51,12 @@ def as_moved_me(clause: str, known: Sequence[str] = ()) -> list[str] | None:
     ['I stopped taking citalopram in October', 'I take mirtazapine, 15mg at night']
     >>> as_moved_me("they moved me onto the sofa"), as_moved_me("my mum put me on the train")
     (None, None)
+    >>> as_moved_me("they put me on nights last year"), as_moved_me("they moved me onto nights for next week only")
+    (None, None)
     """
     m = _MOVED_ONTO_SHIFT.match(clause)
-    if m is not None:
+    if m is not None and not _NOT_NOW.search(clause[m.end():]) \
+            and not _PAST_TIME.search(clause[m.end():].partition(",")[0]):
         shift = m.group("shift").lower().removeprefix("the ").replace("-", " ")
         return [f"I'm on {shift} now"]
     m = _OFF_AND_ON.match(clause)

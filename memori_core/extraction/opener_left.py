@@ -1,12 +1,12 @@
-"""A fact whose subject does not come first: what the user said before the statement was kept in front of it
-("About that, User was diagnosed coeliac in the autumn.", "These days User is on nicotine gum instead.", "New
-surname, User took their wife's name when they married.").
+"""A fact whose subject does not come first: what the user said before the statement was kept in front of it ("About
+that, User was diagnosed coeliac in the autumn.", "These days User is on nicotine gum instead.", "New surname, User
+took their wife's name when they married.").
 
-A careful note-taker starts the note with whom it is about. :func:`without_opener` cuts what stands before "User"
-when it is a lead: a phrase of its own before a comma, or a discourse word ("these days", "ha", "so"). A clause that
-the statement depends on ("Since User is fully remote, ...", "If User ...") is no lead and is left. Pure: one
-pattern, English only (issue 21, capprec6: read from dev18's stored facts; dev8, dev9, dev12 and dev16 have the
-same shape).
+A careful note-taker starts the note with whom it is about. :func:`without_opener` cuts what stands before "User" when
+it is a discourse lead ("about that,", "these days", "ha", "so", "new surname,"). Any other phrase before the subject is
+content the statement depends on ("Since User is fully remote, ...", "Except for fish, ...") and is left. Pure: one
+pattern, English only (issue 21, capprec6: read from dev18's stored facts; dev8, dev9, dev12 and dev16 have the same
+shape).
 """
 
 from __future__ import annotations
@@ -15,17 +15,16 @@ import re
 
 __all__ = ["without_opener"]
 
-# A clause the rest depends on is no lead: "Since User is fully remote they never leave the flat"; nor a time, a
-# place or a reason said before the subject, which is content: "In the week of Monday 2025-12-29, User moved to
-# Porto.", "Due to their allergy, User avoids nuts.".
-_SUBORDINATE = (r"(?:since|because|as|if|when|whenever|while|although|though|unless|until|till|after|before|once|"
-                r"so\s+that|in|on|at|by|during|from|over|for|with|within|last|this|next|every|each|back|ago|due|owing|"
-                r"thanks|despite|given|\d)")
-_OPENER = re.compile(
-    rf"^(?!{_SUBORDINATE}\b)(?:(?P<phrase>[^,;:]{{1,48}}),|(?P<word>these\s+days|nowadays|ha|haha|lol|so|and|but|"
-    rf"anyway|also|plus|honestly|tbh|oh|well))\s+(?=User\b)",
-    re.IGNORECASE,
-)
+# Only a discourse lead is cut ("About that,", "Anyway,", "These days", "New surname,", "No more rugby for them,").
+# Every other phrase before the subject is content the statement depends on, kept: a clause ("Since User is fully
+# remote, ..."), a time or a frequency ("Years ago,", "Twice a week,", "Most weekends,"), a place, a reason ("Due to
+# their allergy,"), or an exception that changes the meaning ("Except for fish, User doesn't eat meat.", "Without
+# their inhaler, ...", "Other than their knee, ...", "Unlike their sister, ...") (rev39a).
+_LEAD = (r"(?:about\s+that|anyway|ha+|haha|lol|so|oh|ok|okay|well|honestly|tbh|btw|fyi|and|but|also|plus|"
+         r"confession|fun\s+fact|(?:quick\s+|small\s+)?update|side\s+note|full\s+disclosure|heads\s+up|"
+         r"for\s+the\s+record|to\s+be\s+(?:fair|honest)|frankly|admittedly|"
+         r"these\s+days|nowadays|new\s+[\w-]+|no\s+more\s+[\w-]+(?:\s+[\w-]+)?\s+for\s+(?:User|them))")
+_OPENER = re.compile(rf"^{_LEAD}(?:,|\s+-|\s*!)?\s+(?=User\b)", re.IGNORECASE)
 
 
 def without_opener(fact: str) -> str:
@@ -39,6 +38,8 @@ def without_opener(fact: str) -> str:
     'Since User is fully remote they never leave the flat.'
     >>> without_opener("In the week of Monday 2025-12-29, User moved to Porto.")
     'In the week of Monday 2025-12-29, User moved to Porto.'
+    >>> without_opener("Except for fish, User doesn't eat meat.")
+    "Except for fish, User doesn't eat meat."
     >>> without_opener("User's wife, her rabbit Clover.")
     "User's wife, her rabbit Clover."
     """

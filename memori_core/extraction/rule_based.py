@@ -587,7 +587,7 @@ class RuleBasedFactExtractor:
         # "the kids are taking it hard": the user's household, told with "the" (.household)
         # "I started learning pottery, I go to a class every Tuesday": a pottery class (.bare_classes)
         # "I drive in from Midrand every day": where the user lives, too (.commute_homes)
-        stages.append(("retold", as_commute_home(as_household_told(as_told_in_passing(as_classes_named(split))))))
+        stages.append(("retold", as_commute_home(as_household_told(as_told_in_passing(as_classes_named(split))), known)))
         # an ending told the chat way ("Arjun passed in March", "hung up my apron", "keto's over for me": .told_endings)
         stages.append(("life_event", as_told_endings(stages[-1][1], known)))
         stages.append(("family", as_family_said(stages[-1][1], known)))
