@@ -64,7 +64,8 @@ CONCERNS: dict[str, tuple[str, ...]] = {
     "ranking formula": tuple(f"memori_core.ranking{name}" for name in (
         "", ".candidates", ".pipeline", ".dense", ".lexical", ".fusion", ".gate", ".carried", ".recency", ".core", ".judged",
         ".rerank", ".affinity", ".domain_vectors", ".spread", ".ties")),
-    # ranking/'s English tables that read a question (and the turns before it), and layer 0's two of them
+    # ranking/'s English tables that read a question (and the turns before it), layer 0's meta_questions and
+    # tool_queries (layer 1, beside them)
     "question-reading tables": tuple(f"memori_core.ranking.{name}" for name in (
         "asking", "care", "intent", "concerns", "implications", "everyday", "kin", "allergens", "conversation",
         "referents",

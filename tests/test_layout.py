@@ -20,10 +20,11 @@ LAYERS: dict[str, int] = {
     # foundations: values, checks, text analysis, the config and the block
     "_version": 0, "text": 0, "validate": 0, "facts": 0, "filters": 0, "records": 0,
     "config": 0, "explain": 0, "context": 0, "placement": 0, "query": 0, "judge": 0, "lanes": 0, "slots": 0, "meta_questions": 0,
-    "tool_queries": 0,
     "argspec": 0, "bounded": 0, "extras": 0, "calendar_words": 0, "number_words": 0,
     # pure ranking functions, the durable store, the embedders
     "ranking": 1, "store": 1, "embedders": 1, "minilm": 1,
+    # a model's memory search read as the user asks it: beside ranking/, whose courtesy-turn test it shares
+    "tool_queries": 1,
     # the in-process cache over the store, using the ranking's functions for its indexes; the fail-open policy,
     # which gives a call the store's time limit to reach it (store.deadline), with its parts: the outage breaker,
     # a whole call's time limit and the one way to log an error memori goes on past (which the cache uses too)
