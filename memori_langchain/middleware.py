@@ -434,6 +434,21 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         for lost in self._unanswered.keep(entity, key, missed, generation):
             self._captures.drop(lost.entity_id, _DROPPED_UNANSWERED.format(kept=UNANSWERED_KEPT))
 
+    def _call_answered(self, request: ModelRequest, config: RunnableConfig, entity: str, since: int,
+                       began: datetime, response: Any) -> None:
+        """After a model call that answered (sync or async): queue its turn's capture, and the captures that
+        waited for the tool loop when the answer calls no tool."""
+        self._capture(request, config, entity, since, began, response)
+        if not asks_for_tools(response):
+            self._tool_loop_over(request, config, entity)
+
+    def _call_raised(self, request: ModelRequest, config: RunnableConfig, entity: str, since: int,
+                     began: datetime) -> None:
+        """After a model call that raised or was cancelled (sync or async): keep its turn for the next answered
+        one, and queue the captures that waited for the tool loop (the run may end here)."""
+        self._keep_unanswered(request, config, entity, since, began)
+        self._tool_loop_over(request, config, entity)
+
     def _begin_call(self, request: ModelRequest) -> tuple[RunnableConfig, str, int, datetime]:
         """A model call begun: its run config and entity (the entity's failed ``strict`` capture raised first),
         the entity's erase generation and the time now, noted for the turn the call answers."""
@@ -490,12 +505,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         try:
             response = handler(self._with_block(request, self._recall(request, config, entity).block()))
         except BaseException:  # no answer: the user's next answered turn captures this one
-            self._keep_unanswered(request, config, entity, since, began)
-            self._tool_loop_over(request, config, entity)
+            self._call_raised(request, config, entity, since, began)
             raise
-        self._capture(request, config, entity, since, began, response)
-        if not asks_for_tools(response):
-            self._tool_loop_over(request, config, entity)
+        self._call_answered(request, config, entity, since, began, response)
         return response
 
     async def awrap_model_call(self, request: ModelRequest, handler: AsyncHandler) -> ModelResponse:
@@ -504,12 +516,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         try:
             response = await handler(self._with_block(request, await self._recall(request, config, entity).ablock()))
         except BaseException:  # a raised call, or a stream the client abandoned (cancelled)
-            self._keep_unanswered(request, config, entity, since, began)
-            self._tool_loop_over(request, config, entity)
+            self._call_raised(request, config, entity, since, began)
             raise
-        self._capture(request, config, entity, since, began, response)
-        if not asks_for_tools(response):
-            self._tool_loop_over(request, config, entity)
+        self._call_answered(request, config, entity, since, began, response)
         return response
 
     def wrap_tool_call(self, request: ToolCallRequest, handler: ToolHandler) -> ToolMessage | Command[Any]:
