@@ -15,7 +15,7 @@ from langchain_core.tools import tool
 from pydantic import Field, PrivateAttr
 
 from memori_core import RecallEngine
-from memori_langchain import LLMFactExtractor, MemoriMiddleware
+from memori_langchain import LLMFactExtractor, MemoriMiddleware, memory_tools
 
 
 class RecordingChatModel(GenericFakeChatModel):
@@ -72,6 +72,19 @@ def system_text(messages: Iterable[BaseMessage]) -> str:
 
 def replies(*items: AIMessage | str) -> RecordingChatModel:
     return RecordingChatModel(messages=iter(items))
+
+
+def tool_call(name: str, **args: Any) -> AIMessage:
+    """A model answer that calls the tool ``name`` with ``args`` (call id ``<name>-1``)."""
+    return AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"{name}-1", "type": "tool_call"}])
+
+
+def memory_tools_turn(engine: RecallEngine, entity_id: str, said: str, *answers: AIMessage) -> str:
+    """One ``create_agent`` turn of ``entity_id``'s over ``memory_tools(engine)``: the user says ``said``, the fake
+    model answers ``answers`` then "Done."; returns the last tool message's text."""
+    agent = create_agent(replies(*answers, AIMessage("Done.")), tools=memory_tools(engine))
+    out = agent.invoke({"messages": [HumanMessage(said)]}, {"configurable": {"entity_id": entity_id}})
+    return [m for m in out["messages"] if m.type == "tool"][-1].text
 
 
 def turn_captured_by_a_model(engine: RecallEngine, entity_id: str, said: str, facts: Sequence[str]) -> MemoriMiddleware:

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import anyio
 import pytest
-from langchain.agents import create_agent
-from langchain_core.messages import AIMessage, HumanMessage
 
 from _helpers import ungated_engine
-from _langchain_fakes import replies
-from memori_langchain import memory_tools
+from _langchain_fakes import memory_tools_turn, tool_call
 
 mcp = pytest.importorskip("mcp")
 from mcp.shared.memory import create_connected_server_and_client_session  # noqa: E402
@@ -24,35 +21,26 @@ from memori_core.mcp_server import build_server  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-def _call(name: str, **args: str) -> AIMessage:
-    return AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"{name}-1", "type": "tool_call"}])
-
-
-def _agent_turn(engine, said: str, *answers: AIMessage) -> str:
-    """One turn of dana's; the last tool message's text."""
-    agent = create_agent(replies(*answers, AIMessage("Done.")), tools=memory_tools(engine))
-    out = agent.invoke({"messages": [HumanMessage(said)]}, {"configurable": {"entity_id": "dana"}})
-    return [m for m in out["messages"] if m.type == "tool"][-1].text
-
-
 def test_restore_memory_of_the_fact_that_replaced_another_names_the_replaced_fact_and_how_to_undo(
         hash_embedder) -> None:
     engine = ungated_engine(hash_embedder)
-    _agent_turn(engine, "I live in Porto.", _call("remember", text="User lives in Porto."))
+    memory_tools_turn(engine, "dana", "I live in Porto.", tool_call("remember", text="User lives in Porto."))
     porto = engine.list("dana")[0]
-    said = _agent_turn(engine, "I'm in Lisbon this weekend.", _call("remember", text="User lives in Lisbon."))
+    said = memory_tools_turn(engine, "dana", "I'm in Lisbon this weekend.",
+                             tool_call("remember", text="User lives in Lisbon."))
     assert f"It replaces fact {porto.id}" in said
     lisbon = next(f for f in engine.list("dana") if "Lisbon" in f.content)
 
-    refused = _agent_turn(engine, "No, I still live in Porto.", _call("restore_memory", fact_id=lisbon.id))
+    refused = memory_tools_turn(engine, "dana", "No, I still live in Porto.",
+                                tool_call("restore_memory", fact_id=lisbon.id))
 
     assert f"It replaced fact {porto.id}" in refused and "User lives in Porto." in refused
     assert f"call restore_memory with fact_id {porto.id!r}" in refused
     assert f"call forget_memory with fact_id {lisbon.id!r}" in refused
     assert "@v" not in refused  # no earlier version to point at: the fact's text never changed
     # following the answer undoes the replacement
-    _agent_turn(engine, "Yes, undo it.", _call("restore_memory", fact_id=porto.id),
-                _call("forget_memory", fact_id=lisbon.id))
+    memory_tools_turn(engine, "dana", "Yes, undo it.", tool_call("restore_memory", fact_id=porto.id),
+                      tool_call("forget_memory", fact_id=lisbon.id))
     assert [f.content for f in engine.list("dana")] == ["User lives in Porto."]
 
 
@@ -60,15 +48,16 @@ def test_restore_memory_points_only_at_earlier_versions_whose_text_differs(hash_
     engine = ungated_engine(hash_embedder)
     # Lisbon, then Porto, then Lisbon again: the Lisbon fact is valid again, its earlier version has the same text
     for city in ("Lisbon", "Porto", "Lisbon"):
-        _agent_turn(engine, f"I live in {city}.", _call("remember", text=f"User lives in {city}."))
+        memory_tools_turn(engine, "dana", f"I live in {city}.", tool_call("remember", text=f"User lives in {city}."))
     lisbon = next(f for f in engine.list("dana") if "Lisbon" in f.content)
-    refused = _agent_turn(engine, "Undo that.", _call("restore_memory", fact_id=lisbon.id))
+    refused = memory_tools_turn(engine, "dana", "Undo that.", tool_call("restore_memory", fact_id=lisbon.id))
     assert "@v" not in refused and "It replaced fact" in refused and "User lives in Porto." in refused
 
-    _agent_turn(engine, "I play the cello.", _call("remember", text="User plays the cello."))
+    memory_tools_turn(engine, "dana", "I play the cello.", tool_call("remember", text="User plays the cello."))
     fid = next(f.id for f in engine.list("dana") if "cello" in f.content)
-    _agent_turn(engine, "Viola, not cello.", _call("update_memory", fact_id=fid, text="User plays the viola."))
-    refused = _agent_turn(engine, "Undo that.", _call("restore_memory", fact_id=fid))
+    memory_tools_turn(engine, "dana", "Viola, not cello.",
+                      tool_call("update_memory", fact_id=fid, text="User plays the viola."))
+    refused = memory_tools_turn(engine, "dana", "Undo that.", tool_call("restore_memory", fact_id=fid))
     assert f"restore its earlier version: '{fid}@v1'" in refused and "It replaced fact" not in refused
 
 

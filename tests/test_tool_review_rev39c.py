@@ -19,15 +19,13 @@ from datetime import datetime, timedelta, timezone
 
 import anyio
 import pytest
-from langchain.agents import create_agent
-from langchain_core.messages import AIMessage, HumanMessage
 
 from _helpers import ungated_engine
-from _langchain_fakes import replies
+from _langchain_fakes import memory_tools_turn, tool_call
 from memori_core import RecallEngine
 from memori_core.memory_tools import MemoryTools
 from memori_core.tool_queries import as_the_user_asks, the_user_in_first_person
-from memori_langchain import ChromaStore, MemoriStore, memory_tools
+from memori_langchain import ChromaStore, MemoriStore
 
 mcp = pytest.importorskip("mcp")
 from mcp.shared.memory import create_connected_server_and_client_session  # noqa: E402
@@ -114,15 +112,6 @@ def test_a_plain_move_is_still_ended_by_a_home_elsewhere(hash_embedder) -> None:
 
 # -- 3. the restore refusal's forget advice, and what forget deletes after a restore -------------------------
 
-def _call(name: str, **args: str) -> AIMessage:
-    return AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"{name}-1", "type": "tool_call"}])
-
-
-def _agent_turn(engine, said: str, *answers: AIMessage) -> str:
-    agent = create_agent(replies(*answers, AIMessage("Done.")), tools=memory_tools(engine))
-    out = agent.invoke({"messages": [HumanMessage(said)]}, {"configurable": {"entity_id": "dana"}})
-    return [m for m in out["messages"] if m.type == "tool"][-1].text
-
 
 def test_the_refusal_gives_the_forget_advice_once_after_every_restore(hash_embedder) -> None:
     engine = ungated_engine(hash_embedder)
@@ -132,14 +121,14 @@ def test_the_refusal_gives_the_forget_advice_once_after_every_restore(hash_embed
     engine.add("dana", ["User lives in Porto."], supersedes=list(ids.values()))  # one fact replacing two
     porto = engine.list("dana")[0].id
 
-    refused = _agent_turn(engine, "No, undo that.", _call("restore_memory", fact_id=porto))
+    refused = memory_tools_turn(engine, "dana", "No, undo that.", tool_call("restore_memory", fact_id=porto))
 
     assert refused.count("forget_memory") == 1
     assert refused.index("forget_memory") > max(refused.index(f"fact_id {i!r}") for i in ids.values())
     assert "Restore every replaced fact that still holds first" in refused
     # followed as told (both restored, then the forget), nothing the user still holds is lost
-    _agent_turn(engine, "Yes.", *(_call("restore_memory", fact_id=i) for i in ids.values()),
-                _call("forget_memory", fact_id=porto))
+    memory_tools_turn(engine, "dana", "Yes.", *(tool_call("restore_memory", fact_id=i) for i in ids.values()),
+                      tool_call("forget_memory", fact_id=porto))
     assert sorted(f.content for f in engine.list("dana")) == sorted(ids)
 
 
@@ -186,7 +175,7 @@ def test_restore_of_a_change_to_come_points_to_cancel_not_restore(hash_embedder)
     tools.remember("dana", f"User is starting a new job at Siemens on {day}.")
     siemens = next(r["id"] for r in engine.export("dana") if r.get("content", r.get("text")) == "User works at Siemens.")
 
-    refused = _agent_turn(engine, "Undo that.", _call("restore_memory", fact_id=siemens))
+    refused = memory_tools_turn(engine, "dana", "Undo that.", tool_call("restore_memory", fact_id=siemens))
 
     assert "It is to replace fact" in refused and "User works at Bosch." in refused
     assert f"call cancel_plan with fact_id {siemens!r}" in refused
