@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from _capture import SAID_AT, facts_of, told
@@ -12,19 +14,17 @@ from memori_core.extraction.opener_left import without_opener
 from memori_core.extraction.told_as_past import tells_the_past_over
 
 
-@pytest.mark.parametrize(("said", "kept"), [
+# A lead cut before what follows it: the colon lead of what the user said (before their own statement), the opener of
+# a fact (before its subject).
+_COLON_LEADS = [
     ("since you're planning the meals: I'm not vegetarian anymore", "I'm not vegetarian anymore"),
     ("quick rundown before you plan anything: we've got twins", "we've got twins"),
     # the lead holds the user's own statement, or no first-person statement follows: left whole
     ("I have two things to say: I'm vegan and I'm 40", "I have two things to say: I'm vegan and I'm 40"),
     ("Diet: vegan, no nuts", "Diet: vegan, no nuts"),
     ("my sister is visiting: I'll be quiet", "my sister is visiting: I'll be quiet"),
-])
-def test_a_colon_lead_is_cut_only_before_the_users_own_statement(said: str, kept: str) -> None:
-    assert cut_colon_lead(said) == kept
-
-
-@pytest.mark.parametrize(("fact", "kept"), [
+]
+_OPENERS = [
     ("About that, User was diagnosed coeliac in the spring.", "User was diagnosed coeliac in the spring."),
     ("These days User is on nicotine patches instead.", "User is on nicotine patches instead."),
     ("Confession, User quit the gym in March.", "User quit the gym in March."),  # a discourse label is a lead
@@ -37,9 +37,14 @@ def test_a_colon_lead_is_cut_only_before_the_users_own_statement(said: str, kept
     ("Unlike their sister, User is not vegan.", "Unlike their sister, User is not vegan."),
     ("Most weekends, User works at the bar.", "Most weekends, User works at the bar."),
     ("Without meds, User can't sleep.", "Without meds, User can't sleep."),
-])
-def test_only_a_lead_before_the_subject_is_cut(fact: str, kept: str) -> None:
-    assert without_opener(fact) == kept
+]
+
+
+@pytest.mark.parametrize(("cut", "said", "kept"), [(cut_colon_lead, *row) for row in _COLON_LEADS]
+                         + [(without_opener, *row) for row in _OPENERS])
+def test_a_lead_is_cut_only_before_the_users_own_statement_or_the_facts_subject(
+        cut: Callable[[str], str], said: str, kept: str) -> None:
+    assert cut(said) == kept
 
 
 @pytest.mark.parametrize("said", [
@@ -66,18 +71,12 @@ def test_a_name_or_an_age_told_last_is_not_put_in_the_past() -> None:
 @pytest.mark.parametrize("said", [
     "they moved me onto the sofa", "my mum put me on the train home", "they switched me to a new laptop",
     "my GP took me off the waiting list and put me on the priority list",
-])
-def test_the_user_moved_onto_no_shift_and_no_medicine_is_no_change(said: str) -> None:
-    assert as_moved_me(said) is None
-
-
-@pytest.mark.parametrize("said", [
     # rev39a finding 2: a shift of the past, to come, or for a while only is not the shift the user is on now
     "they put me on nights last year", "they've put me on nights from next month",
     "they moved me onto nights for next week only, covering for Sam", "my boss put me on days while Sarah is on leave",
     "they switched me to the late shift, only for tomorrow",
 ])
-def test_a_shift_move_of_the_past_to_come_or_for_a_while_is_not_the_shift_now(said: str) -> None:
+def test_a_move_onto_no_shift_or_medicine_or_a_shift_not_held_now_is_no_change(said: str) -> None:
     assert as_moved_me(said) is None
 
 
