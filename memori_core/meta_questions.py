@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .validate import check_str
+
 __all__ = ["asks_what_memory_holds"]
 
 _ME = r"(?:me|myself|my\s+(?:life|profile|preferences|details))"
@@ -56,8 +58,7 @@ def asks_what_memory_holds(query: str) -> bool:
     >>> asks_what_memory_holds("What do you know about me?"), asks_what_memory_holds("Where do I live?")
     (True, False)
     """
-    if not isinstance(query, str):
-        raise TypeError(f"query must be a str, got {type(query).__name__}")
+    check_str(query, "query")
     text = " ".join(unicodedata.normalize("NFKC", query).casefold().replace("\u2019", "'").split())
     text = _LEAD.sub("", text.strip()).rstrip(" ?!.")
     return _META.match(text) is not None

@@ -25,6 +25,7 @@ from functools import lru_cache
 
 from .ranking.conversation import COURTESY_WORDS, is_courtesy
 from .text import analyzer
+from .validate import check_str
 
 __all__ = ["as_the_user_asks", "is_courtesy_turn", "the_user_in_first_person"]
 
@@ -104,8 +105,7 @@ def as_the_user_asks(query: str) -> str:
     >>> as_the_user_asks("where does the user work"), as_the_user_asks("How do I add a user in Django?")
     ('where do I work?', 'How do I add a user in Django?')
     """
-    if not isinstance(query, str):
-        raise TypeError(f"query must be a str, got {type(query).__name__}")
+    check_str(query, "query")
     if is_courtesy_turn(query) or all(w.casefold() in COURTESY_WORDS for w in _WORD.findall(query)):
         return query  # "thanks", "ok", "no": asked as "my thanks?" it would recall facts
     out = query
@@ -147,8 +147,7 @@ def the_user_in_first_person(query: str) -> str:
     >>> the_user_in_first_person("where does the user get redirected after login")
     'where does the user get redirected after login'
     """
-    if not isinstance(query, str):
-        raise TypeError(f"query must be a str, got {type(query).__name__}")
+    check_str(query, "query")
     if "user" not in query.casefold():
         return query
     out = _POSSESSIVE.sub("my", query)
@@ -176,6 +175,5 @@ def is_courtesy_turn(query: str) -> bool:
     """Whether ``query`` is a courtesy turn as the engine (default analyzer) reads one: "thanks", "ok", "bye",
     "👍" (:func:`~memori_core.ranking.conversation.is_courtesy`). The engine recalls nothing for it; rewritten
     as a question ("my thanks?") it would recall facts."""
-    if not isinstance(query, str):
-        raise TypeError(f"query must be a str, got {type(query).__name__}")
+    check_str(query, "query")
     return bool(query.strip()) and is_courtesy(query, analyzer("unicode", "english")(query), _courtesy_terms())

@@ -29,6 +29,18 @@ FACT_FIELD_KEYS = frozenset({
 })
 
 
+def check_str(value: Any, name: str) -> str:
+    """``value`` if it is a ``str``; anything else raises ``TypeError`` naming ``name`` and the type given.
+
+    >>> check_str(3, "query")
+    Traceback (most recent call last):
+    TypeError: query must be a str, got int
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+    return value
+
+
 def check_text(value: str, name: str) -> str:
     """``value`` if it can be stored as UTF-8; a lone surrogate (``"\\ud800"``) raises ``ValueError`` naming it."""
     try:
@@ -286,8 +298,7 @@ def check_query(query: Any) -> str:
     """A query must be a ``str`` (blank is allowed: it recalls nothing); anything else, ``None`` included (an
     app's missing value, not a blank question), raises ``TypeError`` naming ``query``. Returns what recall reads
     of it: all of it, or for a query longer than :data:`MAX_TURN_CHARS` its :func:`clip_turn`."""
-    if not isinstance(query, str):
-        raise TypeError(f"query must be a str, got {type(query).__name__}")
+    check_str(query, "query")
     return clip_turn(check_text(query, "query"))
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from ..validate import check_str
+
 __all__ = ["COLON_LEAD", "cut_colon_lead"]
 
 _FIRST_PERSON = r"(?:i|i'm|i've|i'd|i'll|im|ive|my|me|myself|we|we're|we've|we'd|we'll|our|us)"
@@ -37,7 +39,6 @@ def cut_colon_lead(text: str) -> str:
     >>> cut_colon_lead("Diet: vegan, no nuts")
     'Diet: vegan, no nuts'
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, not {type(text).__name__}")
+    check_str(text, "text")
     m = COLON_LEAD.match(text)
     return text[m.end():] if m is not None else text

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import re
 
+from ..validate import check_str
+
 __all__ = ["refused_shape", "tidied"]
 
 _BRACKETED = re.compile(r"\([^)]*\)")
@@ -100,8 +102,7 @@ def refused_shape(fact: str, *, told_before: bool = False) -> str | None:
     >>> refused_shape("User is Mei Ling, 29, nurse at Sunway Medical, vegetarian.") is None  # a list: true facts
     True
     """
-    if not isinstance(fact, str):
-        raise TypeError(f"fact must be a str, not {type(fact).__name__}")
+    check_str(fact, "fact")
     kept = tidied(fact)
     unbracketed = _BRACKETED.sub("", kept)
     first_clause = re.split(r"[,;]", unbracketed, maxsplit=1)[0]  # after it "it" may be what the clause named

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from ..validate import check_str
+
 __all__ = ["without_opener"]
 
 # Only a discourse lead is cut ("About that,", "Anyway,", "These days", "New surname,", "No more rugby for them,").
@@ -43,8 +45,7 @@ def without_opener(fact: str) -> str:
     >>> without_opener("User's wife, her rabbit Clover.")
     "User's wife, her rabbit Clover."
     """
-    if not isinstance(fact, str):
-        raise TypeError(f"fact must be a str, not {type(fact).__name__}")
+    check_str(fact, "fact")
     if fact.startswith("User"):
         return fact
     m = _OPENER.match(fact)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..slots import holder, slots_of
+from ..validate import check_str
 from .cues import is_negated
 from .types import ExtractedFact
 
@@ -46,8 +47,7 @@ def tells_the_past_over(text: str) -> bool:
     >>> tells_the_past_over("that was two months ago and I'm loving it"), tells_the_past_over("that was back in April")
     (False, False)
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, not {type(text).__name__}")
+    check_str(text, "text")
     return _PAST_OVER.search(text) is not None
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..calendar_words import ANY_MONTH, ANY_WEEKDAY, SHORT_MONTHS, month_number
 from ..number_words import count_of, number_words
+from ..validate import check_str
 
 __all__ = ["CHANGE_DAYS", "HORIZON_DAYS", "UPCOMING_MOST", "asks_about_travel", "asks_what_is_coming",
            "plans_in_force", "still_ahead", "tells_a_dated_plan", "tells_a_plan"]
@@ -80,8 +81,7 @@ def asks_what_is_coming(query: str) -> bool:
     my trip?" (a trip with no place). Not a question about the past ("What did I do last weekend?"), nor one with no
     asker ("What films are coming up?", "Are there plans for a new stadium?", "Anything good coming up on
     Netflix?"), nor one of plans for a thing ("What are my plans for retirement savings?")."""
-    if not isinstance(query, str):
-        raise TypeError(f"query must be a str, got {type(query).__name__}")
+    check_str(query, "query")
     text = query.replace("\u2019", "'")
     if _PAST.search(text) or _PLANS_FOR_A_THING.search(text):
         return False

@@ -19,6 +19,7 @@ from typing import Any
 from ..context import OPEN_TAG, append_block, is_block
 from ..placement import SYSTEM, check_placement, place_in_turns
 from ..query import field_of, is_google_content, part_text
+from ..validate import check_str
 
 __all__ = [
     "PROVIDERS",
@@ -45,8 +46,7 @@ _ALIASES = {
 
 def normalize_provider(provider: str) -> str:
     """The canonical provider name (case-insensitive, a few aliases); ``ValueError`` for an unknown one."""
-    if not isinstance(provider, str):
-        raise TypeError(f"provider must be a str, got {type(provider).__name__}")
+    check_str(provider, "provider")
     name = provider.strip().lower()
     name = _ALIASES.get(name, name)
     if name not in PROVIDERS:
