@@ -37,10 +37,11 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .care import FIRST_PERSON
+from .care import DRUG_NAME, FIRST_PERSON
 from .names import is_not_a_name
 
 __all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "asks_how_to",
+           "names_the_askers",
            "asks_what_is_usual",
            "asks_the_way_there", "asks_what_is_left",
            "asks_what_was_told", "general_margin", "is_general", "names_known", "reads_as_a_question", "speaks_of_the_user",
@@ -128,6 +129,41 @@ def asks_what_is_usual(question: str) -> bool:
     """
     text = question.replace("\u2019", "'")
     return _USUAL.search(text) is not None and _POINTS_BACK.search(text) is None
+
+
+# what a question names of the asker's: "the dog", "my car" (a thing the facts say the user has), a medicine a fact holds
+_THE_THING = re.compile(r"\b(?:the|my|our)\s+((?:[a-z][\w-]*\s+)?[a-z][\w-]*)", re.IGNORECASE)
+_A_MEDICINE = re.compile(rf"\b{DRUG_NAME}\b", re.IGNORECASE)
+
+
+def names_the_askers(question: str, texts: Iterable[str]) -> bool:
+    """Whether ``question`` names something ``texts`` (the facts) say is the user's: a thing it puts after the/my/our
+    that a fact gives the user ("What does the dog usually eat?" and "User's dog Biscuit is on a grain-free diet.",
+    "User has a dog."), or a medicine a fact names ("Does metformin usually cause stomach upset?" and "User takes
+    metformin twice a day."). A usual-question that does is no general question (rev39b finding 4).
+
+    >>> names_the_askers("What does the dog usually eat?", ["User's dog Biscuit is on a grain-free diet."])
+    True
+    >>> names_the_askers("How long do dogs usually live?", ["User's dog Biscuit is on a grain-free diet."])
+    False
+    """
+    things = {w.lower() for m in _THE_THING.finditer(question) for w in m.group(1).split()
+              if len(w) > 2 and w.lower() not in _NOT_A_THING}
+    medicines = {m.group(0).lower() for m in _A_MEDICINE.finditer(question)}
+    if not things and not medicines:
+        return False
+    owned = re.compile(
+        r"\b(?:(?:user's|my|our)\s+|(?:user|i)\s+(?:has|have|owns?|keeps?|drives?|rents?)\s+(?:an?\s+|two\s+|three\s+)?)"
+        rf"(?:[\w'-]+\s+){{0,2}}?(?:{'|'.join(map(re.escape, sorted(things)))})(?:s|es)?\b" if things else r"(?!)",
+        re.IGNORECASE)
+    for text in texts:
+        if owned.search(text) or (medicines and medicines & {m.group(0).lower() for m in _A_MEDICINE.finditer(text)}):
+            return True
+    return False
+
+
+_NOT_A_THING = frozenset({"the", "best", "most", "first", "last", "same", "other", "usual", "way", "time", "day",
+                          "week", "year", "world", "average", "most"})
 
 
 _TOLD_BEFORE = re.compile(
@@ -295,18 +331,29 @@ def subject_names(question: str) -> set[str]:
     return {n for n in found if not is_not_a_name(n)}
 
 
-# a word a fact holds right after a preposition of place or a verb of going: where something is or goes ("three weeks
-# in Japan", "moved to Lisbon"), not someone the memory knows
-_PLACED = re.compile(r"\b(?:in|to|from|near|at|around|across|through|via|into|outside|within|towards?|visit|visiting|"
-                     r"visited|of)\s+$", re.IGNORECASE)
+# a word right after a preposition of place: where something is or goes ("three weeks in Japan", "moved to Lisbon");
+# not after of/from/at or a verb of visiting, which take people as often ("takes care of Mia", "a lift from Dan",
+# "visiting Priya": rev39b finding 3)
+_PLACED = re.compile(r"\b(?:in|to|near|around|across|through|via|into|outside|within|towards?)\s+$", re.IGNORECASE)
+# the same without "to", which takes people as often ("sent a card to Priya", "talks to Dan")
+_IN_A_PLACE = re.compile(r"\b(?:in|near|around|across|through|via|into|outside|within)\s+$", re.IGNORECASE)
 
 
-def _names_someone(names: set[str], text: str) -> bool:
+def _placed_in(names: set[str], question: str) -> set[str]:
+    """Those of ``names`` the question puts after a preposition of place ("Is it cold in Georgia?": Georgia)."""
+    return {m.group(0) for m in re.finditer(r"\w+", question)
+            if m.group(0) in names and _PLACED.search(question, max(0, m.start() - 12), m.start()) is not None}
+
+
+def _names_someone(names: set[str], text: str, places: set[str] = frozenset()) -> bool:
     """Whether ``text`` holds one of ``names`` other than as a place it puts something in ("User and Kenji plan three
-    weeks in Japan." names Kenji, not Japan)."""
+    weeks in Japan." names Kenji, not Japan); "to" places only a name the question asks as a place too (``places``:
+    "Is it cold in Georgia?"), as people are sent and talked to."""
     for m in re.finditer(r"\w+", text):
-        if m.group(0) in names and _PLACED.search(text, max(0, m.start() - 12), m.start()) is None:
-            return True
+        if m.group(0) in names:
+            placed = _PLACED if m.group(0) in places else _IN_A_PLACE
+            if placed.search(text, max(0, m.start() - 12), m.start()) is None:
+                return True
     return False
 
 
@@ -331,8 +378,9 @@ def names_known(question: str, texts: Iterable[str]) -> bool:
     words |= {w[:-1] for w in words if w.endswith("s") and question.find(w + "'s") >= 0}
     if not names and not words:
         return False  # the common case: no fact is read
+    places = _placed_in(names | words, question)
     for text in texts:
-        if names and not names.isdisjoint(re.findall(r"\w+", text)) and _names_someone(names, text):
+        if names and not names.isdisjoint(re.findall(r"\w+", text)) and _names_someone(names, text, places):
             return True
         head = _FACT_HEAD.match(text)
         if head is not None and head.group(1) in words:
