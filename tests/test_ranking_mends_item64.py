@@ -29,7 +29,8 @@ def test_a_habit_taken_daily_is_no_health_fact(fact):
 
 
 @pytest.mark.parametrize("fact", ["User takes allopurinol every day.", "I take baclofen three times a day.",
-                                  "User takes her amlodipine every morning."])
+                                  "User takes her amlodipine every morning.",
+                                  "User takes iron and folic acid every day.", "User takes vitamin D daily."])
 def test_a_medicine_taken_daily_stays_a_health_fact(fact):
     assert "health" in fact_domains(fact)
 
@@ -46,6 +47,16 @@ def test_a_possessed_body_word_is_held_by_its_owner_not_the_user(fact, holder):
                                   "User's kidneys are failing."])
 def test_the_users_own_body_word_stays_the_users(fact):
     assert outside_holder(fact) is None
+
+
+@pytest.mark.model
+def test_engine_gives_no_painkiller_question_the_mums_kidney_failure(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    for f in ("User's mum's kidneys are failing and she takes furosemide.", "User lives in Leeds.",
+              "User works as an accountant.", "User plays five-a-side on Thursdays."):
+        engine.add("u", f)
+    got = [f.content for f in engine.recall("Can I take ibuprofen for my back pain?", "u")]
+    assert "User's mum's kidneys are failing and she takes furosemide." not in got
 
 
 # 3. a person after of / from / visiting is someone the memory knows

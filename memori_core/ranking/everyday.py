@@ -75,9 +75,13 @@ _SPECIALISTS = ("cardiologist", "haematologist", "hematologist", "gynaecologist"
                 "oncologist", "dermatologist", "neurologist", "rheumatologist", "endocrinologist", "urologist",
                 "nephrologist", "gastroenterologist", "psychiatrist", "specialist", "consultant said",
                 "doctor told", "doctor said", "doctor put")
-# a daily medicine told by its schedule: "takes allopurinol every day", "I take baclofen three times a day"; the word
-# taken is a medicine's name (not "takes photos every day", "takes Max and Bella out twice a day": rev39b finding 1)
-_DAILY_MEDICINE = (rf"\btak(?:e|es|ing)\s+(?:(?:his|her|my|their|its)\s+)?{DRUG_NAME}\s+(?:every\s+(?:day|morning|"
+# a daily medicine told by its schedule: "takes allopurinol every day", "I take baclofen three times a day", "takes
+# iron and folic acid every day"; what is taken is a medicine's name or a supplement (not "takes photos every day",
+# "takes Max and Bella out twice a day": rev39b finding 1)
+_SUPPLEMENT = (r"(?:iron|folic\s+acid|folate|vitamins?(?:\s+(?:[a-e]\d{0,2}|d3))?|b12|supplements?|magnesium|zinc|"
+               r"calcium|potassium|fish\s+oil|omega[\s-]?3s?|probiotics?|melatonin|multivitamins?|cod\s+liver\s+oil)")
+_TAKEN = rf"(?:(?:his|her|my|their|its)\s+)?(?:{DRUG_NAME}|{_SUPPLEMENT})"
+_DAILY_MEDICINE = (rf"\btak(?:e|es|ing)\s+{_TAKEN}(?:\s*(?:,|and|&)\s*{_TAKEN})*\s+(?:every\s+(?:day|morning|"
                    r"night|evening)|daily|once\s+a\s+day|twice\s+a\s+day|(?:two|three|four)\s+times\s+a\s+day)\b")
 # a sum of money told in a currency: "$18,000 of debt", "1.5 lakh rupees", "3,000 pesos a month left"
 _SUM = (r"[$\u00a3\u20ac\u00a5\u20b9]\s?\d|\b\d[\d,.]*\s*(?:k\s+)?(?:dollars|pounds|quid|euros|rupees|lakhs?|crores?|pesos|yen|"
@@ -170,7 +174,7 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "descent", "descents", "ascent", "downhill", "uphill", "trek", "trekking", "steep", "summit", "scramble",
          "scaffold", "scaffolding", "ladder", "ladders", "at heights", "working at height", "carry heavy",
          "carrying heavy", "heavy lifting", "lift heavy", "shovel", "shovelling", "shoveling", "digging",
-         "office chair", "standing desk", "posture", "ergonomic", "aerobics", "water aerobics", "aqua aerobics",
+         "office chair", "desk chair", "home desk", "desk setup", "desk set up", "standing desk", "posture", "ergonomic", "aerobics", "water aerobics", "aqua aerobics",
          "zumba", "tai chi", "rowing", "bootcamp", "exercise class", "fitness class"),
         r"\bruns?\s+(?:\d+\s*(?:k|km|miles)|marathons?|half|ultras?|every|most|three|twice|four|five)\b|"
         r"\bbroken?\s+(?:\w+\s+)?(?:leg|arm|ankle|wrist|foot|toe|rib|collarbone|hand|finger)s?\b|" + _words(
