@@ -66,7 +66,6 @@ def test_engine_gives_no_painkiller_question_the_mums_kidney_failure(minilm):
     ("What does Priya usually like as a gift?", "User is visiting Priya in Delhi next month."),
     ("How old is Lily usually at her christening?", "User is the godmother of Lily."),
     ("What does Tom usually charge?", "User bought a bike from Tom."),
-    ("What does Priya usually like?", "User sent a birthday card to Priya."),
 ])
 def test_a_person_after_a_preposition_is_known(question, fact):
     assert names_known(question, [fact])
@@ -75,6 +74,7 @@ def test_a_person_after_a_preposition_is_known(question, fact):
 def test_a_place_the_question_asks_in_is_not_someone_known():
     assert not names_known("What is the weather usually like in Japan?", ["User and Kenji plan three weeks in Japan."])
     assert not names_known("Is it usually cold in Lisbon?", ["User moved to Lisbon last year."])
+    assert not names_known("When did Tonga first play at a Rugby World Cup?", ["The family is going to Tonga in May."])
 
 
 # 4. a usual-question about the user's own thing

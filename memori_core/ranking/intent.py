@@ -331,29 +331,18 @@ def subject_names(question: str) -> set[str]:
     return {n for n in found if not is_not_a_name(n)}
 
 
-# a word right after a preposition of place: where something is or goes ("three weeks in Japan", "moved to Lisbon");
-# not after of/from/at or a verb of visiting, which take people as often ("takes care of Mia", "a lift from Dan",
-# "visiting Priya": rev39b finding 3)
+# a word a fact holds right after a preposition of place: where something is or goes ("three weeks in Japan", "moved
+# to Lisbon", "going to Tonga"), not someone the memory knows; not after of/from/at or a verb of visiting, which take
+# people as often ("takes care of Mia", "a lift from Dan", "visiting Priya": rev39b finding 3)
 _PLACED = re.compile(r"\b(?:in|to|near|around|across|through|via|into|outside|within|towards?)\s+$", re.IGNORECASE)
-# the same without "to", which takes people as often ("sent a card to Priya", "talks to Dan")
-_IN_A_PLACE = re.compile(r"\b(?:in|near|around|across|through|via|into|outside|within)\s+$", re.IGNORECASE)
 
 
-def _placed_in(names: set[str], question: str) -> set[str]:
-    """Those of ``names`` the question puts after a preposition of place ("Is it cold in Georgia?": Georgia)."""
-    return {m.group(0) for m in re.finditer(r"\w+", question)
-            if m.group(0) in names and _PLACED.search(question, max(0, m.start() - 12), m.start()) is not None}
-
-
-def _names_someone(names: set[str], text: str, places: set[str] = frozenset()) -> bool:
+def _names_someone(names: set[str], text: str) -> bool:
     """Whether ``text`` holds one of ``names`` other than as a place it puts something in ("User and Kenji plan three
-    weeks in Japan." names Kenji, not Japan); "to" places only a name the question asks as a place too (``places``:
-    "Is it cold in Georgia?"), as people are sent and talked to."""
+    weeks in Japan." names Kenji, not Japan)."""
     for m in re.finditer(r"\w+", text):
-        if m.group(0) in names:
-            placed = _PLACED if m.group(0) in places else _IN_A_PLACE
-            if placed.search(text, max(0, m.start() - 12), m.start()) is None:
-                return True
+        if m.group(0) in names and _PLACED.search(text, max(0, m.start() - 12), m.start()) is None:
+            return True
     return False
 
 
@@ -378,9 +367,8 @@ def names_known(question: str, texts: Iterable[str]) -> bool:
     words |= {w[:-1] for w in words if w.endswith("s") and question.find(w + "'s") >= 0}
     if not names and not words:
         return False  # the common case: no fact is read
-    places = _placed_in(names | words, question)
     for text in texts:
-        if names and not names.isdisjoint(re.findall(r"\w+", text)) and _names_someone(names, text, places):
+        if names and not names.isdisjoint(re.findall(r"\w+", text)) and _names_someone(names, text):
             return True
         head = _FACT_HEAD.match(text)
         if head is not None and head.group(1) in words:
