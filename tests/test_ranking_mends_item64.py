@@ -89,10 +89,12 @@ def test_a_usual_question_names_the_users_thing(question, fact):
 
 
 @pytest.mark.parametrize("question", ["How long do dogs usually live?", "Does ibuprofen usually upset the stomach?",
+                                      "what's the drive time from Atlanta to Asheville usually",
                                       "What age do babies usually start solids?"])
 def test_a_usual_question_about_the_world_names_nothing_of_the_users(question):
     assert not names_the_askers(question, ["User's dog Biscuit is on a grain-free diet.",
-                                           "User takes metformin twice a day."])
+                                           "User takes metformin twice a day.",
+                                           "User's drive to school is about 25 minutes on I-285."])
 
 
 @pytest.mark.model

@@ -132,7 +132,9 @@ def asks_what_is_usual(question: str) -> bool:
 
 
 # what a question names of the asker's: "the dog", "my car" (a thing the facts say the user has), a medicine a fact holds
-_THE_THING = re.compile(r"\b(?:the|my|our)\s+((?:[a-z][\w-]*\s+)?[a-z][\w-]*)", re.IGNORECASE)
+# (not a word that only qualifies a measure: "the drive time from Atlanta to Asheville")
+_THE_THING = re.compile(r"\b(?:the|my|our)\s+([a-z][\w-]*)\b(?!\s+(?:times?|costs?|prices?|distance|length|size|"
+                        r"rates?|fares?|speed|limit|temperature|weather)\b)", re.IGNORECASE)
 _A_MEDICINE = re.compile(rf"\b{DRUG_NAME}\b", re.IGNORECASE)
 
 
@@ -147,8 +149,7 @@ def names_the_askers(question: str, texts: Iterable[str]) -> bool:
     >>> names_the_askers("How long do dogs usually live?", ["User's dog Biscuit is on a grain-free diet."])
     False
     """
-    things = {w.lower() for m in _THE_THING.finditer(question) for w in m.group(1).split()
-              if len(w) > 2 and w.lower() not in _NOT_A_THING}
+    things = {w for m in _THE_THING.finditer(question) if len(w := m.group(1).lower()) > 2 and w not in _NOT_A_THING}
     medicines = {m.group(0).lower() for m in _A_MEDICINE.finditer(question)}
     if not things and not medicines:
         return False
