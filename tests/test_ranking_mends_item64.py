@@ -30,7 +30,8 @@ def test_a_habit_taken_daily_is_no_health_fact(fact):
 
 @pytest.mark.parametrize("fact", ["User takes allopurinol every day.", "I take baclofen three times a day.",
                                   "User takes her amlodipine every morning.",
-                                  "User takes iron and folic acid every day.", "User takes vitamin D daily."])
+                                  "User takes iron and folic acid every day.", "User takes vitamin D daily.",
+                                  "I take hydroxyurea and folic acid every day."])
 def test_a_medicine_taken_daily_stays_a_health_fact(fact):
     assert "health" in fact_domains(fact)
 

@@ -81,7 +81,9 @@ _SPECIALISTS = ("cardiologist", "haematologist", "hematologist", "gynaecologist"
 _SUPPLEMENT = (r"(?:iron|folic\s+acid|folate|vitamins?(?:\s+(?:[a-e]\d{0,2}|d3))?|b12|supplements?|magnesium|zinc|"
                r"calcium|potassium|fish\s+oil|omega[\s-]?3s?|probiotics?|melatonin|multivitamins?|cod\s+liver\s+oil)")
 _TAKEN = rf"(?:(?:his|her|my|their|its)\s+)?(?:{DRUG_NAME}|{_SUPPLEMENT})"
-_DAILY_MEDICINE = (rf"\btak(?:e|es|ing)\s+{_TAKEN}(?:\s*(?:,|and|&)\s*{_TAKEN})*\s+(?:every\s+(?:day|morning|"
+# a list holding one is a list of medicines: "takes hydroxyurea and folic acid every day"
+_OTHER_TAKEN = r"[a-z][\w-]*\s*(?:,|and|&)\s*"
+_DAILY_MEDICINE = (rf"\btak(?:e|es|ing)\s+(?:{_OTHER_TAKEN})*{_TAKEN}(?:\s*(?:,|and|&)\s*[a-z][\w-]*)*\s+(?:every\s+(?:day|morning|"
                    r"night|evening)|daily|once\s+a\s+day|twice\s+a\s+day|(?:two|three|four)\s+times\s+a\s+day)\b")
 # a sum of money told in a currency: "$18,000 of debt", "1.5 lakh rupees", "3,000 pesos a month left"
 _SUM = (r"[$\u00a3\u20ac\u00a5\u20b9]\s?\d|\b\d[\d,.]*\s*(?:k\s+)?(?:dollars|pounds|quid|euros|rupees|lakhs?|crores?|pesos|yen|"
