@@ -188,7 +188,7 @@ class GateSignals:
         if conv is not None and not turn.news and turn.leans:
             followed = lambda: (conv if len(conversation_turns(turn.read)) <= 1  # noqa: E731
                                 else self._embedded(conversation_text(query, turn.read[-1:]) or query))
-        care = self._care(question, asked, scores, gathered.facts, top, followed, fed_to(query) is not None)
+        care = self._care(question, asked, scores, gathered.facts, top, followed, fed_to(query))
         if care is not None:
             scores = replace(scores, care=care)
         if cfg.gate_implied:
@@ -261,13 +261,13 @@ class GateSignals:
 
     def _care(self, question: np.ndarray, asked: str, scores: PoolScores, facts: Sequence[StoredFact],
               top: np.ndarray, conversation: Callable[[], np.ndarray] | None = None,
-              fed_to_another: bool = False) -> np.ndarray | None:
+              fed: str | None = None) -> np.ndarray | None:
         """The pool rows the gate may keep as care facts (:mod:`~.ranking.care`) of a personal question (the
         caller checks it is one): among ``top``, the ``limit`` best, allergies, medications and diets of the
         user's household, or of someone ``asked`` (the question and the turns read with it) names
         (:func:`~.ranking.care.named_by`), when the question, or the ``conversation`` a follow-up goes on from
         (its embedding, made only when read), is about food or health. A question of what to feed someone else
-        (``fed_to_another``: "What should I feed Mylo?", :func:`~.ranking.implications.fed_to`) has none of the
+        (``fed``, whom it asks to feed: "What should I feed Mylo?", :func:`~.ranking.implications.fed_to`) has none of the
         asker's own.
 
         Cheapest test first: only rows the cosine rules would drop and the care bar admits are read, and
@@ -282,7 +282,7 @@ class GateSignals:
         # is coeliac." unless it names her or "we".
         rows = [i for i in top.tolist() if is_care_fact(text := facts[i].content) and named_by(text, asked)
                 and ((kin := kin_holder(text)) is None or names_them(kin, asked))
-                and not (fed_to_another and is_the_askers_own(text))]
+                and not (fed is not None and is_the_askers_own(text) and not names_them(fed, text))]
         if not rows:
             return None
         prototypes = self._prototype_vectors(question.shape[0])
@@ -311,7 +311,9 @@ class GateSignals:
         hold. A keyword search, a question for the asker (``asker``: :func:`~.ranking.care.for_the_asker`) or
         one about "the user", asking what the asker told (:func:`~.ranking.intent.asks_what_was_told`) or the way to
         a place named before (:func:`~.ranking.intent.asks_the_way_there`) or what is left of a debt
-        (:func:`~.ranking.intent.asks_what_is_left`) never is, and costs no prototype."""
+        (:func:`~.ranking.intent.asks_what_is_left`) never is, and costs no prototype. A question asking what is
+        usual is general by its words alone (the caller then checks it names nothing of the user's:
+        :func:`~.ranking.intent.names_the_askers`)."""
         cfg = self.config
         if (cfg.gate != "relevance" or cfg.gate_general is None or not reads_as_a_question(query)
                 or asker or speaks_of_the_user(query) or asks_what_was_told(query) or asks_the_way_there(query)

@@ -54,7 +54,7 @@ from ..ranking.implications import (
     gift_for,
     not_about_them,
 )
-from ..ranking.intent import asks_how_to, names_known
+from ..ranking.intent import asks_how_to, asks_what_is_usual, names_known, names_the_askers
 from ..ranking.judged import JUDGE_RULE, judged_select
 from ..ranking.lexical import unique_terms
 from ..ranking.gate import rule_names
@@ -392,6 +392,9 @@ class ReadPath(Answers, GateSignals, Judging):
         if isinstance(gathered, str):
             return gathered
         facts = gathered.facts
+        if general_shape and asks_what_is_usual(query) and names_the_askers(query, facts.texts()):
+            # "What does the dog usually eat?" with the user's dog in the facts: about the user's dog, not dogs
+            general_shape = False
         turn = _turn(query, read, general_shape and not names_known(query, facts.texts()))
         gate_cos = self._gate_cosine(gathered, turn)
         scores = self._pool_scores(query, q_tokens, limit, gathered, gate_cos, turn, asker, own, affinity)
@@ -522,12 +525,14 @@ class ReadPath(Answers, GateSignals, Judging):
         the reply. A reply recall never saw is read as the last turn (the context holds no roles). Courtesy turns
         at the end ("thanks", "ok great") are passed over: they ask for nothing, and recall kept nothing for them."""
         turns = list(request.turns)
+        with self._entity_lock(request.entity_id):
+            asked = {a.query for a in self._cache_for(request.entity_id).answers}
+        if len(turns) > 1 and turns[-1] not in asked and turns[-2] in asked:
+            turns.pop()  # the reply to "thanks": "You're welcome!" (rev39b finding 6)
         while len(turns) > 1 and self._is_courtesy(turns[-1]):
             turns.pop()  # "its red and hot" after "my knee is swollen, can I take loxonin" and "thanks": the knee
         if len(turns) < 2:
             return turns[-1]
-        with self._entity_lock(request.entity_id):
-            asked = {a.query for a in self._cache_for(request.entity_id).answers}
         return turns[-2] if turns[-1] not in asked and turns[-2] in asked else turns[-1]
 
     def _embed_query(self, query: str, query_vector: Any | None) -> np.ndarray:

@@ -196,8 +196,10 @@ _DRUG_STEMS = r"[a-z]{2,}(?:" + "|".join((*(e for endings in DRUG_ENDINGS.values
     "morphone", "triptan", "setron", "lukast", "buterol", "meterol", "moterol", "butamol", "sonide", "tropium",
     "zapine", "tiapine", "peridone", "tirzepatide", "umab", "imab", "trigine", "racetam", "dronate", "fibrate",
     "steride", "afil", "tadine", "fenadine", "tirizine", "azosin", "ulosin")) + ")"
+DRUG_NAME = rf"(?:{_DRUGS}|{_DRUG_STEMS})"
+"""A medicine's name, from the list or by its USAN/INN stem (a regex alternation, matched case-insensitively)."""
 # A drug as a fact names it after "takes" or "on": "takes metformin", "on daily warfarin", "taking her amlodipine".
-_A_DRUG = rf"\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS}|{_DRUG_STEMS})\b"
+_A_DRUG = rf"\s+(?:(?:daily|a|an|some|their|her|his)\s+)?{DRUG_NAME}\b"
 CARRIED_MEDICINE = (
     r"\b(?:insulin|inhalers?|puffers?|epi-?pens?|adrenaline\s+pens?|cpap|glucose\s+(?:monitor|sensor)s?|"
     r"libre\s+sensors?|dexcom|pill\s+organi[sz]ers?|medications?|medicines?|meds|prescriptions?|diabet\w*|"
@@ -274,8 +276,10 @@ def negated_at(text: str, start: int) -> bool:
 
 
 # "US" in capitals in a turn that is not all capitals is the country ("size 8 in US kids", "US visa rules"); so is "us"
-# typed in lower case right before what only a country has ("4200 yen in us dollars", "us citizens")
-_THE_US = re.compile(r"\bUS\b|\b(?i:us)\s+(?=(?i:dollars?|cents?|citizens?|citizenship|passports?|embassy|consulate|"
+# typed in lower case right before what only a country has ("4200 yen in us dollars", "us citizens"); not the asker
+# and those with them after a verb that takes them ("help us open a savings account", "recommend us states to visit")
+_THE_US = re.compile(r"\bUS\b|(?<!\w)(?<!(?i:help)\s)(?<!(?i:let)\s)(?<!(?i:give)\s)(?<!(?i:recommend)\s)"
+                     r"(?<!(?i:show)\s)(?<!(?i:tell)\s)(?<!(?i:for)\s)(?i:us)\s+(?=(?i:dollars?|cents?|citizens?|citizenship|passports?|embassy|consulate|"
                      r"government|president|presidential|elections?|senate|congress|constitution|federal|military|army|"
                      r"navy|customs|census|states|economy|treasury|gallons?|pints?|cups?|sizes?|open)\b)")
 
@@ -474,11 +478,14 @@ def outside_holder(fact: str) -> str | None:
     if other is not None:
         return other.group(1)
     owner = _POSSESSOR.match(fact)
-    if owner is not None and not _HOUSEHOLD.search(owner.group(1)) and not _OWN_THING.search(owner.group(1)):
-        return owner.group(1)
+    # "User's mum's memory": the thing is the mum's, so she holds the fact (rev39b finding 2)
+    if owner is not None and not _HOUSEHOLD.search(held := owner.group(1)) and not (
+            _OWN_THING.search(held) and _POSSESSIVE.search(held) is None):
+        return held
     return None
 
 
+_POSSESSIVE = re.compile(r"\w['\u2019]s\b")
 # What the user has or does, not someone: "My shift is 9pm to 6am", "User's income is irregular", "User's flat is
 # on the fifth floor", "User's favourite cuisine is Thai" (the word the possessive ends on, or a favourite).
 _OWN_THING = re.compile(

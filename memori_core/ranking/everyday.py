@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..calendar_words import WEEKDAYS, WORKDAY_STEMS
-from .care import NOT_FOOD
+from .care import DRUG_NAME, NOT_FOOD
 from .concerns import NOT_EATEN_ALLERGY
 from .upcoming import tells_a_dated_plan
 from .word_tables import TOKEN, PhraseTable, alternation, fold
@@ -75,11 +75,16 @@ _SPECIALISTS = ("cardiologist", "haematologist", "hematologist", "gynaecologist"
                 "oncologist", "dermatologist", "neurologist", "rheumatologist", "endocrinologist", "urologist",
                 "nephrologist", "gastroenterologist", "psychiatrist", "specialist", "consultant said",
                 "doctor told", "doctor said", "doctor put")
-# a daily medicine told by its schedule: "takes allopurinol every day", "I take baclofen three times a day" (not
-# "takes the bus every day")
-_DAILY_MEDICINE = (r"\btak(?:e|es|ing)\s+(?!(?:the|a|an|his|her|my|their|our|its|some|care|part|turns)\b)[a-z][\w-]*"
-                   r"(?:\s+(?:and|&)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)?\s+(?:every\s+(?:day|morning|night|evening)|"
-                   r"daily|once\s+a\s+day|twice\s+a\s+day|(?:two|three|four)\s+times\s+a\s+day)\b")
+# a daily medicine told by its schedule: "takes allopurinol every day", "I take baclofen three times a day", "takes
+# iron and folic acid every day"; what is taken is a medicine's name or a supplement (not "takes photos every day",
+# "takes Max and Bella out twice a day": rev39b finding 1)
+_SUPPLEMENT = (r"(?:iron|folic\s+acid|folate|vitamins?(?:\s+(?:[a-e]\d{0,2}|d3))?|b12|supplements?|magnesium|zinc|"
+               r"calcium|potassium|fish\s+oil|omega[\s-]?3s?|probiotics?|melatonin|multivitamins?|cod\s+liver\s+oil)")
+_TAKEN = rf"(?:(?:his|her|my|their|its)\s+)?(?:{DRUG_NAME}|{_SUPPLEMENT})"
+# a list holding one is a list of medicines: "takes hydroxyurea and folic acid every day"
+_OTHER_TAKEN = r"[a-z][\w-]*\s*(?:,|and|&)\s*"
+_DAILY_MEDICINE = (rf"\btak(?:e|es|ing)\s+(?:{_OTHER_TAKEN})*{_TAKEN}(?:\s*(?:,|and|&)\s*[a-z][\w-]*)*\s+(?:every\s+(?:day|morning|"
+                   r"night|evening)|daily|once\s+a\s+day|twice\s+a\s+day|(?:two|three|four)\s+times\s+a\s+day)\b")
 # a sum of money told in a currency: "$18,000 of debt", "1.5 lakh rupees", "3,000 pesos a month left"
 _SUM = (r"[$\u00a3\u20ac\u00a5\u20b9]\s?\d|\b\d[\d,.]*\s*(?:k\s+)?(?:dollars|pounds|quid|euros|rupees|lakhs?|crores?|pesos|yen|"
         r"yuan|naira|cedis|rand|shillings|dirhams|riyals|francs|kronor|krona|won|baht|ringgit|reais|zloty)\b")
@@ -169,10 +174,10 @@ DOMAINS: dict[str, tuple[tuple[str, ...], str]] = {
          "on my feet", "limping", "limp",
          # item 61 (gate9)
          "descent", "descents", "ascent", "downhill", "uphill", "trek", "trekking", "steep", "summit", "scramble",
-         "scaffold", "scaffolding", "ladder", "ladders", "at heights", "working at height", "carry", "carrying",
-         "heavy lifting", "lift heavy", "shovel", "shovelling", "shoveling", "digging", "chair", "office chair",
-         "desk", "standing desk", "posture", "ergonomic", "aerobics", "water aerobics", "aqua aerobics", "zumba",
-         "tai chi", "spin", "rowing", "bootcamp", "exercise class", "fitness class"),
+         "scaffold", "scaffolding", "ladder", "ladders", "at heights", "working at height", "carry heavy",
+         "carrying heavy", "heavy lifting", "lift heavy", "shovel", "shovelling", "shoveling", "digging",
+         "office chair", "desk chair", "home desk", "desk setup", "desk set up", "standing desk", "posture", "ergonomic", "aerobics", "water aerobics", "aqua aerobics",
+         "zumba", "tai chi", "rowing", "bootcamp", "exercise class", "fitness class"),
         r"\bruns?\s+(?:\d+\s*(?:k|km|miles)|marathons?|half|ultras?|every|most|three|twice|four|five)\b|"
         r"\bbroken?\s+(?:\w+\s+)?(?:leg|arm|ankle|wrist|foot|toe|rib|collarbone|hand|finger)s?\b|" + _words(
                "knee*", "ankle*", "shoulder*", "bad back", "back pain", "back injury", "back problem",
@@ -553,6 +558,20 @@ _A_MEASURE = re.compile(
     r"rotate|weather|outside|heat|hot|cold|warm)\b", re.IGNORECASE)
 NEAR_TEMPERATURE = 24
 """How many characters either side of a number of degrees or below zero a weather or time word may stand."""
+# "degree" as a course: "a degree in baking", "my degree", "a part-time degree" (rev39b finding 8)
+_A_COURSE = re.compile(r"\b(?:a|an|my|your|our|his|her|their|this|that|part-time|online|first|second|master's|"
+                       r"bachelor's)\s+degrees?\b|\bdegrees?\s+(?:in|at|from|course|courses|programme|program)\b",
+                       re.IGNORECASE)
+_DEGREE_WORD = re.compile(r"\bdegrees?\b", re.IGNORECASE)
+
+
+def _degree_is_a_measure(text: str) -> bool:
+    """Whether "degree(s)" in ``text`` is of heat or an angle: a measure word within :data:`NEAR_TEMPERATURE`
+    characters of it, and no course shape ("a degree", "degree in") anywhere."""
+    if _A_COURSE.search(text):
+        return False
+    return any(_A_MEASURE.search(text[max(0, m.start() - NEAR_TEMPERATURE) : m.end() + NEAR_TEMPERATURE])
+               for m in _DEGREE_WORD.finditer(text))
 
 
 def _temperature(text: str) -> str | None:
@@ -585,7 +604,7 @@ def _opened(text: str) -> dict[str, frozenset[str]]:
         del found["place"]  # "What local food should I try there?", "...a weekend in Paris": not where one lives
     if "children" in found and found["children"] <= _OWN_STUDIES_TOO and not _A_CHILD.search(text):
         del found["children"]  # "Can you help me with my homework?": the asker's own
-    if "studies" in found and found["studies"] <= _DEGREE and _A_MEASURE.search(text):
+    if "studies" in found and found["studies"] <= _DEGREE and _degree_is_a_measure(text):
         del found["studies"]  # "How many degrees should I bake bread at?": heat or an angle, not a course
     return {d: frozenset(keys) for d, keys in found.items()}
 

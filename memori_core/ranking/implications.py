@@ -24,7 +24,7 @@ from ..calendar_words import ANY_MONTH_TITLED, ANY_WEEKDAY as _DAY_ALT, WEEKDAYS
 from ..config import RecallConfig
 from ..slots import PERSON, placed, slot_keys
 from .allergens import allergen_rows
-from .care import FROM_HOME, asks_the_sky_here, for_the_asker, named_by
+from .care import FROM_HOME, asks_the_sky_here, for_the_asker, named_by, names_them
 from .concerns import ADDED_CONCERNS, fact_concerns, question_concerns
 from .conversation import (asks_something, changes_the_plan, goes_on_from_the_conversation, leans_on_the_conversation,
                            points_back)
@@ -138,11 +138,12 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
     facts = texts()
     said = question if conversation is None else f"{question}\n{conversation}"
     rows = implied_rows(question, facts, conversation, asked) if asked else np.zeros(len(facts), dtype=bool)
-    if rows.any() and fed_to(query) is not None:
+    if rows.any() and (fed := fed_to(query)) is not None:
         # "What do I feed my dog?": the eater is not the asker, whose own diet, allergies and medicines bear on
-        # nothing here (the core facts' rule in engine/reads.py reads fed_to the same way)
+        # nothing here (the core facts' rule in engine/reads.py reads fed_to the same way), unless the fact names
+        # the one fed ("User is vegetarian, like her son.")
         for i in np.flatnonzero(rows).tolist():
-            if is_the_askers_own(facts[i]):
+            if is_the_askers_own(facts[i]) and not names_them(fed, facts[i]):
                 rows[i] = False
     if statement is not None and told is not None:
         for i in np.flatnonzero(rows).tolist():
@@ -561,12 +562,18 @@ def gift_for(question: str) -> str | None:
 
 
 # "What should I feed him?", "What can I feed Rex?", "feeding my son tonight": food for someone else, a pet, a
-# child, a sourdough starter ("it"); not "feed myself", "feed us", nor a meal the asker shares ("the family").
+# child, a sourdough starter ("it"); not "feed myself", "feed us", nor a meal the asker shares: "the family", "my
+# family of four", "the two of us", "the kids" (a family dinner, as "cook for the kids" is: rev39b finding 5). The
+# shared meal's words are refused at each word of the fed one, and a person's word is never the adjective before it
+# ("feed my baby solids": the baby).
+_SHARED = (r"(?:for|to|on|at|in|of|this|next|and|or|with|tonight|today|tomorrow|family|families|household|everyone|"
+           r"everybody|crowd|guests?|kids|children|us)(?![\w-])")
 _FED_TO = re.compile(
     r"\bfeed(?:ing)?\s+(?:(?P<pronoun>him|her|them|it)\b"
-    r"|(?:my|our|the|his|her|their)\s+(?:[\w-]+\s+)?"
-    r"(?!(?:for|to|on|at|in|this|next|and|or|with|tonight|today|tomorrow|family|household|everyone|everybody|"
-    r"crowd|guests?)\b)(?P<who>[\w-]+)\b"
+    r"|(?:my|our|the|his|her|their)\s+(?![\w-]+\s+of\s+(?:us|we|them)\b)"
+    rf"(?:(?!{_SHARED}|(?:baby|babies|child|son|sons|daughters?|toddlers?|dogs?|cats?|puppy|puppies|kittens?|"
+    r"husband|wife|partner|boy|girl|boys|girls)\b)[\w-]+\s+)?"
+    rf"(?!{_SHARED})(?P<who>[\w-]+)\b"
     r"|(?P<name>(?-i:[A-Z][a-z]+))\b)"
     r"(?!\s+(?:and|&)\s+(?:me|myself|i|us|ourselves)\b)",
     re.IGNORECASE,

@@ -37,10 +37,11 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .care import FIRST_PERSON
+from .care import DRUG_NAME, FIRST_PERSON
 from .names import is_not_a_name
 
 __all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "asks_how_to",
+           "names_the_askers",
            "asks_what_is_usual",
            "asks_the_way_there", "asks_what_is_left",
            "asks_what_was_told", "general_margin", "is_general", "names_known", "reads_as_a_question", "speaks_of_the_user",
@@ -128,6 +129,42 @@ def asks_what_is_usual(question: str) -> bool:
     """
     text = question.replace("\u2019", "'")
     return _USUAL.search(text) is not None and _POINTS_BACK.search(text) is None
+
+
+# what a question names of the asker's: "the dog", "my car" (a thing the facts say the user has), a medicine a fact holds
+# (not a word that only qualifies a measure: "the drive time from Atlanta to Asheville")
+_THE_THING = re.compile(r"\b(?:the|my|our)\s+([a-z][\w-]*)\b(?!\s+(?:times?|costs?|prices?|distance|length|size|"
+                        r"rates?|fares?|speed|limit|temperature|weather)\b)", re.IGNORECASE)
+_A_MEDICINE = re.compile(rf"\b{DRUG_NAME}\b", re.IGNORECASE)
+
+
+def names_the_askers(question: str, texts: Iterable[str]) -> bool:
+    """Whether ``question`` names something ``texts`` (the facts) say is the user's: a thing it puts after the/my/our
+    that a fact gives the user ("What does the dog usually eat?" and "User's dog Biscuit is on a grain-free diet.",
+    "User has a dog."), or a medicine a fact names ("Does metformin usually cause stomach upset?" and "User takes
+    metformin twice a day."). A usual-question that does is no general question (rev39b finding 4).
+
+    >>> names_the_askers("What does the dog usually eat?", ["User's dog Biscuit is on a grain-free diet."])
+    True
+    >>> names_the_askers("How long do dogs usually live?", ["User's dog Biscuit is on a grain-free diet."])
+    False
+    """
+    things = {w for m in _THE_THING.finditer(question) if len(w := m.group(1).lower()) > 2 and w not in _NOT_A_THING}
+    medicines = {m.group(0).lower() for m in _A_MEDICINE.finditer(question)}
+    if not things and not medicines:
+        return False
+    owned = re.compile(
+        r"\b(?:(?:user's|my|our)\s+|(?:user|i)\s+(?:has|have|owns?|keeps?|drives?|rents?)\s+(?:an?\s+|two\s+|three\s+)?)"
+        rf"(?:[\w'-]+\s+){{0,2}}?(?:{'|'.join(map(re.escape, sorted(things)))})(?:s|es)?\b" if things else r"(?!)",
+        re.IGNORECASE)
+    for text in texts:
+        if owned.search(text) or (medicines and medicines & {m.group(0).lower() for m in _A_MEDICINE.finditer(text)}):
+            return True
+    return False
+
+
+_NOT_A_THING = frozenset({"the", "best", "most", "first", "last", "same", "other", "usual", "way", "time", "day",
+                          "week", "year", "world", "average", "most"})
 
 
 _TOLD_BEFORE = re.compile(
@@ -295,10 +332,10 @@ def subject_names(question: str) -> set[str]:
     return {n for n in found if not is_not_a_name(n)}
 
 
-# a word a fact holds right after a preposition of place or a verb of going: where something is or goes ("three weeks
-# in Japan", "moved to Lisbon"), not someone the memory knows
-_PLACED = re.compile(r"\b(?:in|to|from|near|at|around|across|through|via|into|outside|within|towards?|visit|visiting|"
-                     r"visited|of)\s+$", re.IGNORECASE)
+# a word a fact holds right after a preposition of place: where something is or goes ("three weeks in Japan", "moved
+# to Lisbon", "going to Tonga"), not someone the memory knows; not after of/from/at or a verb of visiting, which take
+# people as often ("takes care of Mia", "a lift from Dan", "visiting Priya": rev39b finding 3)
+_PLACED = re.compile(r"\b(?:in|to|near|around|across|through|via|into|outside|within|towards?)\s+$", re.IGNORECASE)
 
 
 def _names_someone(names: set[str], text: str) -> bool:
