@@ -174,6 +174,11 @@ def test_remember_of_the_state_a_captured_change_reached_answers_already_remembe
     ("User went vegan last month.", "User is vegetarian.", False),  # another diet
     ("User's sister went vegan.", "User is vegan.", False),  # someone else's
     ("User went back home.", "User is back home.", False),  # a way home, no state
+    # rev39d: an outing, a trip abroad or downtown, an age a year ago are no state held now
+    ("User went hiking yesterday.", "User is hiking.", False),
+    ("User went overseas last year.", "User is overseas.", False),
+    ("User went downtown yesterday.", "User is downtown.", False),
+    ("User turned 30 last year.", "User is 30.", False),
 ])
 def test_same_fact_reads_a_state_reached_as_the_state_and_nothing_else(went: str, state: str, same: bool) -> None:
     class Stored:

@@ -34,8 +34,9 @@ JOB_FRAME = ("user", "<job>")
 
 # A state the user reached, told as the change ("User has gone vegetarian in November 2026.", "User became a
 # nurse."), says what the state says ("User is vegetarian.", "User is a nurse."), the time it began left out. Not a
-# move or an outing ("User has gone to Paris.", "User went back home.", "User went off meat."): a preposition or an
-# adverb of where after the verb is no state.
+# move or an outing ("User has gone to Paris.", "User went back home.", "User went off meat.", "User went hiking
+# yesterday.", "User went overseas last year."), nor an age ("User turned 30 last year." is no "User is 30." a year
+# on): a preposition, an adverb of where, an "-ing" word or a number after the verb is no state.
 _TIME_TAIL = (
     rf" (?:(?:(?:in|since|as of|from|during|around|back in) (?:(?:early|late|mid)[- ])?(?:{ANY_MONTH})(?: \d{{4}})?)"
     rf"|(?:in|since|as of|back in) \d{{4}}|(?:this|last|earlier this) (?:week|month|year|spring|summer|autumn|fall|"
@@ -43,7 +44,8 @@ _TIME_TAIL = (
 _BECAME = re.compile(
     r"^user (?:has (?:now |just |recently |finally )?(?:gone|become|turned)|'s (?:gone|become)|went|became|turned) "
     r"(?!(?:to|into|back|off|out|through|from|for|on|with|in|at|home|abroad|away|up|down|over|missing|ahead|by|after|"
-    r"and|but|not|no|there|here|quiet|viral|live)\b)"
+    r"and|but|not|no|there|here|quiet|viral|live|overseas|downtown|uptown|upstate|upstairs|downstairs|inside|outside|"
+    r"indoors|outdoors|\w+ing|\d+)\b)"
     rf"(?P<state>(?:(?:a|an) )?[\w-]+(?: [\w-]+){{0,2}}?)(?:{_TIME_TAIL})?$")
 
 
