@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..calendar_words import ANY_WEEKDAY
-from .patterns import rx
+from .patterns import OWN_WORDS, rx
 
 __all__ = ["elided_doing", "elided_doing_at"]
 
@@ -43,16 +43,16 @@ _NOT_DOING = frozenset("""
     shopping packing cleaning cooking
 """.split())
 # A clause of the user's own: "I", "I'm", "my", "we" ... anywhere in it.
-_OWN = rx(r"\b(?:i|i'm|im|i've|i'd|my|me|we|we're|our)\b")
-# A subject before the verb is no elided "I": "swimming is hard", "running helps".
-# ("Lambing starts end of Feb": the season, not a doing).
-_AFTER_VERB_NOT_OWN = rx(r"^(?:is|was|are|were|has|had|'s|helps|makes|seems|sounds|feels|starts|begins|ends|takes|goes|"
-                         r"comes|costs|hurts|means|kicks|opens|closes|gets|keeps|will|can|could|should|would|might)\b")
-
-# The "-ing" word is a subject when a finite verb follows it before the first comma ("Teaching kids every day is
-# hard though"); a verb of a relative clause ("... from home now which is great") is no sign of that.
-_FINITE = rx(r"(?<!which\s)(?<!that\s)(?<!who\s)\b(?:is|was|are|were|has|had|does|did|makes|seems|sounds|feels|"
-             r"takes|keeps|helps|hurts|costs|means|will|can|could|should|would|might)\b")
+_OWN = rx(rf"\b(?:{OWN_WORDS}|me)\b")
+# The finite verbs that make an "-ing" word their subject: "swimming is hard", "running helps", "teaching kids every
+# day is hard though".
+_SUBJECT_VERBS = ("is|was|are|were|has|had|makes|seems|sounds|feels|takes|keeps|helps|hurts|costs|means|"
+                  "will|can|could|should|would|might")
+# Right after the "-ing" word, more of them ("Lambing starts end of Feb": the season, not a doing).
+_AFTER_VERB_NOT_OWN = rx(rf"^(?:{_SUBJECT_VERBS}|'s|starts|begins|ends|goes|comes|kicks|opens|closes|gets)\b")
+# Before the first comma, with "does" / "did"; a verb of a relative clause ("... from home now which is great") is no
+# sign of a subject.
+_FINITE = rx(rf"(?<!which\s)(?<!that\s)(?<!who\s)\b(?:{_SUBJECT_VERBS}|does|did)\b")
 # Reported speech: "Hiring two people full time now, she said" is the speaker's doing.
 _SAID = rx(r"^(?:,\s*)?(?:she|he|they|(?:my|our)\s+\w+)\s+(?:said|says|told\s+me|tells\s+me|reckons)\b")
 # A clause of a group the user is part of: "my team is great. Releasing a new version every month now" is the

@@ -16,7 +16,7 @@ import re
 from ..number_words import number_words
 from ..slots import PERSON, placed
 from .grammar import is_bare_present
-from .patterns import rx
+from .patterns import OWN_WORDS, rx
 from .bio_items import ABOUT_ME_WHY, bio_statement
 from .profile_items import MYSELF_NAMED, NOW_LEAD, REASON_TAIL, profile_statement, titled_name
 
@@ -84,7 +84,7 @@ def _news_statement(item: str) -> str | None:
 
 
 # The user as subject: the item is a clause of its own.
-_FIRST_PERSON = rx(r"^(?:i|i'm|im|i've|ive|i'd|i\s+am|my|we|we're|we've|our)\b")
+_FIRST_PERSON = rx(rf"^(?:{OWN_WORDS}|ive)\b")
 # A list after one "I" starts with "I" and a verb other than "am" (a list after "I'm" is a profile: .clauses).
 _I_VERB = rx(r"^(?:i|we)\s+(?:also\s+|still\s+|currently\s+)?(?!(?:am|m|was|were|had|did)\b)[a-z]+\b")
 # "dont drink", "can't stand coriander": a negated present of the user's ("never got my licence" is a past).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["I_AM", "I_OR_WE_ARE", "PLACE_NAME", "rx", "words"]
+__all__ = ["I_AM", "I_OR_WE_ARE", "OWN_WORDS", "PLACE_NAME", "rx", "words"]
 
 PLACE_NAME = r"(?-i:[A-Z])[\w'\u00c0-\u00ff-]+(?:\s+(?-i:[A-Z])[\w'\u00c0-\u00ff-]+){0,2}"
 """A place as a sentence names it, capitalised whatever the case of the rest: "Lisbon", "New York", "São Paulo"."""
@@ -12,6 +12,10 @@ I_AM = r"(?:i'm|i\s+am|im)"
 """The user saying "I am" as chat types it: "I'm", "I am", "im"."""
 I_OR_WE_ARE = r"(?:i'm|i\s+am|im|we're|we\s+are)"
 """:data:`I_AM`, or the household's "we're" / "we are"."""
+OWN_WORDS = r"(?:i|i'm|im|i've|i'd|my|we|we're|we've|our)"
+"""The words a clause of the user's own opens with, as chat types them: "I", "I'm", "im", "my", "we", "our" ...
+Followed by ``\b`` as every rule reads it, "i" and "we" also take in "i'll", "we'd" and the like; a rule adds what
+else it counts as the user's ("me", "ive", "mine")."""
 
 
 def rx(pattern: str) -> re.Pattern[str]:

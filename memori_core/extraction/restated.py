@@ -14,7 +14,7 @@ from difflib import SequenceMatcher
 from ..calendar_words import ANY_MONTH, ANY_WEEKDAY
 from .grammar import is_bare_present
 from .leads import strip_lead
-from .patterns import rx
+from .patterns import OWN_WORDS, rx
 from ..slots import holder
 from .cues import content_words, is_negated
 
@@ -160,8 +160,9 @@ def respelt(clause: str, known: Sequence[str]) -> tuple[str, str] | None:
     return None
 
 
-# "I'm in Porto, not Lisbon": a statement with its correction, not a correction of the clause before it.
-_STATEMENT = rx(r"^(?:i|i'm|im|i've|we|we're|we've|my|our)\b")
+# A clause of the user's own: what they said before ("I said ..."), or a statement with its correction, "I'm in Porto,
+# not Lisbon", not a correction of the clause before it.
+_OWN = rx(rf"^{OWN_WORDS}\b")
 # "I'm moving to Porto next week, no wait, Lisbon not Porto": a correction typed at the end of the clause it corrects.
 _CORRECTION_TAIL = rx(r"\s*[,.;]+\s*(?=(?:oh\s+)?(?:no\s+)?(?:wait|sorry|oops|i\s+mean|i\s+meant)\b)")
 
@@ -181,7 +182,6 @@ _SWAPPED_KINDS = tuple(rx(p) for p in (
     rf"\b(?:{ANY_MONTH})\b", rf"\b(?:{ANY_WEEKDAY})\b",
     r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b", r"\b\d+(?:st|nd|rd|th)?\b",
 ))
-_OWN = rx(r"^(?:i|i'm|im|i've|i'd|my|we|we're|we've|our)\b")
 
 
 def _swapped(said: str, right: str) -> str | None:
@@ -230,7 +230,7 @@ def corrected_in_message(clauses: Sequence[str]) -> list[str]:
             clause = parts[1]
         m = _MEANT.match(strip_lead(clause))
         if m is None or content_words(m.group("right")) & content_words(m.group("wrong")) \
-                or _STATEMENT.match(m.group("right")):  # "I'm in Porto, not Lisbon": a statement of its own
+                or _OWN.match(m.group("right")):  # "I'm in Porto, not Lisbon": a statement of its own
             out.append(clause)
             continue
         wrong = rx(rf"\b{re.escape(m.group('wrong'))}\b")

@@ -28,7 +28,7 @@ from .holds_now import as_holds_now
 from .introductions import being_a, introduction, name_given, role_here, the_one
 from .leads import clean, cut_lead
 from .moments import CLOCK, NOW_WORDS, SOON, moment, stay_after_day
-from .patterns import rx
+from .patterns import OWN_WORDS, rx
 from .rewrite import FIRST_PERSON_WORD, OTHER_FIRST_PERSON, end_sentence, in_third_person, rewrite
 from .cues import is_change
 from .slots import slots_of
@@ -72,7 +72,7 @@ __all__ = ["judge_sentence"]  # statement_before_question serves the extractor o
 
 # The user as the subject: "I ...", "My ...", "We ...", "Our ...", or after an opener ("Last month, I ...", "Due
 # to my allergy, I ...").
-_FIRST_PERSON_START = rx(r"^(?:i|i'm|im|i've|ive|i'll|i'd|my|we|we're|we've|we'll|we'd|our|me and|mine)\b")
+_FIRST_PERSON_START = rx(rf"^(?:{OWN_WORDS}|ive|me and|mine)\b")
 _OPENER_THEN_FIRST_PERSON = rx(
     r"^(?:last|next|this|yesterday|today|tonight|tomorrow|recently|lately|since|in|on|at|for|after|before|when|while|as|"
     r"once|growing up|nowadays|these days|every|each|most|over|during|back|two|three|a few|a couple|"
