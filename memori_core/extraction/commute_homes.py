@@ -21,23 +21,27 @@ from .patterns import PLACE_NAME, rx
 
 __all__ = ["as_commute_home", "commute_home"]
 
-# The user's own trip: the clause opens with "I" (after a greeting or a lead cut by a comma).
-_OWN = rx(r"^(?:[^,]{0,40},\s*)?(?:and\s+|so\s+|also\s+)?(?:i|we)\s+(?!(?:don't|do\s+not|never|won't|used\s+to)\b)")
+# A greeting or a lead cut by a comma before the user's own words: "Hi,", "For context,".
+_LEAD = r"(?:[^,]{0,40},\s*)?"
+# The user's own trip: the clause opens with "I" (after such a lead).
+_OWN = rx(rf"^{_LEAD}(?:and\s+|so\s+|also\s+)?(?:i|we)\s+(?!(?:don't|do\s+not|never|won't|used\s+to)\b)")
 _DAILY = rx(r"\b(?:every\s+(?:single\s+)?(?:day|morning|weekday|work\s*day)|each\s+(?:day|morning)|daily)\b")
 # "I use matatu from Rongai to town", "I take the micro from Maipú to Providencia", "I cycle from Pasing into the
 # city": "from" right after a verb of travelling, with at most the means of transport between them. A person or a
 # pet carried between ("I drive my daughter from Hillcrest", "I walk the dog from ...") makes the place where their
 # trip starts, not the user's home; any other verb ("I call my mum from Tesco") tells no trip (rev39a).
 _CARRIED = rx(rf"^(?:(?:the|a|my|our)\s+)?(?:\w+\s+)?(?:{PERSON}|{PETS}|him|her|them|us)$")
+# The verbs of a daily trip that both shapes below read; each adds its own.
+_TRAVEL = "commute|cycle|drive|ride|travel|get"
 _FROM_TO = rx(
-    r"\b(?:commute|cycle|bike|drive|ride|travel|walk|get|take|catch|use)\s+"
+    rf"\b(?:{_TRAVEL}|bike|walk|take|catch|use)\s+"
     r"(?:every\s+(?:day|morning)\s+|daily\s+)?(?P<means>(?:(?:the|a|my|our)\s+)?[\w-]+\s+)?"
     rf"(?:in\s+|over\s+)?from\s+(?P<place>{PLACE_NAME})\s+(?:in)?to\s+\S"
 )
 # "I drive in from Midrand", "I come in from Kajiado", "I commute in from Slough".
-_IN_FROM = rx(rf"\b(?:drive|come|commute|cycle|ride|travel|get)\s+in\s+from\s+(?P<place>{PLACE_NAME})\b")
+_IN_FROM = rx(rf"\b(?:{_TRAVEL}|come)\s+in\s+from\s+(?P<place>{PLACE_NAME})\b")
 # "I do Oranmore into Galway in it every morning".
-_DO_A_TO_B = rx(rf"^(?:[^,]{{0,40}},\s*)?i\s+do\s+(?:the\s+)?(?P<place>{PLACE_NAME})\s+(?:in)?to\s+(?-i:[A-Z])")
+_DO_A_TO_B = rx(rf"^{_LEAD}i\s+do\s+(?:the\s+)?(?P<place>{PLACE_NAME})\s+(?:in)?to\s+(?-i:[A-Z])")
 # Places that are no home: the words of the calendar, "Home" itself, a station or an airport named alone.
 _NOT_HOME = frozenset((*(n.lower() for n in CALENDAR_NAMES), "home", "work", "school", "uni", "the"))
 _NOT_HOME_TAIL = rx(r"\b(?:station|airport|terminal|central|sentral|junction|interchange|school|primary|nursery|"
