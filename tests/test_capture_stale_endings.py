@@ -19,6 +19,13 @@ from memori_core.extraction.stale_endings import (
 )
 
 
+def ending_nothing(before: str, said: str) -> list[str]:
+    """The valid facts after ``said`` is told with ``before`` stored, asserting that it ended no stored fact."""
+    valid, ended = told(before, said, at=SAID_AT)
+    assert ended == []
+    return valid
+
+
 @pytest.mark.parametrize(("before", "said"), [
     ("I'm a junior doctor at Leeds General.", "my sister got promoted to head of marketing"),  # someone else's
     ("I play tennis at my local club.", "hung up the washing and went for a walk"),  # no gear of a pastime
@@ -41,8 +48,7 @@ from memori_core.extraction.stale_endings import (
 ])
 def test_someone_elses_change_a_break_a_place_passed_through_or_left_for_the_day_ends_no_stored_fact(
         before: str, said: str) -> None:
-    valid, ended = told(before, said, at=SAID_AT)
-    assert ended == []
+    valid = ending_nothing(before, said)
     assert len(valid) >= 1
 
 
@@ -93,8 +99,7 @@ def test_a_plan_or_habit_beside_a_remark_of_how_reachable_the_user_is_is_kept(sa
     "my unit was closed down for the weekend",
 ])
 def test_an_office_shut_for_a_day_or_a_team_cut_from_a_tournament_keeps_the_stored_job(said: str) -> None:
-    valid, ended = told("I'm an accountant at Deloitte.", said, at=SAID_AT)
-    assert ended == []
+    valid = ending_nothing("I'm an accountant at Deloitte.", said)
     assert "User is an accountant at Deloitte." in valid
     assert not any("laid off" in fact for fact in valid)
     assert as_job_cut(said, []) is None
@@ -112,8 +117,7 @@ def test_a_team_cut_with_when_or_the_employer_after_it_is_still_a_job_lost() -> 
     "moved up to senior table at the quiz lol",
 ])
 def test_moving_or_stepping_up_to_something_not_a_role_is_no_promotion(said: str) -> None:
-    valid, ended = told("I'm a junior developer at Monzo.", said, at=SAID_AT)
-    assert ended == []
+    valid = ending_nothing("I'm a junior developer at Monzo.", said)
     assert "User is a junior developer at Monzo." in valid
     assert as_promotion(said, ["User is a junior developer at Monzo."]) is None
 
@@ -130,8 +134,7 @@ def test_moving_up_to_a_role_or_a_rank_is_still_a_promotion() -> None:
     ("I play tennis every week.", "hung up my racket on the wall hook"),
 ])
 def test_gear_hung_up_to_dry_or_on_a_hook_ends_no_pastime(before: str, said: str) -> None:
-    valid, ended = told(before, said, at=SAID_AT)
-    assert ended == []
+    valid = ending_nothing(before, said)
     assert before.replace("I'm", "User is").replace("I play", "User plays").rstrip() in valid
     assert as_gear_hung_up(said, [valid[0]]) is None
 
@@ -148,8 +151,7 @@ def test_gear_hung_up_for_good_or_after_years_still_ends_the_pastime() -> None:
     ("I'm a teacher at Hollins Academy.", "I'm at the Royal Infirmary now"),  # another kind than the stored job's
 ])
 def test_a_place_of_another_kind_or_after_a_clause_is_no_new_workplace(before: str, said: str) -> None:
-    valid, ended = told(before, said, at=SAID_AT)
-    assert ended == []
+    valid = ending_nothing(before, said)
     assert not any(fact.startswith("User works at the") for fact in valid)
 
 
@@ -159,8 +161,7 @@ def test_a_place_of_another_kind_or_after_a_clause_is_no_new_workplace(before: s
     "left the cafe because the queue was huge",
 ])
 def test_leaving_the_cafe_one_works_at_for_a_moments_reason_keeps_the_job(said: str) -> None:
-    valid, ended = told("I'm a barista at a little cafe in Totnes.", said, at=SAID_AT)
-    assert ended == []
+    valid = ending_nothing("I'm a barista at a little cafe in Totnes.", said)
     assert valid == ["User is a barista at a little cafe in Totnes."]
 
 
@@ -180,8 +181,7 @@ def test_coming_back_to_a_place_after_quitting_does_not_take_the_quitting_back()
 
 def test_graduating_from_nursery_or_lessons_does_not_end_university_studies() -> None:
     before = "My daughter Imogen is in her final year at Exeter uni."
-    valid, ended = told(before, "my daughter Imogen graduated from nursery lol", at=SAID_AT)
-    assert ended == []
+    valid = ending_nothing(before, "my daughter Imogen graduated from nursery lol")
     assert "User's daughter Imogen is in her final year at Exeter uni." in valid
     old = "User's daughter Imogen is in her final year at Exeter uni."
     assert not graduation_ends_studies("User's daughter Imogen graduated from swimming lessons.", old)

@@ -172,8 +172,8 @@ def unanswered(exc: BaseException) -> bool:
 
 
 def check_upsert_counts(facts: Sequence[StoredFact], embeddings: np.ndarray) -> None:
-    """Raise ``ValueError`` when an upsert's facts and embeddings differ in number (both stores check it before
-    writing anything)."""
+    """Raise ``ValueError`` when an upsert's facts and embeddings differ in number (:meth:`RowStore.upsert`
+    checks it before writing anything; a store that writes its own ``upsert`` may call it)."""
     if len(facts) != len(embeddings):
         raise ValueError(f"{len(facts)} facts but {len(embeddings)} embeddings")
 
@@ -273,6 +273,7 @@ class RowStore(Protocol):
         Set by the first write and kept after every row is deleted."""
         ...
 
+    @when_open
     def upsert(
         self,
         entity_id: str,
@@ -282,8 +283,14 @@ class RowStore(Protocol):
     ) -> None:
         """Insert or replace facts (by id) with their embeddings (one row per fact); ``progress(stored_so_far)``
         after each batch (the engine passes it only when its caller asked for progress, so a store may leave
-        the argument out). Raises ``ValueError`` when the counts differ, before writing anything."""
-        ...
+        the argument out). Raises ``ValueError`` when the counts differ, before writing anything.
+
+        A store that subclasses this protocol inherits this method, which refuses once the store is closed and
+        checks the counts, and writes its rows in ``_write_rows(entity_id, facts, embeddings, progress)``
+        (:class:`~memori_core.store.ChromaStore`, :class:`~memori_core.store.InMemoryFactStore`); a store that
+        only matches the protocol writes ``upsert`` itself."""
+        check_upsert_counts(facts, embeddings)
+        self._write_rows(entity_id, facts, embeddings, progress)  # type: ignore[attr-defined]
 
     def update_seen(self, entity_id: str, facts: Sequence[StoredFact]) -> None:
         """Rewrite stored facts' fields (sightings, times, user metadata), keeping their embeddings; facts not

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..facts import StoredFact
 from . import deadline
-from .base import check_upsert_counts, settle_failed_delete, settle_failed_write, unanswered, when_open
+from .base import settle_failed_delete, settle_failed_write, unanswered, when_open
 from .chroma_log import scrub_erased
 from .chroma_reads import ChromaReads
 from .chroma_records import ENTITY, chroma_id, inline, pack
@@ -33,21 +33,15 @@ class ChromaWrites(ChromaReads):
     _revision_tokens: Any  # its ChromaRevisions: forget records its time there
     location: str
 
-    @when_open
-    def upsert(
-        self,
-        entity_id: str,
-        facts: Sequence[StoredFact],
-        embeddings: np.ndarray,
-        progress: Callable[[int], None] | None = None,
-    ) -> None:
-        """Insert or replace ``facts`` with their embeddings, in batches Chroma accepts (two at a time).
+    def _write_rows(self, entity_id: str, facts: Sequence[StoredFact], embeddings: np.ndarray,
+                    progress: Callable[[int], None] | None) -> None:
+        """:meth:`~memori_core.store.base.RowStore.upsert`'s writing (the store open, the counts checked):
+        ``facts`` with their embeddings, in batches Chroma accepts (two at a time).
 
         ``progress`` is called with the number of facts stored so far after
         each batch lands. A failure after some batches landed raises
         :class:`PartialWriteError` with the ids that landed.
         """
-        check_upsert_counts(facts, embeddings)
         step = self.max_batch_size
 
         def write(start: int) -> int:

@@ -26,7 +26,6 @@ from .base import (
     CloseCallbacks,
     ClosesWithCallbacks,
     FactStore,
-    check_upsert_counts,
     settle_failed_delete,
     settle_failed_write,
     when_open,
@@ -179,20 +178,14 @@ class InMemoryFactStore(ClosesWithCallbacks, FactStore):
 
     # -- writes -----------------------------------------------------------------
 
-    @when_open
-    def upsert(
-        self,
-        entity_id: str,
-        facts: Sequence[StoredFact],
-        embeddings: np.ndarray,
-        progress: Callable[[int], None] | None = None,
-    ) -> None:
-        """Insert or replace ``facts`` with their vectors; ``progress(stored_so_far)`` after each batch.
+    def _write_rows(self, entity_id: str, facts: Sequence[StoredFact], embeddings: np.ndarray,
+                    progress: Callable[[int], None] | None) -> None:
+        """:meth:`~memori_core.store.base.RowStore.upsert`'s writing (the store open, the counts checked):
+        ``facts`` with their vectors; ``progress(stored_so_far)`` after each batch.
 
         Every batch is tried; when one fails, what the store holds is read back
         (see :class:`~memori_core.store.base.RowStore`).
         """
-        check_upsert_counts(facts, embeddings)
         if not facts:
             return
         vectors = np.array(embeddings, dtype=np.float32)  # a copy: the caller's array stays the caller's
