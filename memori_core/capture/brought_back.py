@@ -3,9 +3,9 @@ replaced by "User lives in Lisbon."): ``engine.add`` makes it valid again under 
 that replaced it when both fill one single-valued slot of the same person (a home, a job, a diet:
 :data:`memori_core.slots.SLOTS`), as a supersede would, so the slot holds one value again. The replaced fact stays
 as history (``engine.history``). Said before that fact began (a turn captured late), the fact said again lands in
-its past instead, so the fact said later stays the one valid now. A fact of a slot that holds several values, or about someone else, is left alone,
-as :meth:`~memori_core.engine.RecallEngine.restore` leaves the newer fact: a wrong supersede is often two true
-facts."""
+its past instead, so the fact said later stays the one valid now. A fact of a slot that holds several values, or
+about someone else, is left alone, as :meth:`~memori_core.engine.RecallEngine.restore` leaves the newer fact: a
+wrong supersede is often two true facts."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ CHAIN_LIMIT = 8
 """How many supersedes capture follows from a fact said again to the valid fact that now fills its slot."""
 
 
-def replacers_to_end(engine: Any, entity_id: str, texts: Sequence[str], said_at: datetime | None) -> dict[str, list[Any]]:
+def replacers_to_end(engine: Any, entity_id: str, texts: Sequence[str],
+                     said_at: datetime | None) -> dict[str, list[Any]]:
     """For each of ``texts`` (a turn's facts about to be added) that says again a stored fact no longer valid, the
     valid fact at the end of its ``superseded_by`` chain (a :class:`~memori_core.facts.StoredFact`) when that fact
     fills a single-valued slot the text fills, for the same person; texts with none are left out. A text said
