@@ -42,7 +42,8 @@ class AfterTools:
     """The turns of each (entity, thread) whose answer called tools, kept until the agent's tools for them have run:
     until a model call of that thread answers without calling tools (the tool loop is over) or raises, the end of the run
     (``after_agent``), a tool of that thread raising (``wrap_tool_call``: the exception may end the run), or, for a
-    run that ended otherwise before them, the entity's next turn in any thread or a ``flush``.
+    run that ended otherwise before them, the thread's next turn or a ``flush``: never another thread's turn, whose
+    capture could replace a fact a run still going is about to update.
     Thread-safe; past :data:`WAITING_KEPT` turns the oldest is handed back to be captured at once."""
 
     def __init__(self, kept: int = WAITING_KEPT) -> None:

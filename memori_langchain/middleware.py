@@ -172,7 +172,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     tool-loop calls capture nothing), or, when that answer calls tools, once the tool loop is over (a model call of
     the thread that answers without calling tools, or the end of the run; when a tool or a model call raises, at
     once, since the exception may end the run; never between two tool calls, where it could replace a fact the
-    model recalled and is about to update:
+    model recalled and is about to update; a run that raised elsewhere, in another middleware's hook or at the
+    recursion limit, at the thread's next turn or :meth:`flush`, never at another thread's turn, which cannot
+    tell whether that run is still going):
     capture then reads what the agent's own ``remember`` stored, and stores the fact once, in the agent's
     words), the turn is handed to ``extractor``
     (default :class:`~memori_core.extraction.RuleBasedFactExtractor`: only
@@ -352,7 +354,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         if not turn_to_capture(messages):
             return
         thread = self._thread(request, config)
-        self._after_tools_ran(entity)  # another thread's turn whose run ended before its tools did (a fallback)
+        # A turn of this thread whose run ended after its tools with no hook of this middleware's seeing it end
+        # (another middleware's hook raised, the recursion limit): that run is over. Never another thread's: its
+        # run may be between its model's recall_memory and update_memory (flush() takes those).
+        self._after_tools_ran(entity, [thread])
         if self._unanswered is not None:
             # The user's turns no model answered, in any thread (this one's too): the oldest first.
             self._unanswered.discard(entity, _turn_key(entity, thread, messages[-1]))

@@ -82,3 +82,43 @@ def test_a_turn_captured_late_inside_the_old_facts_period_ends_nothing() -> None
     engine.add("dana", LISBON, supersedes=[porto], created_at="2026-11-10T09:00:00+00:00")
     capture(engine, "I live in Porto.", "2026-11-05T09:00:00+00:00")  # said before Lisbon, captured after
     assert valid(engine) == [LISBON]
+
+
+def test_a_home_said_again_late_comes_back_only_until_the_home_said_after_it() -> None:
+    # Porto -> Lisbon -> Faro; "I still live in Porto." said after Lisbon began but captured after Faro: Porto was
+    # the home at the turn's time, Faro (said later) is the home now. One home valid, the history in time order.
+    engine = ungated_engine(HashEmbedder())
+    capture(engine, "I live in Porto.", "2026-11-02T09:00:00+00:00")
+    [porto] = [f.id for f in engine.list("dana")]
+    [lisbon] = engine.add("dana", LISBON, supersedes=[porto], created_at="2026-11-10T09:00:00+00:00")
+    [faro] = engine.add("dana", "User lives in Faro.", supersedes=[lisbon], created_at="2026-11-20T09:00:00+00:00")
+    capture(engine, "No wait, I still live in Porto.", "2026-11-15T09:00:00+00:00")  # said before Faro
+    assert valid(engine) == ["User lives in Faro."]
+    chain = [(h.content, h.valid_since, h.valid_to) for h in engine.history("dana", faro)]
+    assert chain == [
+        (PORTO, "2026-11-02T09:00:00+00:00", "2026-11-10T09:00:00+00:00"),
+        (LISBON, "2026-11-10T09:00:00+00:00", "2026-11-15T09:00:00+00:00"),
+        (PORTO, "2026-11-15T09:00:00+00:00", "2026-11-20T09:00:00+00:00"),
+        ("User lives in Faro.", "2026-11-20T09:00:00+00:00", None),
+    ]
+    history = engine.history("dana", faro)
+    assert history[1].superseded_by == history[2].id == porto and history[2].superseded_by == faro
+    assert [f.content for f in engine.recall("Where do I live?", "dana") if "lives in" in f.content] == [
+        "User lives in Faro."]
+    then = engine.recall("Where do I live?", "dana", as_of="2026-11-16T09:00:00+00:00")
+    assert [f.content for f in then if "lives in" in f.content] == [PORTO]
+
+
+def test_a_home_said_again_before_a_move_told_ahead_holds_until_the_move() -> None:
+    # Porto -> Lisbon, then a move to Faro told ahead (valid from March): "I still live in Porto." ends Lisbon
+    # now and holds until the move, which still comes; before, Lisbon and Porto were both valid.
+    engine = ungated_engine(HashEmbedder())
+    capture(engine, "I live in Porto.", "2026-11-02T09:00:00+00:00")
+    [porto] = [f.id for f in engine.list("dana")]
+    [lisbon] = engine.add("dana", LISBON, supersedes=[porto], created_at="2026-11-10T09:00:00+00:00")
+    [faro] = engine.add("dana", "User lives in Faro.", supersedes=[lisbon], created_at="2026-11-12T09:00:00+00:00",
+                        valid_from="2027-03-01T00:00:00+00:00")
+    capture(engine, "No wait, I still live in Porto.", "2026-11-20T09:00:00+00:00")
+    assert valid(engine) == [PORTO]
+    assert [(h.content, h.valid_to) for h in engine.history("dana", faro)][1:] == [
+        (LISBON, "2026-11-20T09:00:00+00:00"), (PORTO, "2027-03-01T00:00:00+00:00"), ("User lives in Faro.", None)]

@@ -185,11 +185,15 @@ def _store(
     for f in facts:
         if isinstance(f.text, str) and f.text.strip() in ends:
             ends[f.text.strip()] += [fid for fid in f.supersedes if fid in shown and shown[fid] not in new_keys]
-    # "I still live in Porto.", after Porto was replaced by Lisbon: Porto is valid again, and Lisbon ends
+    # "I still live in Porto.", after Porto was replaced by Lisbon: Porto is valid again, and Lisbon ends; said
+    # before a later home (Faro) began, Porto lands in Faro's past (valid until Faro began) and Faro stays
     adding = {derived_fact_id(t) for t in texts}
+    brought: list[Any] = []
     for text, replacers in replacers_to_end(engine, entity_id, texts, said_at).items():
-        ends[text] += [fid for fid in replacers if fid not in adding and fid not in ends[text]]
-    later = _stated_after(existing, said_at)
+        replacers = [f for f in replacers if f.id not in adding and f.id not in ends[text]]
+        ends[text] += [f.id for f in replacers]
+        brought += replacers
+    later = _stated_after([*existing, *brought], said_at)
     told_late = [t for t in texts if later.intersection(ends[t])]
     kwargs: dict[str, Any] = {"metadata": dict(metadata or {}), "session_id": session_id}
     if said_at is not None:
