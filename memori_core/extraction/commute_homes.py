@@ -7,7 +7,8 @@ such a clause, and the clause is left as it was for the rules (the commute is a 
 
 Only the user's own trip ("I ...", not "my wife drives in from ..."), only every day or every weekday (a weekly
 flight from Heathrow starts nowhere the user lives), only a capitalised place that is no day or month ("from Monday
-to Friday"). Pure: patterns, English only.
+to Friday"), and no ride on rails ("I take the train from Paddington to Oxford every day": a station is where the
+user boards, not their home). Pure: patterns, English only.
 """
 
 from __future__ import annotations
@@ -42,6 +43,10 @@ _DO_A_TO_B = rx(rf"^(?:[^,]{{0,40}},\s*)?i\s+do\s+(?:the\s+)?(?P<place>{PLACE_NA
 _NOT_HOME = frozenset((*(n.lower() for n in CALENDAR_NAMES), "home", "work", "school", "uni", "the"))
 _NOT_HOME_TAIL = rx(r"\b(?:station|airport|terminal|central|sentral|junction|interchange|school|primary|nursery|"
                     r"academy|college|park|shop|market|mall|centre|center|office|gym|hospital)$")
+# A ride on rails starts at a station, which is where the user boards, not where they live: "I take the train from
+# Paddington to Oxford every day", "I get the tube from Victoria to Bank every morning" (a station bears the name of
+# its district, and people reach it by car, bike or bus; issue 21). A bus, a tram, a ferry, a car start nearer home.
+_RAIL = rx(r"\b(?:train|tube|metro|subway|underground|overground|rail|railway|s-bahn|u-bahn)$")
 # A trip of a while only: "we fly from Heathrow to Dublin every day this week for the conference".
 _A_WHILE = rx(r"\b(?:this|next)\s+(?:week|month|weekend)|\bfor\s+(?:the|a)\s+(?:week|month|conference|trip)\b")
 
@@ -63,6 +68,8 @@ def commute_home(clause: str) -> str | None:
     for pattern in (_IN_FROM, _FROM_TO, _DO_A_TO_B):
         m = pattern.search(text)
         carried = m is not None and (m.groupdict().get("means") or "").strip()
+        if m is not None and carried and _RAIL.search(carried):
+            return None
         if m is not None and not (carried and _CARRIED.match(carried)):
             place = m.group("place").strip()
             if place.split()[0].lower() in _NOT_HOME or _NOT_HOME_TAIL.search(place):
