@@ -72,7 +72,8 @@ _TODAY = rx(r"\b(?:until|till)\s+(?:tonight|today|later|this\s+(?:morning|aftern
 
 
 def _span_end(m: re.Match[str], now: datetime) -> str:
-    """The day a :data:`_SPAN` (or :data:`_FOR_SPAN`) match ends on, as a date ``anchor_plan`` reads ("January 19, 2026")."""
+    """The day a :data:`_SPAN` (or :data:`_FOR_SPAN`) match ends on, as a date ``anchor_plan`` reads ("January 19,
+    2026")."""
     today = now.date()
     if m.groupdict().get("rest"):
         if m.group("rest").lower() == "week":
