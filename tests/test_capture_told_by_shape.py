@@ -94,6 +94,10 @@ def test_the_modules_functions_read_only_their_shape() -> None:
     assert commute_home("I take the micro from Maipú to Providencia every day") == "Maipú"
     assert commute_home("I take the micro from Maipú to Providencia on Sundays") is None
     assert commute_home("I take every morning the tram from Ostend into the centre") == "Ostend"
+    # a ride on rails into town names where the user comes in from; between two places named, two stations (capfix40)
+    assert commute_home("I get the tube from Walthamstow into town every morning") == "Walthamstow"
+    assert commute_home("I take the S-Bahn from Moosach into the city every day") == "Moosach"
+    assert commute_home("I take the train from Woking to Waterloo every day") is None
     assert as_commute_home(["I do Oranmore into Galway every morning"]) == [
         "I do Oranmore into Galway every morning", "I live in Oranmore"]
     assert bio_statement("welder", first=False, next_item=None) == "I'm a welder"

@@ -553,7 +553,10 @@ _SUBORDINATE = rx(
     r"^(?:if|when|whenever|while|since|because|as|after|before|although|though|unless|until|till|once|whether|"
     r"in|on|at|for|with|without|by|from|during|due|being|having|back|growing|like|even|except|apart|other\s+than)\b"
 )
-_FINITE = frozenset("is are was were 's 're has had did does do can could will would says said isn't wasn't".split())
+# "put", "set", "let" read as their past too: "They put me on nights last year but I'm on days now" is two clauses
+# (issue 21), as "They moved me to Leeds last year but I'm in York now" is.
+_FINITE = frozenset("is are was were 's 're has had did does do can could will would says said isn't wasn't "
+                    "put set let".split())
 
 
 def is_clause(text: str) -> bool:

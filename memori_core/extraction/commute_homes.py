@@ -7,7 +7,8 @@ such a clause, and the clause is left as it was for the rules (the commute is a 
 
 Only the user's own trip ("I ...", not "my wife drives in from ..."), only every day or every weekday (a weekly
 flight from Heathrow starts nowhere the user lives), only a capitalised place that is no day or month ("from Monday
-to Friday"). Pure: patterns, English only.
+to Friday"), and no ride on rails between two places named ("I take the train from Paddington to Oxford every day":
+a station is where the user boards, not their home). Pure: patterns, English only.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ _TRAVEL = "commute|cycle|drive|ride|travel|get"
 _FROM_TO = rx(
     rf"\b(?:{_TRAVEL}|bike|walk|take|catch|use)\s+"
     r"(?:every\s+(?:day|morning)\s+|daily\s+)?(?P<means>(?:(?:the|a|my|our)\s+)?[\w-]+\s+)?"
-    rf"(?:in\s+|over\s+)?from\s+(?P<place>{PLACE_NAME})\s+(?:in)?to\s+\S"
+    rf"(?:in\s+|over\s+)?from\s+(?P<place>{PLACE_NAME})\s+(?:in)?to\s+(?P<to>\S)"
 )
 # "I drive in from Midrand", "I come in from Kajiado", "I commute in from Slough".
 _IN_FROM = rx(rf"\b(?:{_TRAVEL}|come)\s+in\s+from\s+(?P<place>{PLACE_NAME})\b")
@@ -46,6 +47,12 @@ _DO_A_TO_B = rx(rf"^{_LEAD}i\s+do\s+(?:the\s+)?(?P<place>{PLACE_NAME})\s+(?:in)?
 _NOT_HOME = frozenset((*(n.lower() for n in CALENDAR_NAMES), "home", "work", "school", "uni", "the"))
 _NOT_HOME_TAIL = rx(r"\b(?:station|airport|terminal|central|sentral|junction|interchange|school|primary|nursery|"
                     r"academy|college|park|shop|market|mall|centre|center|office|gym|hospital)$")
+# A ride on rails between two places named starts at a station, which is where the user boards, not where they live:
+# "I take the train from Paddington to Oxford every day", "I get the tube from Victoria to Bank every morning" (a
+# station bears the name of its district, and people reach it by car, bike or bus; issue 21). A ride into "the city"
+# or "town" names where the user comes in from ("I take the S-Bahn from Pasing into the city"), and a bus, a tram, a
+# ferry, a car start nearer home.
+_RAIL = rx(r"\b(?:train|tube|metro|subway|underground|overground|rail|railway|s-bahn|u-bahn)$")
 # A trip of a while only: "we fly from Heathrow to Dublin every day this week for the conference".
 _A_WHILE = rx(r"\b(?:this|next)\s+(?:week|month|weekend)|\bfor\s+(?:the|a)\s+(?:week|month|conference|trip)\b")
 
@@ -67,6 +74,9 @@ def commute_home(clause: str) -> str | None:
     for pattern in (_IN_FROM, _FROM_TO, _DO_A_TO_B):
         m = pattern.search(text)
         carried = m is not None and (m.groupdict().get("means") or "").strip()
+        # "the train from Paddington to Oxford": two stations named ("the S-Bahn from Pasing into the city" is home)
+        if m is not None and carried and _RAIL.search(carried) and (m.groupdict().get("to") or "").isupper():
+            return None
         if m is not None and not (carried and _CARRIED.match(carried)):
             place = m.group("place").strip()
             if place.split()[0].lower() in _NOT_HOME or _NOT_HOME_TAIL.search(place):

@@ -2,7 +2,9 @@
 
 "handed in my apron at Grounded on friday!! running my own coffee cart at Salamanca market now", "doc says no
 running for six weeks. Swimming laps at the Y instead.", "I'm 34 and training for my first marathon ... currently
-running about 30k a week": the "-ing" clause is the user's, its "I'm" left out as chat leaves it out.
+running about 30k a week": the "-ing" clause is the user's, its "I'm" left out as chat leaves it out. Right after a
+clause told of someone else of the user's ("My sister started a new job. Working nights every week now."), it is
+that person's (issue 21).
 :func:`elided_doing_at` writes it back ("I'm running my own coffee cart at Salamanca market now") for the rules to
 judge, only
 
@@ -19,9 +21,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..calendar_words import ANY_WEEKDAY
+from ..slots import PERSON
+from .leads import strip_lead
 from .patterns import OWN_WORDS, rx
 
-__all__ = ["elided_doing", "elided_doing_at"]
+__all__ = ["elided_doing", "elided_doing_at", "someone_before"]
 
 _DOING = rx(r"^(?P<lead>(?:and|so|but|now|also)\s+)?(?P<adv>(?:currently|now|still|also|just)\s+)?"
             r"(?P<verb>[a-z]{2,}ing)\s+(?P<rest>\S.*)$")
@@ -61,6 +65,31 @@ _GROUP = rx(r"^(?:(?:my|our)\s+(?:team|company|firm|office|department|dept|start
             r"organization|school|band|club|church|lab|group)|we|we're|we've)\b")
 
 
+# Someone else of the user's a clause is told of, by its subject: "my sister started a new job", "she's moved",
+# "my husband Tom is a nurse"; not the user with them ("my wife and I ...") nor a thing of theirs ("my son's car broke
+# down", after which "walking to work every day now" is the user's).
+_SOMEONE = rx(
+    rf"^(?P<who>(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?|he|she)"
+    r"(?:'s\s+(?=(?:a|an|the|just|now|also|still|finally|been|got|gone|[a-z]+ing|[a-z]+ed)\b)"
+    r"|\s+(?!and\s+(?:i|me)\b)(?=[a-z]))"
+)
+
+
+def someone_before(clauses: Sequence[str], n: int) -> str | None:
+    """Who the clause before clause ``n`` of ``clauses`` is told of when that is someone else of the user's ("my
+    sister" of "My sister started a new job."; "she"), else ``None``: a subject left out after it is theirs.
+
+    >>> someone_before(["My sister started a new job.", "working nights now"], 1)
+    'My sister'
+    >>> someone_before(["My son's car broke down", "walking to work every day now"], 1) is None
+    True
+    """
+    if n <= 0:
+        return None
+    m = _SOMEONE.match(strip_lead(clauses[n - 1]).strip())
+    return m.group("who") if m is not None else None
+
+
 def elided_doing(clause: str) -> str | None:
     """``clause`` with its left-out "I'm" written back when it tells a lasting doing (see the module), else
     ``None`` (whether an earlier clause was the user's is :func:`as_elided_doing`'s to ask).
@@ -88,6 +117,9 @@ def elided_doing(clause: str) -> str | None:
     return f"I'm {adv.lower()}{m.group('verb').lower()} {rest}"
 
 
+_IM = "I'm "
+
+
 def elided_doing_at(clauses: Sequence[str], n: int) -> str | None:
     """Clause ``n`` of ``clauses`` (one message's) as the user's lasting doing (:func:`elided_doing`) when a clause
     before it was the user's own, else ``None``. Capture asks it only for a clause the rules found no first-person
@@ -97,9 +129,21 @@ def elided_doing_at(clauses: Sequence[str], n: int) -> str | None:
     "I'm running a market stall now"
     >>> elided_doing_at(["running a market stall now"], 0) is None
     True
+
+    After a clause told of someone else of the user's, the doing is theirs (:func:`someone_before`; nothing after
+    "he" or "she"):
+
+    >>> elided_doing_at(["My sister started a new job.", "Working nights every week now."], 1)
+    'My sister is working nights every week now.'
     """
     if n <= 0 or not any(_OWN.search(c) for c in clauses[:n]) or _GROUP.match(clauses[n - 1].strip()):
         return None
     if n + 1 < len(clauses) and _SAID.match(clauses[n + 1].strip()):
         return None
-    return elided_doing(clauses[n])
+    doing = elided_doing(clauses[n])
+    who = someone_before(clauses, n)
+    if doing is None or who is None:
+        return doing
+    # "My sister started a new job. Working nights every week now.": the sister's doing; after "he" / "she", whose
+    # is not said here
+    return None if who.lower() in ("he", "she") else f"{who} is {doing.removeprefix(_IM)}"

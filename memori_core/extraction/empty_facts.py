@@ -217,12 +217,18 @@ _REMARK_OF_NAMED = re.compile(
 )
 # "User loves.", "User has a.", "User got a.", "User takes.", "User lives in.": a verb that needs an object, a verb
 # of place with its "in" and nothing after, or a last word that needs one after it, with none (an emoji object cut:
-# "I love 🍕", "I got a 🐱!"); "User smokes." and "User gave in." say something.
+# "I love 🍕", "I got a 🐱!"); "User smokes." and "User gave in." say something. A going, coming or visiting with no
+# where ("User can't go.", "User is only visiting.", "User isn't coming.") and a home denied with no place ("User
+# doesn't live here."): the moment's answer to what was said before, nothing lasting of the user's (issue 21;
+# "User doesn't live in Leeds." names the place).
 _NO_OBJECT = rx(
     r"^User\s+(?:(?:just|also|really|finally|totally|absolutely|still)\s+)*(?:"
     r"(?:loves|likes|hates|enjoys|adores|prefers|has|owns|wants|needs|misses|uses|dislikes|loathes|detests|fancies|"
     r"takes|wears|speaks|got|bought|ordered|adopted|is\s+allergic\s+to|is\s+into|is\s+obsessed\s+with)"
     r"|(?:lives|stays|works|studies|is\s+based|was\s+born|grew\s+up)\s+(?:in|on|near|as)"
+    r"|(?:is|are|isn't|is\s+not|can't|cannot|can\s+not|couldn't|could\s+not|won't|will\s+not)\s+"
+    r"(?:(?:only|just|even|really|definitely)\s+)?(?:visiting|going|coming|go|come)"
+    r"|(?:doesn't|does\s+not|don't|do\s+not)\s+(?:actually\s+)?(?:live|stay)\s+(?:here|there)"
     r"|.*\s(?:a|an|the|their|to|of|with|and|or|for|at|from))\s*[.!]*$"
 )
 # "User is taking metformin for it.": a medicine for what was said before, the medicine is the fact.

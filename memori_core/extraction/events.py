@@ -29,6 +29,7 @@ from .activities import PETS
 from .relationships import relationship_stage
 from .cues import is_negated
 from .endings import stopped_habit
+from .elided_doing import someone_before
 from .health import BODY_PART
 from .slots import is_job_offer, slots_of
 
@@ -386,6 +387,12 @@ def _been_in(clause: str, known: Sequence[str]) -> list[str] | None:
     return [f"{m.group('who')} lived in {m.group('place')} for {m.group('span')}"]
 
 
+def _is_doing_now(clause: str) -> bool:
+    """Whether ``clause`` is a doing of now typed without its subject ("working nights every week now")."""
+    said = strip_lead(clause).strip()
+    return bool(_DOING_NOW.match(said) or _DOING_NOW_REMARK.match(said))
+
+
 def _without_i(clause: str, known: Sequence[str]) -> list[str] | None:
     """A change typed without its "I": "promoted to senior accountant this week" -> "I got promoted to senior
     accountant"; "doing carpentry full time now, finally!!" -> "I'm doing carpentry full time now"."""
@@ -393,7 +400,7 @@ def _without_i(clause: str, known: Sequence[str]) -> list[str] | None:
     if m is not None:
         return [f"I got promoted to {m.group('role')}"]
     m = _DOING_NOW.match(clause) or _DOING_NOW_REMARK.match(clause)
-    return [f"I'm {m.group('said')}"] if m is not None else None
+    return [f"I'm {m.group('said')[:1].lower()}{m.group('said')[1:]}"] if m is not None else None
 
 
 # A birthday told in passing: "30 as of yesterday", "it's my 30th today!", "it's my birthday, 40 today".
@@ -528,6 +535,9 @@ def as_life_events(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
     plain statements it means (:func:`restate_event`), a side remark left out, any other clause as it is."""
     out: list[str] = []
     for i, clause in enumerate(clauses):
+        if someone_before(clauses, i) is not None and _is_doing_now(clause):
+            out.append(clause)  # "My sister started a new job. Working nights now.": hers (.elided_doing)
+            continue
         said = restate_event(clause, known)
         if said is None:
             out.append(clause)

@@ -2,7 +2,8 @@
 the same way ("User's band rehearses every tuesday at 7." and "... every Tuesday at 7pm."). A model's write is not
 stored again over such a fact (:mod:`memori_core.tool_writes`), nor is a fact capture extracted
 (:func:`~memori_core.capture.capture_facts`); a related fact is no such statement ("User has two cats." and "User has
-three cats.", "User lives in Porto." and "User lived in Porto.")."""
+three cats.", "User lives in Porto." and "User lived in Porto."). A shift pattern told alone ("User is on days now.")
+says what a stored fact of the user's working that pattern says ("User works day shifts at the hospital.")."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ..calendar_words import ANY_MONTH
 from ..slots import slot_keys
 from ..text import normalize_fact_text
 from .cues import content_words, is_negated, words_within
+from .shifts import is_only_a_shift, users_shift_now
 
 __all__ = ["JOB_FRAME", "same_fact", "statement_frame"]
 
@@ -93,12 +95,23 @@ def same_fact(text: str, facts: Iterable[F]) -> F | None:
     exact = next((f for f in facts if normalize_fact_text(_content(f)) == key), None)
     if exact is not None:
         return exact
+    shift = _shift_alone(text)
+    if shift is not None:  # "User is on days now." after "User works day shifts at the hospital.": one pattern
+        same = next((f for f in facts if users_shift_now(_content(f)) == shift), None)
+        if same is not None:
+            return same
     text = _as_state(text)
     words, frame, negated = _graded(content_words(text)), statement_frame(text), is_negated(text)
     return next((f for f in facts if statement_frame(said := _as_state(_content(f))) == frame
                  and is_negated(said) == negated
                  and words_within(words, old := _graded(content_words(said))) and words_within(old, words)),
                 None)
+
+
+def _shift_alone(text: str) -> str | None:
+    """The shift pattern ``text`` tells and nothing else of the user's job ("day" for "User is on days now."), or
+    ``None``: said by a stored fact of that pattern, whatever else the stored one names (the job, the ward)."""
+    return users_shift_now(text) if is_only_a_shift(text) else None
 
 
 def _content(fact: Any) -> str:

@@ -17,6 +17,7 @@ __all__ = [
     "is_only_a_shift",
     "one_at_a_time",
     "shift_kind",
+    "users_shift_now",
 ]
 
 # A pattern of shifts, not one shift ("covering a day shift tomorrow"): "night shifts", "on nights", "working
@@ -57,6 +58,19 @@ _ONLY_SHIFT = rx(
     r"|(?:three|four|five|two|\d)\s+(?:12s|shifts|nights|days)(?:\s+a\s+week)?))*"
     r"\s*\.?$"
 )
+
+
+def users_shift_now(fact: str) -> str | None:
+    """The shift pattern ``fact`` says the user works now (:func:`shift_kind`), or ``None``: none told, someone
+    else's, negated, over or for a day only ("User used to work nights.", "User is on nights this week.").
+
+    >>> users_shift_now("User works day shifts at the hospital."), users_shift_now("User used to work nights.")
+    ('day', None)
+    """
+    kind = shift_kind(fact)
+    if kind is None or is_negated(fact) or _ONCE.search(fact) or holder(fact) != "user":
+        return None
+    return kind
 
 
 def is_only_a_shift(fact: str) -> bool:

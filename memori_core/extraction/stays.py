@@ -30,6 +30,16 @@ _SPAN = rx(
     rf"\bfor\s+the\s+(?:(?:next|coming)\s+(?:(?P<n>{_COUNT})\s+)?(?P<unit>days?|weeks?|fortnight)"
     r"|rest\s+of\s+the\s+(?P<rest>week|month))\b"
 )
+# "for a few days", "for a week", "for 5 days", "for a fortnight": how long a state the user is in now lasts, counted
+# from the day said as "for the next ..." is ("The doctor put me on paracetamol for a few days": over in three days;
+# issue 21). Read only on a fact kept as a state held now ("User is ..."), not on what has held so far ("User has
+# been on it for a week"), what recurs ("for two weeks on, two off") or starts later ("for a week in March").
+_FOR_SPAN = rx(
+    rf"\bfor\s+(?:(?P<n>{_COUNT}|a|an)\s+)?(?P<unit>days?|weeks?|fortnight)\b"
+    r"(?!\s+(?:on|off|a|an|per|every|each|at\s+a\s+time|out\s+of|ago|now|straight|running|in\s+a\s+row|in\b|from\b))"
+)
+_HELD_NOW = rx(r"^User(?:'s\s+[\w' -]+?)?\s+(?:is|are|'s)\s+(?!going\s+to\b)")
+_LATER = rx(rf"\b(?:next|tomorrow|tonight|from|starting|after|later|{WEEKDAY}|{ANY_MONTH})\b")
 # An end a plan's day is read from (dates.anchor_plan): "until Friday", "till tuesday", "until the 17th", "until
 # March", "until Christmas", "until the end of the month", "this week", "this weekend", "this month", "from the 10th
 # to the 17th".
@@ -62,9 +72,10 @@ _TODAY = rx(r"\b(?:until|till)\s+(?:tonight|today|later|this\s+(?:morning|aftern
 
 
 def _span_end(m: re.Match[str], now: datetime) -> str:
-    """The day a :data:`_SPAN` match ends on, as a date ``anchor_plan`` reads ("January 19, 2026")."""
+    """The day a :data:`_SPAN` (or :data:`_FOR_SPAN`) match ends on, as a date ``anchor_plan`` reads ("January 19,
+    2026")."""
     today = now.date()
-    if m.group("rest"):
+    if m.groupdict().get("rest"):
         if m.group("rest").lower() == "week":
             last = today + timedelta(days=6 - today.weekday())
         else:
@@ -95,6 +106,8 @@ def held_until(fact: str, now: datetime, *, zone_known: bool = False) -> Anchore
     if _NO_END.search(fact) or is_past_statement(fact) or _WAS.match(fact):
         return None
     span = _SPAN.search(fact)
+    if span is None and _HELD_NOW.match(fact) and not _END.search(fact) and not _LATER.search(fact):
+        span = _FOR_SPAN.search(fact)  # "User is on paracetamol for a few days."
     if span is not None:
         fact = f"{fact[: span.start()]}until {_span_end(span, now)}{fact[span.end():]}"
     end = _END.search(fact)
