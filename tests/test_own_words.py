@@ -26,6 +26,8 @@ WORLD_QUESTIONS = [
     "how often should you brush a long-haired cat",
     "What's the cheapest way to post a parcel abroad?",
     "Why does bread go stale?",
+    "Does camomile tea really help you sleep?",
+    "Is 8GB of memory enough for video editing?",
 ]
 
 
@@ -43,7 +45,6 @@ def test_a_world_question_that_leans_on_nothing_is_read_on_its_own_words(questio
     "Would melatonin help Ruben too?",  # adds one more to the question before
     "Is the cross-trainer fine as well?",  # likewise
     "What kind of pillow would help?",  # a judgement of the case told
-    "Is 16GB of memory enough for video editing?",  # likewise
     "Which days does the rota need to cover?",  # picks among what a plan named holds
     "quick lunch idea with leeks and eggs?",  # a fragment: a request, not a world question
     "What's the best way over, the overnight ferry or a flight to Bilbao?",  # ends on a choice offered
@@ -63,9 +64,9 @@ def test_adds_to_the_question_before_reads_too_as_well_also_either(turn, adds):
     assert adds_to_the_question_before(turn) is adds
 
 
-@pytest.mark.parametrize("turn, judges", [("Could a humidifier help with that?", True), ("Is gluten a problem in soy sauce?", True),
-                                          ("Is it worth the money?", True), ("Is this coat warm enough for Norway?", True),
-                                          ("What is the problem of induction?", False),
+@pytest.mark.parametrize("turn, judges", [("Could a humidifier help with that?", True),
+                                          ("What kind of pillow would help?", True), ("co-codamol, ok or not?", True),
+                                          ("Does camomile tea really help you sleep?", False),
                                           ("When was penicillin discovered?", False)])
 def test_asks_a_judgement_reads_help_problem_enough_worth(turn, judges):
     assert asks_a_judgement(turn) is judges

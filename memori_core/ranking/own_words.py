@@ -13,8 +13,8 @@ off-topic leaks of four app sets were such questions). A turn like that is read 
   :func:`~.conversation.goes_on_from_the_conversation`: "he", "her", "... then?");
 - it adds nothing to what was asked before it: no "too", "as well", "also", "either" ("Would melatonin help Ruben
   too?", "Is coconut oil in sunscreen a problem too?");
-- it asks no judgement of a thing for someone: whether it would help, is a problem, enough, good or bad, worth
-  it, fits or suits ("What kind of mouse would help?", "Is 8GB of RAM enough?" are about the case just told);
+- it asks no judgement of the case just told: whether a thing would help, or is "ok or not" ("What kind of mouse
+  would help?"; "Does camomile tea really help you sleep?" asks of the world and is read on its own words);
 - it does not ask what the asker's memory holds: what the asker told (:func:`~.intent.asks_what_was_told`), the way
   to a place named before (:func:`~.intent.asks_the_way_there`), what is left of a debt
   (:func:`~.intent.asks_what_is_left`), or "the user" (:func:`~.intent.speaks_of_the_user`);
@@ -51,20 +51,15 @@ def adds_to_the_question_before(turn: str) -> bool:
     return _ADDS.search(turn.replace("\u2019", "'")) is not None
 
 
-# whether a thing would help, is a problem, enough, good or bad for something, worth it, fits or suits: asked of a
-# case just told, not of the world ("Is foam good enough for a gig?" asks of the gig the asker is going to)
-_JUDGEMENT = re.compile(
-    r"\b(?:would|will|could|can|might|does|do|did)\s+(?:[\w'-]+\s+){0,4}?help\b"
-    r"|\b(?:a\s+)?(?:problem|issue|concern|risk)\b(?!\s+(?:of|with)\b)"
-    r"|\benough\b|\bgood\s+(?:for|enough)\b|\bbad\s+for\b|\bworth\b|\b(?:fit|fits|suit|suits|suitable)\b"
-    r"|\bok\s+or\s+not\b|\brecommended\b",
-    re.IGNORECASE,
-)
+# whether a thing would help the case just told: "What kind of mouse would help?", "Could a humidifier help with that?"
+# ("Does camomile tea really help you sleep?" asks of the world); "ok or not?" of a thing named
+_JUDGEMENT = re.compile(r"\b(?:would|will|could|might|may)\s+(?:[\w'-]+\s+){0,4}?help\b|\bok(?:ay)?\s+or\s+not\b",
+                        re.IGNORECASE)
 
 
 def asks_a_judgement(turn: str) -> bool:
-    """Whether a turn asks whether a thing would help, is a problem, is enough, good or bad for something, worth
-    it, fits or suits: a judgement of the case the conversation told, not a fact about the world.
+    """Whether a turn asks whether a thing would help ("would", "could", "might"), or whether it is "ok or not": a
+    judgement of the case the conversation told, not a fact about the world ("Does camomile tea help you sleep?").
 
     >>> asks_a_judgement("What kind of mouse would help?"), asks_a_judgement("Where does malva pudding come from?")
     (True, False)
