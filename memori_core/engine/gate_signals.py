@@ -42,6 +42,7 @@ from ..ranking.implications import asks_to_be_reminded, fed_to, goes_on, is_the_
 from ..ranking.intent import (asks_an_amount_in_a_unit, asks_the_way_there, asks_what_is_left, asks_what_is_usual,
                               asks_what_was_told, is_general, reads_as_a_question, speaks_of_the_user)
 from ..ranking.intent import prototype_texts as intent_texts
+from ..ranking.own_words import read_on_its_own_words
 from ..ranking.pipeline import PoolScores, gate_rows
 from ..ranking.fusion import rank_order
 from ..ranking.referents import points_to_something, told_by
@@ -84,7 +85,8 @@ class _Turn:
 def _turn(query: str, read: Sequence[str], general: bool) -> _Turn:
     """How the gate reads ``query`` after the turns ``read``: a general question, a turn telling news, one asking to
     be reminded of the asker's own thing ("What's my job?"), or a request only for media that does not lean on the
-    turns before it ("Recommend a podcast about history.") is judged on its own words."""
+    turns before it ("Recommend a podcast about history.") is judged on its own words, and so is a question about the
+    world that goes on from nothing before it (:func:`~.ranking.own_words.read_on_its_own_words`)."""
     news = bool(read) and tells_news(query)
     leans = bool(read) and leans_on_the_conversation(query)
     # a request only for something to read, watch or listen to that does not lean on the turns before it is a
@@ -94,6 +96,9 @@ def _turn(query: str, read: Sequence[str], general: bool) -> _Turn:
     # "What if I go back part-time?" names the asker's job, yet opens by going on from the turn before: no reminder
     alone = general or news or switch or (bool(read) and asks_to_be_reminded(query) and not points_back(query)
                                           and not goes_on_from_the_conversation(query))
+    # "How long do you boil an egg?" after a turn about the asker's diet: a question about the world that goes on from
+    # nothing before it is judged on its own words (issue 20: the conversation pulled the diet in)
+    alone = alone or (bool(read) and read_on_its_own_words(query))
     return _Turn(read, general, news, leans, alone, media)
 
 
