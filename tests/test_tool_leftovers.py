@@ -115,3 +115,56 @@ def test_mcp_recall_reads_a_courtesy_turn_with_the_engines_analyzer(hash_embedde
             return result.content[0].text
 
     assert '"facts": []' in anyio.run(run)
+
+
+# -- 5. the history of a restored fact once the fact that replaced it is forgotten --------------------------------
+
+def _porto_restored_then_lisbon_forgotten(hash_embedder) -> tuple[MemoryTools, str]:
+    tools = MemoryTools(ungated_engine(hash_embedder))
+    tools.remember("u", "User lives in Porto.")
+    tools.remember("u", "User lives in Lisbon.")
+    [lisbon] = tools.engine.list("u")
+    porto = next(f.id for f in tools.engine.history("u", lisbon.id) if f.content == "User lives in Porto.")
+    assert "Restored" in tools.restore("u", porto)
+    assert tools.forget("u", lisbon.id).startswith(f"Forgot fact {lisbon.id}")
+    return tools, porto
+
+
+def test_a_restored_facts_kept_period_names_no_forgotten_successor(hash_embedder) -> None:
+    tools, porto = _porto_restored_then_lisbon_forgotten(hash_embedder)
+    history = tools.engine.history("u", porto)
+    stored = {f.id for f in tools.engine.history("u", porto)}
+    assert [f.content for f in history] == ["User lives in Porto."] * 2
+    period, now = history
+    assert period.valid_to is not None and period.superseded_by is None  # ended, by no fact that exists
+    assert now.id == porto and now.valid_to is None and now.restored_at is not None  # valid again
+    assert all(f.superseded_by is None or f.superseded_by in stored for f in history)
+
+
+def test_the_history_keeps_naming_a_successor_that_exists(hash_embedder) -> None:
+    tools = MemoryTools(ungated_engine(hash_embedder))
+    tools.remember("u", "User lives in Porto.")
+    tools.remember("u", "User lives in Lisbon.")
+    [lisbon] = tools.engine.list("u")
+    porto = next(f.id for f in tools.engine.history("u", lisbon.id) if f.content == "User lives in Porto.")
+    tools.restore("u", porto)
+    period = tools.engine.history("u", porto)[0]
+    assert period.superseded_by == lisbon.id
+
+
+def test_a_fact_superseded_by_a_deleted_one_names_no_successor(hash_embedder) -> None:
+    engine = ungated_engine(hash_embedder)
+    [porto] = engine.add("u", ["User lives in Porto."])
+    [lisbon] = engine.add("u", ["User lives in Lisbon."], supersedes=[porto])
+    engine.delete("u", [lisbon])
+    [old] = engine.history("u", porto)
+    assert old.valid_to is not None and old.superseded_by is None
+
+
+def test_an_updates_old_text_stays_superseded_by_its_fact(hash_embedder) -> None:
+    engine = ungated_engine(hash_embedder)
+    [fid] = engine.add("u", ["User lives in Porto."])
+    engine.update("u", fid, text="User lives in Porto with Sam.")
+    old, now = engine.history("u", fid)
+    assert old.content == "User lives in Porto." and old.superseded_by == fid
+    assert now.content == "User lives in Porto with Sam."
