@@ -15,7 +15,7 @@ __all__ = ["only_a_kind_of_home", "tells_a_kind_of_home"]
 _KIND = (
     r"(?:house\s*boat|narrow\s*boat|canal\s*boat|boat|barge|yacht|flat|apartment|condo|condominium|studio|"
     r"bedsit|loft|penthouse|maisonette|townhouse|town\s+house|terraced\s+house|semi|duplex|bungalow|cottage|cabin|"
-    r"chalet|farmhouse|house|home|caravan|trailer|mobile\s+home|motorhome|camper(?:\s*van)?|van|rv|tiny\s+house|"
+    r"chalet|farmhouse|house|caravan|trailer|mobile\s+home|motorhome|camper(?:\s*van)?|van|rv|tiny\s+house|"
     r"yurt|tent|treehouse|dorm(?:itory)?|halls|hostel|co-?op|commune|basement|attic|houseshare|house\s+share|"
     r"shared\s+house|room)"
 )
