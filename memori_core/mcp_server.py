@@ -556,7 +556,9 @@ def build_server(
         self-contained ("what to pack for my trip to Japan"). `as_of` (ISO 8601 with its offset): recall the
         facts that were valid then (e.g. a replayed chat), default now. A question about what memory holds ("What
         do you remember about me?") gets the user's newest facts, as `list` gives them (`more`: there are more)."""
-        who, query = whose(ctx), as_the_user_asks(check_tool_text(query, "query"))  # "user allergies": "my ..."
+        config = live().config  # a courtesy turn read with the engine's analyzer
+        who, query = whose(ctx), as_the_user_asks(check_tool_text(query, "query"), tokenizer=config.tokenizer,
+                                                  stemmer=config.stemmer)  # "user allergies": "my ..."
         if limit is not None and not 1 <= limit <= MAX_PAGE:
             raise MemoryToolError(f"limit must be 1..{MAX_PAGE}")
         earlier, when = _context(context), _said_at(as_of, "as_of")

@@ -530,8 +530,8 @@ class MemoryTools:
         :data:`NOTHING_RELEVANT`; for a question about what memory holds ("What do you know about me?":
         :func:`~memori_core.meta_questions.asks_what_memory_holds`), the first page of :meth:`list`. A query that
         names "the user" (a model's "user allergies") is read as the user would ask it ("my allergies":
-        :func:`~memori_core.tool_queries.as_the_user_asks`)."""
-        query = as_the_user_asks(check_tool_text(query, "query"))
+        :func:`~memori_core.tool_queries.as_the_user_asks`, a courtesy turn read with the engine's analyzer)."""
+        query = self._as_the_user_asks(check_tool_text(query, "query"))
         if asks_what_memory_holds(query):
             return self._guard(entity_id, "recall", "recalled",
                                lambda _: newest_unexpired(self.engine, entity_id, self._meta_page()),
@@ -543,7 +543,7 @@ class MemoryTools:
 
     async def arecall(self, entity_id: str, query: Any, *, tz: tzinfo | None = None) -> str:
         """Async :meth:`recall`."""
-        query = as_the_user_asks(check_tool_text(query, "query"))
+        query = self._as_the_user_asks(check_tool_text(query, "query"))
         if asks_what_memory_holds(query):
             return await self._aguard(entity_id, "recall", "recalled",
                                       lambda _: anewest_unexpired(self.engine, entity_id, self._meta_page()),
@@ -552,6 +552,12 @@ class MemoryTools:
                                   lambda attempt: arecall_within(self.engine, query, entity_id, self.k, {},
                                                                  self.timeout, attempt.outlived),
                                   lambda facts: format_recalled(facts, tz))
+
+    def _as_the_user_asks(self, query: str) -> str:
+        """:func:`~memori_core.tool_queries.as_the_user_asks` of ``query``, a courtesy turn read with the engine's
+        analyzer (its config's ``tokenizer`` and ``stemmer``)."""
+        config = self.engine.config
+        return as_the_user_asks(query, tokenizer=config.tokenizer, stemmer=config.stemmer)
 
     def _meta_page(self) -> int:
         """How many facts recall lists for a question about what memory holds: :data:`DEFAULT_PAGE`, or ``k``

@@ -14,7 +14,9 @@ Only the tool surfaces rewrite (a model's query is about the user by constructio
 recalled as written ("How do I add a user in Django?" keeps its word). A LangGraph store's search may be any
 app's ("where does the user get redirected after login" about its software's users), so the store only turns
 "the user" that reads as the memory's user into "I" / "my" (:func:`the_user_in_first_person`). A courtesy turn
-("thanks", "ok") is left as it is everywhere: the engine keeps nothing for it, which "my thanks?" would undo.
+("thanks", "ok", "good morning") is left as it is everywhere: the engine keeps nothing for it, which "my thanks?"
+would undo; it is read with the engine's analyzer (its tokenizer and stemmer). The tools read "the user" as the
+memory's user unless the query names a product's user (:func:`names_a_products_user`).
 English rules, pure.
 """
 
@@ -23,11 +25,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .ranking.conversation import COURTESY_WORDS, is_courtesy
+from .ranking.conversation import COURTESY_WORDS, GREETING_WORDS, is_courtesy
 from .text import analyzer
 from .validate import check_str
 
-__all__ = ["as_the_user_asks", "is_courtesy_turn", "the_user_in_first_person"]
+__all__ = ["as_the_user_asks", "is_courtesy_turn", "names_a_products_user", "the_user_in_first_person"]
 
 # Words after "user" that make it the subject of a verb ("the user lives in ...", "the user is vegan"): "user"
 # then becomes "I", and the verb the first person's ("I live in ...", "I am vegan").
@@ -36,7 +38,9 @@ _VERBS = (
     "lives|lived|works|worked|prefers|preferred|eats|ate|drinks|wants|wanted|needs|needed|owns|owned|plays|"
     "played|said|says|told|tells|mentioned|mentions|studies|studied|takes|took|goes|went|uses|used|knows|"
     "hates|dislikes|enjoys|avoids|speaks|drives|cooks|like|live|work|prefer|eat|drink|want|need|own|play|"
-    "study|take|go|use|know|hate|dislike|enjoy|avoid|speak|drive|cook|mean|means|said|feel|feels|am|are"
+    "study|take|go|use|know|hate|dislike|enjoy|avoid|speak|drive|cook|mean|means|said|feel|feels|am|are|"
+    "sleep|sleeps|run|runs|swim|swims|read|reads|smoke|smokes|wear|wears|teach|teaches|travel|travels|rent|rents|"
+    "attend|attends|volunteer|volunteers|cycle|cycles|exercise|exercises"
 )
 _BASE_VERBS = frozenset(v for v in _VERBS.split("|") if not v.endswith(("s", "ed")) and v not in {
     "had", "did", "can", "could", "will", "would", "should", "might", "may", "must", "ate", "told", "took", "went",
@@ -61,6 +65,28 @@ _MODIFIER = re.compile(rf"{_SOME}\b(?:the\s+)?user\b(?=\s+[^\W\d_])(?!\s+(?:and|
                        rf"from|at|by|as)\b)", re.IGNORECASE)
 _OBJECT = re.compile(rf"{_SOME}\b(?:the\s+)?user\b(?!['\u2019])", re.IGNORECASE)
 _WH = frozenset("where what when who which how".split())
+# "the user" after an auxiliary or a conjunction, as the subject of the verb after it ("does the user get
+# redirected", "when the user clicks submit", "can the user reset the password"): the memory's user only when
+# that verb is one of the user's own (:data:`_VERBS`: what stored facts tell, "does the user live", "when the
+# user works"); any other is a product's user.
+_CLAUSE_SUBJECT = re.compile(
+    r"\b(?:does|doesn't|did|didn't|do|don't|can|can't|cannot|could|should|will|won't|would|must|may|might|when|"
+    r"whenever|if|after|before|once|until|unless|while)\s+(?:the\s+)?user\s+(?P<verb>[^\W\d_]+)",
+    re.IGNORECASE)
+_USERS_VERBS = frozenset(_VERBS.split("|"))
+
+
+def names_a_products_user(query: str) -> bool:
+    """Whether ``query`` names "the user" as some product's user, not the memory's: the subject of a verb none of
+    the user's own, after an auxiliary or a conjunction ("where does the user get redirected after login", "what
+    happens when the user clicks submit"; not "what does the user eat", "where does the user live").
+
+    >>> names_a_products_user("where does the user get redirected after login")
+    True
+    >>> names_a_products_user("where does the user live"), names_a_products_user("user allergies")
+    (False, False)
+    """
+    return any(m["verb"].casefold() not in _USERS_VERBS for m in _CLAUSE_SUBJECT.finditer(query))
 
 
 def _first_person(verb: str) -> str:
@@ -89,7 +115,7 @@ _PERSONS = frozenset(
 )
 
 
-def as_the_user_asks(query: str) -> str:
+def as_the_user_asks(query: str, *, tokenizer: str = "unicode", stemmer: str | None = "english") -> str:
     """``query`` with "the user" written as the user asking would say it: "user's" / "the user's" -> "my",
     "the user" as a verb's subject -> "I", with the verb (or the auxiliary before it) the first person's ("where
     does the user work" -> "where do I work", "the user lives in" -> "I live in", "is the user vegan" -> "am I
@@ -100,14 +126,29 @@ def as_the_user_asks(query: str) -> str:
     for the slot it names, where the bare "my job" read as nothing asked); those naming no one are the user's
     ("hobbies" -> "my hobbies?", a verb after a question word "where live" -> "where do I live?").
 
+    Which user: "the user" is the memory's user unless the query names it as a product's user, the subject of a
+    verb that is none of the user's own after an auxiliary or a conjunction (:func:`names_a_products_user`: "where
+    does the user get redirected after login", "what happens when the user clicks submit"); such a query is about
+    an app's users, and is left as written, whatever else it says. The user's own verbs are those stored facts
+    tell ("what does the user eat" -> "what do I eat?", "where does the user live" -> "where do I live?").
+
+    A courtesy turn or a greeting ("thanks", "ok", "good morning": :func:`is_courtesy_turn`, read with the
+    engine's ``tokenizer`` and ``stemmer``, its :class:`~memori_core.config.RecallConfig`'s) is left as written:
+    the engine recalls nothing for it, where "my good morning?" would recall facts.
+
     >>> as_the_user_asks("user allergies"), as_the_user_asks("The user's city"), as_the_user_asks("hobbies")
     ('my allergies?', 'my city?', 'my hobbies?')
     >>> as_the_user_asks("where does the user work"), as_the_user_asks("How do I add a user in Django?")
     ('where do I work?', 'How do I add a user in Django?')
+    >>> as_the_user_asks("where does the user get redirected after login"), as_the_user_asks("good morning")
+    ('where does the user get redirected after login', 'good morning')
     """
     check_str(query, "query")
-    if is_courtesy_turn(query) or all(w.casefold() in COURTESY_WORDS for w in _WORD.findall(query)):
-        return query  # "thanks", "ok", "no": asked as "my thanks?" it would recall facts
+    if is_courtesy_turn(query, tokenizer=tokenizer, stemmer=stemmer) \
+            or all(w.casefold() in COURTESY_WORDS for w in _WORD.findall(query)):
+        return query  # "thanks", "ok", "no", "good morning": asked as "my thanks?" it would recall facts
+    if names_a_products_user(query):
+        return query  # "where does the user get redirected after login": an app's user, not the memory's
     out = query
     if "user" in query.casefold():
         out = _POSSESSIVE.sub("my", out)
@@ -165,15 +206,22 @@ def _do_i(m: re.Match[str]) -> str:
     return f"{_capitalized(aux, m['aux'])} I {m['verb']}"
 
 
-@lru_cache(maxsize=1)
-def _courtesy_terms() -> frozenset[str]:
-    analyse = analyzer("unicode", "english")
-    return frozenset(t for w in COURTESY_WORDS for t in analyse(w))
+@lru_cache(maxsize=8)
+def _terms(words: frozenset[str], tokenizer: str, stemmer: str | None) -> frozenset[str]:
+    analyse = analyzer(tokenizer, stemmer)
+    return frozenset(t for w in words for t in analyse(w))
 
 
-def is_courtesy_turn(query: str) -> bool:
-    """Whether ``query`` is a courtesy turn as the engine (default analyzer) reads one: "thanks", "ok", "bye",
-    "👍" (:func:`~memori_core.ranking.conversation.is_courtesy`). The engine recalls nothing for it; rewritten
-    as a question ("my thanks?") it would recall facts."""
+def is_courtesy_turn(query: str, *, tokenizer: str = "unicode", stemmer: str | None = "english") -> bool:
+    """Whether ``query`` is a courtesy turn as an engine with this ``tokenizer`` and ``stemmer`` (its
+    :class:`~memori_core.config.RecallConfig`'s; default: the default config's) reads one: "thanks", "ok",
+    "bye", "good morning", "👍" (:func:`~memori_core.ranking.conversation.is_courtesy`). The engine recalls
+    nothing for it; rewritten as a question ("my thanks?") it would recall facts.
+
+    >>> is_courtesy_turn("muchas gracias"), is_courtesy_turn("muchas gracias", stemmer="spanish")
+    (False, True)
+    """
     check_str(query, "query")
-    return bool(query.strip()) and is_courtesy(query, analyzer("unicode", "english")(query), _courtesy_terms())
+    return bool(query.strip()) and is_courtesy(query, analyzer(tokenizer, stemmer)(query),
+                                               _terms(COURTESY_WORDS, tokenizer, stemmer),
+                                               _terms(GREETING_WORDS, tokenizer, stemmer))

@@ -4,14 +4,18 @@ passed in (``client=``) is left open for its caller to close."""
 
 from __future__ import annotations
 
+import gc
 import os
+import signal
+import threading
+import time
 import uuid
 
 import chromadb
 import pytest
 
-from _helpers import HashEmbedder, ungated_engine
-from memori_core import ChromaStore, ClosedError
+from _helpers import HashEmbedder, running_chroma_server, ungated_engine
+from memori_core import ChromaStore, ClosedError, StoreTimedOut
 
 pytestmark = [pytest.mark.server,
               pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="counts sockets through /proc")]
@@ -70,3 +74,28 @@ def test_two_server_stores_of_one_process_close_apart(chroma_server: tuple[str, 
     first.close()
     assert second.count("alice") == 0  # the other store's connections are its own
     second.close()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs SIGSTOP")
+def test_a_client_built_after_its_connect_timed_out_is_closed(tmp_path) -> None:
+    # chromadb keeps one connection pool per server for all its clients, open until the last is closed: a client
+    # the connect thread built after the caller gave up kept it open for good (toolfix40 item 6)
+    with running_chroma_server(tmp_path) as (host, port, proc):
+        before = _connections_to(port)
+        proc.send_signal(signal.SIGSTOP)
+        try:
+            with pytest.raises(StoreTimedOut):
+                ChromaStore.http(host=host, port=port, timeout=1.0, lazy=False)
+        finally:
+            proc.send_signal(signal.SIGCONT)
+        for _ in range(600):  # the connect thread gets its answer once the server runs again
+            if not any(t.name == "memori-chroma-connect" for t in threading.enumerate()):
+                break
+            time.sleep(0.1)
+        assert not any(t.name == "memori-chroma-connect" for t in threading.enumerate())
+        gc.collect()
+        assert _connections_to(port) == before
+        store = ChromaStore.http(host=host, port=port, collection=f"t_{uuid.uuid4().hex}", timeout=5.0)
+        assert store.count("u") == 0  # the server is still there to connect to
+        store.close()
+        assert _connections_to(port) == before

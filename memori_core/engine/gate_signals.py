@@ -25,6 +25,7 @@ from ..ranking.care import care_share, is_care_fact, kin_holder, named_by, names
 from ..ranking.care import prototype_texts as domain_texts
 from ..ranking.conversation import (
     COURTESY_WORDS,
+    GREETING_WORDS,
     accepts,
     conversation_text,
     conversation_turns,
@@ -58,6 +59,13 @@ def _courtesy_terms(key: tuple[str, str | None]) -> frozenset[str]:
     """The courtesy words as the analyzer ``key`` turns them into terms."""
     analyse = analyzer(*key)
     return frozenset(t for word in COURTESY_WORDS for t in analyse(word))
+
+
+@functools.lru_cache(maxsize=8)
+def _greeting_terms(key: tuple[str, str | None]) -> frozenset[str]:
+    """The words of a greeting (:data:`~.ranking.conversation.GREETING_WORDS`) as the analyzer ``key`` reads them."""
+    analyse = analyzer(*key)
+    return frozenset(t for word in GREETING_WORDS for t in analyse(word))
 
 
 @dataclass(frozen=True)
@@ -119,7 +127,8 @@ class GateSignals:
         the query as the engine's analyzer reads it; ``read``: the turns read with it (after one, a turn that
         accepts, "ok", "yes please", "👍", asks for what it accepts: :func:`~.ranking.conversation.accepts`)."""
         accepting = bool(read) and accepts(query)
-        if not accepting and is_courtesy(query, q_tokens, _courtesy_terms((self.config.tokenizer, self.config.stemmer))):
+        key = (self.config.tokenizer, self.config.stemmer)
+        if not accepting and is_courtesy(query, q_tokens, _courtesy_terms(key), _greeting_terms(key)):
             return ("a courtesy turn" if any(ch.isalnum() for ch in query) else "a turn without a word"), None
         scripts = embedder_scripts(self.embedder)
         if scripts is None:
@@ -133,7 +142,7 @@ class GateSignals:
         if accepts(query):
             return False
         key = (self.config.tokenizer, self.config.stemmer)
-        return is_courtesy(query, analyzer(*key)(query), _courtesy_terms(key))
+        return is_courtesy(query, analyzer(*key)(query), _courtesy_terms(key), _greeting_terms(key))
 
     def _gate_cosine(self, gathered: _Gathered, turn: _Turn) -> np.ndarray | None:
         """With a conversation, what the gate reads as each pool row's cosine: the question's own for a turn

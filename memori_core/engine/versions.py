@@ -223,8 +223,36 @@ def named_successors(history: Sequence[StoredFact]) -> list[StoredFact]:
     stored ``superseded_by`` its own fact: how :meth:`Versions._versions_of` finds it) naming the fact that
     superseded it instead, the one whose ``supersedes`` lists it ("User lives in Munich." restored after "User
     moved to Hamburg.": its earlier period superseded by Hamburg, not by Munich itself). An update's version row,
-    which no fact's ``supersedes`` lists, stays superseded by its fact, whose new text replaced it."""
+    which no fact's ``supersedes`` lists, stays superseded by its fact, whose new text replaced it.
+
+    A fact deleted since supersedes nothing: a row it superseded names no successor (``superseded_by`` ``None``),
+    and so does a period a restore kept once the fact that ended it was deleted ("User lives in Porto." restored
+    after "User lives in Lisbon.", then Lisbon forgotten: Porto's kept period ended, superseded by no fact, and
+    Porto is valid again; not "superseded by" Porto itself, nor by the fact forgotten). Such a period is told from
+    an update's version row by the text after it: the same text again (restored), where an update's is new."""
     by = {old: f.id for f in history for old in f.supersedes}
-    return [replace(f, superseded_by=by[f.id])
-            if f.id in by and f.superseded_by is not None and f.superseded_by == version_of(f.id) else f
-            for f in history]
+    here = {f.id for f in history}
+    return [replace(f, superseded_by=_successor(f, by, here, history)) for f in history]
+
+
+def _successor(f: StoredFact, by: dict[str, str], here: set[str], history: Sequence[StoredFact]) -> str | None:
+    """The fact that superseded ``f`` in its ``history`` (:func:`named_successors`): ``by`` names the fact whose
+    ``supersedes`` lists each row; ``here``: the ids of the history's rows."""
+    if f.superseded_by is None or f.id in by and f.superseded_by == version_of(f.id):
+        return by[f.id] if f.superseded_by is not None else None
+    if f.superseded_by not in here:
+        return None  # deleted since
+    if f.superseded_by == version_of(f.id) and f.valid_to is not None and _same_text_after(f, history):
+        return None  # a kept period whose ending fact was deleted: the fact holds again, superseded by none
+    return f.superseded_by
+
+
+def _same_text_after(period: StoredFact, history: Sequence[StoredFact]) -> bool:
+    """Whether the row of ``period``'s fact that became valid next, at or after ``period`` ended, says its text:
+    the fact held again as it was (a restore, or the fact said again), not an update's new text."""
+    fact = version_of(period.id)
+    end = iso_to_ts(period.valid_to)
+    after = [f for f in history if f.id != period.id and fact in (f.id, version_of(f.id))
+             and iso_to_ts(f.valid_since) >= end]
+    nxt = min(after, key=lambda f: iso_to_ts(f.valid_since), default=None)
+    return nxt is not None and nxt.content == period.content

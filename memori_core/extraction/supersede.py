@@ -49,6 +49,7 @@ from .side_jobs import beside_the_job
 from .slots import JOB_OFFER, is_job_offer, is_job_to_come, only_looks_for_work, slots_of
 from .state_enders import ends_state
 from .named_endings import ends_named
+from .home_kinds import only_a_kind_of_home, tells_a_kind_of_home
 from .still_holds import left_the_place, lives_with_household, moved_from_the_household, part_still_held
 from .subjects import names_in
 from .speech_acts import own_part
@@ -490,6 +491,14 @@ def _corrects(verdict: SentenceVerdict, words: frozenset[str], text: str, old: f
         and bool(old - wrong <= words or slots_of(verdict.fact) & slots_of(text))
 
 
+def _kind_beside_place(new: str, old: str) -> bool:
+    """Whether one of ``new`` and ``old`` tells the user's home only as a kind of home ("User lives in a
+    houseboat.") and the other names no kind ("User moved to Lisbon."): two sides of one home, not a change
+    (:mod:`.home_kinds`)."""
+    return (only_a_kind_of_home(old) and not tells_a_kind_of_home(new)) or \
+        (only_a_kind_of_home(new) and not tells_a_kind_of_home(old))
+
+
 def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
     """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
     if verdict.fact is not None and WEEKS_PREGNANT.match(verdict.fact) \
@@ -577,6 +586,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         if slot == "residence" and lives_with_household(text) != lives_with_household(verdict.fact):
             continue  # a move changes where, not with whom: "I moved to Porto" leaves "User lives with Rui.",
             # "Marco moved in with me" leaves "User lives in Leeds."
+        if slot == "residence" and _kind_beside_place(verdict.fact, text):
+            continue  # a kind of home is no place: "I moved to Lisbon" leaves "User lives in a houseboat."
         if slot == "residence" and sells_the_home(verdict.fact):
             continue  # "We sold the house!": the user lives there until the move is told as made
         if slot == "residence" and _LIVES_WITH_ONLY.match(verdict.fact) and _LIVES_IN.match(text):

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "SHORT_TURN", "accepts", "asks_something", "blend_query", "conversation_text",
+__all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "GREETING", "GREETING_WORDS", "SHORT_TURN", "accepts", "asks_something", "blend_query", "conversation_text",
            "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "without_connectives", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "tells_something", "told_in"]
 
 COURTESY_WORDS = frozenset({
@@ -43,6 +43,19 @@ COURTESY_WORDS = frozenset({
 and the relevance gate keeps nothing for it, since it
 asks for nothing the conversation's facts would answer (the words are run through the engine's analyzer,
 so stems and stopwords match)."""
+
+
+GREETING_WORDS = frozenset({"morning", "afternoon", "evening", "day", "weekend", "have", "a", "to", "you", "all",
+                            "everyone", "there"})
+"""Words that are a courtesy only inside a greeting (:data:`GREETING`): "Good morning!", "good afternoon all",
+"Have a nice day!". Alone they ask something ("Morning or evening?", "What day is it?")."""
+
+GREETING = re.compile(
+    r"\b(?:good|lovely|nice|great|happy)\s+(?:morning|afternoon|evening|day|weekend)\b|"
+    r"\bhave\s+a\s+(?:good|nice|great|lovely|wonderful)\s+(?:one|day|evening|weekend|night|morning|afternoon)\b",
+    re.IGNORECASE,
+)
+"""A greeting or a wish said in parting: "good morning", "Good afternoon", "have a nice day"."""
 
 
 CONVERSATION_WORDS = 160
@@ -90,9 +103,12 @@ def gate_cosine(question_cosine: np.ndarray, conversation_cosine: np.ndarray) ->
     return np.maximum(question_cosine, conversation_cosine)
 
 
-def is_courtesy(query: str, query_terms: Sequence[str], courtesy_terms: frozenset[str]) -> bool:
+def is_courtesy(query: str, query_terms: Sequence[str], courtesy_terms: frozenset[str],
+                greeting_terms: frozenset[str] = frozenset()) -> bool:
     """True for a courtesy turn, which reads no context: every analysed term of ``query`` is a courtesy word's
-    ("Thanks!", "ok", "Sounds good"), or it has no word at all ("👍", "?!").
+    ("Thanks!", "ok", "Sounds good"), or, in a turn that greets (:data:`GREETING`: "Good morning!", "have a nice
+    day, thanks"), a greeting word's (``greeting_terms``: :data:`GREETING_WORDS` as the same analyzer reads them),
+    or it has no word at all ("👍", "?!").
 
     A turn whose words are all stopwords is no courtesy: "Should I let them?" or "What about him?" has no
     analysed term, and is the turn that most needs its conversation; nor is a question about the asker
@@ -102,6 +118,8 @@ def is_courtesy(query: str, query_terms: Sequence[str], courtesy_terms: frozense
         return not any(ch.isalnum() for ch in query)
     if ("?" in query or asks_something(query)) and _THE_ASKER.search(query) is not None:
         return False
+    if greeting_terms and "?" not in query and GREETING.search(query):
+        courtesy_terms = courtesy_terms | greeting_terms
     return all(t in courtesy_terms for t in query_terms)
 
 

@@ -427,6 +427,21 @@ def _not_chroma(exc: BaseException, url: str, headers: dict[str, str] | None, ti
                            "(a Chroma server answers {\"nanosecond heartbeat\": ...} there)")
 
 
+def _close_quietly(client: Any) -> None:
+    """Close ``client``, a chromadb HTTP client no one holds: its connections (its own session and its admin
+    client's: each chromadb HTTP client has a system of its own, which ``close`` stops without closing its
+    session) and its system. A failure to close is logged, not raised (it runs in the connect thread, where
+    nothing would catch it)."""
+    try:
+        for owner in (client, getattr(client, "_admin_client", None)):
+            session = getattr(getattr(owner, "_server", None), "_session", None)
+            if session is not None:
+                session.close()
+        client.close()
+    except Exception:  # noqa: BLE001 - nothing to hand it to
+        logger.debug("closing a Chroma client built after its connect timed out failed", exc_info=True)
+
+
 def _connect(make_client: Callable[[], Any], url: str, timeout: float | None) -> Any:
     """``make_client()`` within ``timeout`` seconds, or :class:`StoreTimedOut` naming ``url``; a server that
     refuses the connection is a :class:`NoServerAnswers` naming ``url``.
@@ -435,7 +450,12 @@ def _connect(make_client: Callable[[], Any], url: str, timeout: float | None) ->
     it is built, before its connection can be given a time limit; a server that
     accepts connections but never answers would block that forever. The build
     runs in a daemon thread instead, which a hung server leaves parked until it
-    answers or dies (one thread per failed connect, not per call).
+    answers or dies (one thread per failed connect, not per call). A client built
+    after the caller gave up is closed by that thread: chromadb shares one
+    connection pool among the clients of a server and keeps it open until the
+    last of them is closed, so a client no one holds would keep it open for good
+    (the connections a later store's ``close`` closes stayed open, and were
+    reported as unclosed sockets).
     """
     import httpx
 
@@ -445,17 +465,29 @@ def _connect(make_client: Callable[[], Any], url: str, timeout: float | None) ->
         except Exception as exc:
             raise _unreachable(exc, url)  # noqa: B904 - the cause is set, or it is exc itself
     box: dict[str, Any] = {}
+    lock = threading.Lock()
 
     def build() -> None:
         try:
-            box["client"] = make_client()
+            client = make_client()
         except BaseException as exc:  # noqa: BLE001 - handed to the caller below
-            box["error"] = exc
+            with lock:
+                box["error"] = exc
+            return
+        with lock:
+            if "gave_up" not in box:
+                box["client"] = client
+                return
+        _close_quietly(client)  # built too late: the caller raised StoreTimedOut and holds no client
 
     thread = threading.Thread(target=build, name="memori-chroma-connect", daemon=True)
     thread.start()
     thread.join(timeout)
-    if thread.is_alive():
+    with lock:
+        late = "client" not in box and "error" not in box
+        if late:
+            box["gave_up"] = True
+    if late:
         raise StoreTimedOut(
             f"the Chroma server at {url} did not answer within {timeout:g} s (is it stopped or overloaded?); "
             "ChromaStore.http(timeout=...) sets the limit", url=url
