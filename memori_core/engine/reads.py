@@ -345,11 +345,12 @@ class ReadPath(Answers, GateSignals, Judging):
         return _Request(query, entity_id, limit, query_vector, where, at, read, conversation, past)
 
     def _conversation(self, query: str, context: Any) -> tuple[list[str], str | None]:
-        """The turns of ``context`` that recall reads (a judge is shown them too) and the conversation text
+        """The turns of ``context`` that recall reads (the latest ``config.context_turns``, courtesy turns not
+        counted: :meth:`_carries_nothing`; a judge is shown them too) and the conversation text
         that moves the query: ``None`` without read turns, with ``context_weight`` 0, or for a courtesy turn."""
         if context is None:
             return [], None
-        read = recent_turns(check_context(context), self.config.context_turns)
+        read = recent_turns(check_context(context), self.config.context_turns, self._carries_nothing)
         if not read or self.config.context_weight <= 0 or self._is_courtesy(query):
             return read, None
         return read, conversation_text(query, read)
