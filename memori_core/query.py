@@ -19,7 +19,7 @@ tool messages are not context.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 __all__ = [
@@ -125,8 +125,11 @@ def context_turns(engine: Any) -> int:
     return turns
 
 
-def query_and_context(turns: Sequence[str], keep: int = DEFAULT_CONTEXT_TURNS) -> tuple[str, list[str]]:
-    """(the last non-blank turn, up to ``keep`` non-blank turns before it, oldest first), all stripped.
+def query_and_context(
+    turns: Sequence[str], keep: int = DEFAULT_CONTEXT_TURNS, free: Callable[[str], bool] | None = None
+) -> tuple[str, list[str]]:
+    """(the last non-blank turn, up to ``keep`` non-blank turns before it, oldest first), all stripped; turns
+    ``free`` tells carry nothing do not count against ``keep`` (:func:`recent_turns`).
 
     ``("", [])`` when no turn has text; the context is ``[]`` for a single turn or ``keep <= 0``.
 
@@ -136,14 +139,39 @@ def query_and_context(turns: Sequence[str], keep: int = DEFAULT_CONTEXT_TURNS) -
     texts = recent_turns(turns, len(turns))
     if not texts:
         return "", []
-    return texts[-1], recent_turns(texts[:-1], keep)
+    return texts[-1], recent_turns(texts[:-1], keep, free)
 
 
-def recent_turns(turns: Sequence[str], keep: int = DEFAULT_CONTEXT_TURNS) -> list[str]:
-    """The last ``keep`` non-blank ``turns``, stripped, oldest first (``[]`` for ``keep <= 0``)."""
+def recent_turns(
+    turns: Sequence[str], keep: int = DEFAULT_CONTEXT_TURNS, free: Callable[[str], bool] | None = None
+) -> list[str]:
+    """The last ``keep`` non-blank ``turns``, stripped, oldest first (``[]`` for ``keep <= 0``).
+
+    ``free`` tells a turn that carries nothing (a courtesy turn: "thanks", "ok great", "You're welcome!"):
+    such a turn does not count against ``keep``, so the window reaches back past it to ``keep`` turns that
+    count, holding the free ones between them (at most ``keep`` of those: a run of them is no reason to read
+    the whole chat). Without it, every turn counts.
+
+    >>> turns = ["Can I take ibuprofen?", "thanks", "ok great", "and with wine?"]
+    >>> recent_turns(turns, 2)
+    ['ok great', 'and with wine?']
+    >>> recent_turns(turns, 2, free=lambda turn: turn in {"thanks", "ok great"})
+    ['Can I take ibuprofen?', 'thanks', 'ok great', 'and with wine?']
+    """
     if keep <= 0:
         return []
-    return [t.strip() for t in turns if isinstance(t, str) and t.strip()][-keep:]
+    texts = [t.strip() for t in turns if isinstance(t, str) and t.strip()]
+    if free is None:
+        return texts[-keep:]
+    counted = skipped = 0
+    start = len(texts)
+    while start > 0 and counted < keep:
+        if skipped < keep and free(texts[start - 1]):
+            skipped += 1
+        else:
+            counted += 1
+        start -= 1
+    return texts[start:]
 
 
 def _user_texts(items: Any, field: str) -> list[str]:
@@ -231,13 +259,14 @@ def extract_user_query(kwargs: Mapping[str, Any]) -> str:
 
 
 def extract_query_and_context(
-    kwargs: Mapping[str, Any], turns: int = DEFAULT_CONTEXT_TURNS
+    kwargs: Mapping[str, Any], turns: int = DEFAULT_CONTEXT_TURNS, free: Callable[[str], bool] | None = None
 ) -> tuple[str, list[str]]:
     """(the question, the user turns before it): ``query`` and ``context`` for ``engine.recall``.
 
     The question is :func:`extract_user_query`'s. The context is the text of
     up to ``turns`` earlier user turns with text, oldest first (``[]`` for a
-    single turn or ``turns <= 0``), read from the same field as the question.
+    single turn or ``turns <= 0``), read from the same field as the question;
+    those ``free`` tells carry nothing ("thanks") do not count (:func:`recent_turns`).
     Assistant / model turns, system and developer messages, tool messages and
     user turns holding only tool results or images are not context. A Google
     chat's ``send_message`` shows only the new message: its context is ``[]``.
@@ -249,4 +278,4 @@ def extract_query_and_context(
     >>> extract_query_and_context(kwargs)
     ('What should I order there?', ["I'm going to a seafood restaurant tonight."])
     """
-    return query_and_context(_user_turns(kwargs), turns)
+    return query_and_context(_user_turns(kwargs), turns, free)

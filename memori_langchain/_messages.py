@@ -15,6 +15,7 @@ from memori_core.extraction import Message
 from memori_core.placement import SYSTEM, place_in_turns
 from memori_core.query import DEFAULT_CONTEXT_TURNS, content_text, query_and_context
 from memori_core.sdk.system_prompt import append_to_content, can_hold_block, content_has_block
+from memori_core.tool_queries import is_courtesy_turn
 
 
 def message_text(message: BaseMessage) -> str:
@@ -60,9 +61,10 @@ def human_query_and_context(
     Only human messages (:func:`is_human`: ``ChatMessage(role="user")`` too) are read (their text parts):
     AI replies, system and tool messages are not context. A human turn without text (only an image) is
     skipped, so a photo sent after "here's the menu, what can I eat?" is answered with the memory that
-    question recalls: the rule of the provider-SDK path, :func:`memori_core.query.query_and_context`.
+    question recalls: the rule of the provider-SDK path, :func:`memori_core.query.query_and_context`. A courtesy
+    turn ("thanks", "ok great") does not count against ``turns``: it pushes no question out.
     """
-    return query_and_context([message_text(m) for m in messages if is_human(m)], turns)
+    return query_and_context([message_text(m) for m in messages if is_human(m)], turns, is_courtesy_turn)
 
 
 def turn_to_capture(messages: Sequence[BaseMessage]) -> list[Message]:

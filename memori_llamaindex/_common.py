@@ -13,6 +13,7 @@ from llama_index.core.schema import NodeWithScore
 from memori_core.capture import said_as_of, said_at_in, said_zone
 from memori_core.extraction import Message
 from memori_core.query import DEFAULT_CONTEXT_TURNS, query_and_context, recent_turns
+from memori_core.tool_queries import is_courtesy_turn
 
 logger = logging.getLogger("memori_llamaindex")
 
@@ -31,7 +32,8 @@ def user_query_and_context(
     Only user messages are read (their text blocks): assistant, system and tool messages are not context. A
     user turn without text (only an image) is skipped, as on the provider-SDK path
     (:func:`memori_core.query.query_and_context`): a photo of a menu is answered with the memory the question
-    before it recalls.
+    before it recalls. A courtesy turn ("thanks", "ok great") does not count against ``turns``: it pushes no
+    question out.
     """
     texts = [message_text(m) for m in (messages or []) if m.role == MessageRole.USER]
     query, earlier = query_and_context(texts, len(texts))
@@ -39,7 +41,7 @@ def user_query_and_context(
     # calls after a tool result): the same turn read twice is not an earlier turn.
     while earlier and earlier[-1] == query:
         earlier.pop()
-    return query, recent_turns(earlier, turns)
+    return query, recent_turns(earlier, turns, is_courtesy_turn)
 
 
 def without_input_echo(messages: Sequence[ChatMessage] | None) -> list[ChatMessage]:

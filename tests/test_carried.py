@@ -119,3 +119,62 @@ def test_engine_carries_from_the_askers_last_turn_not_the_assistants_reply_endin
     got = {f.content: f.passed_by for f in engine.recall(KNEE_FOLLOW_UP, "u", context=[KNEE_ASKED, reply])}
     assert GOUT in got  # carried from the knee question (main read the reply: gout out, shogi carried)
     assert got.get(TAXI[9]) != "follow-up"
+
+
+def test_a_lookups_answer_is_kept_only_in_a_free_place_and_pushes_no_answer_out():
+    from memori_core.cache.entity import EntityCache
+    from memori_core.engine.answers import ANSWERS_KEPT, _Answer, _answered, _Asked, _remember_answer
+
+    cache = EntityCache("u")
+    answer = _Answer(None, float("inf"), (), ())
+    asked = [_Asked.of(f"question {i}", 5, None, []) for i in range(ANSWERS_KEPT)]
+    _remember_answer(cache, asked[0], answer)
+    looked_up = _Asked.of("the turn before", 5, None, [])
+    _remember_answer(cache, looked_up, answer, push=False)  # a place is free: kept, as the oldest
+    assert list(cache.answers) == [looked_up, asked[0]]
+    for a in asked[1:]:
+        _remember_answer(cache, a, answer)
+    assert list(cache.answers) == asked  # the lookup's answer went first
+    _remember_answer(cache, looked_up, answer, push=False)  # no place free: not kept, nothing pushed out
+    assert list(cache.answers) == asked
+    assert _answered(cache, asked[0], (), 0.0, touch=False) == ()
+    assert list(cache.answers) == asked  # a lookup's hit leaves the order be
+    _answered(cache, asked[0], (), 0.0)
+    assert list(cache.answers) == [*asked[1:], asked[0]]
+
+
+class _CountingEmbedder:
+    """The real MiniLM, counting the texts it is asked to embed."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.calls = inner, 0
+        self.name = inner.name
+
+    def __getattr__(self, attr):
+        return getattr(self.inner, attr)
+
+    def embed_query(self, text):
+        self.calls += 1
+        return self.inner.embed_query(text)
+
+    def embed_documents(self, texts):
+        self.calls += 1
+        return self.inner.embed_documents(texts)
+
+
+@pytest.mark.model
+def test_a_repeated_loop_of_follow_ups_embeds_nothing_once_its_answers_are_kept(minilm):
+    # Each follow-up's carry reads the turn before on its own words; its answer used to push the app's own
+    # kept answers out, so every turn of the loop was embedded again on every round (10 embeddings a round).
+    counting = _CountingEmbedder(minilm)
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=counting)
+    engine.add("u", TAXI)
+    turns = [KNEE_ASKED, KNEE_FOLLOW_UP, "does that mean I should skip the shogi club on sunday",
+             "and can I still drive the taxi tonight with it"]
+    for _ in range(2):
+        for i, turn in enumerate(turns):
+            engine.recall(turn, "u", context=turns[:i])
+    before = counting.calls
+    for i, turn in enumerate(turns):
+        engine.recall(turn, "u", context=turns[:i])
+    assert counting.calls == before

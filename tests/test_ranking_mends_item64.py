@@ -189,3 +189,14 @@ def test_us_after_a_verb_is_the_asker(question):
 
 def test_us_before_dollars_is_still_the_country():
     assert not is_personal("How much is 4200 yen in us dollars?")
+
+
+
+def test_names_the_askers_compiles_no_pattern_per_call(monkeypatch):
+    import memori_core.ranking.intent as intent
+
+    real, compiled = intent.re.compile, []
+    monkeypatch.setattr(intent.re, "compile", lambda *a, **k: compiled.append(a) or real(*a, **k))
+    assert names_the_askers("What does the dog usually eat?", ["User's son and my dog Biscuit eat kibble."])
+    assert not names_the_askers("What does the dog usually eat?", ["User's son Max is 8."])
+    assert compiled == []

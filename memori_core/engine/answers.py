@@ -46,8 +46,10 @@ class _Answer:
     facts: tuple[RecalledFact, ...]
 
 
-def _answered(cache: EntityCache, asked: _Asked, inputs: tuple[Any, ...], now: float) -> tuple[RecalledFact, ...] | None:
-    """The answer ``cache`` keeps for ``asked`` when it still holds (call under the entity's lock)."""
+def _answered(cache: EntityCache, asked: _Asked, inputs: tuple[Any, ...], now: float,
+              touch: bool = True) -> tuple[RecalledFact, ...] | None:
+    """The answer ``cache`` keeps for ``asked`` when it still holds (call under the entity's lock); with
+    ``touch``, it becomes the most recent (a lookup of the turn before, ``touch=False``, leaves the order be)."""
     answer = cache.answers.get(asked)
     if answer is None:
         return None
@@ -55,7 +57,8 @@ def _answered(cache: EntityCache, asked: _Asked, inputs: tuple[Any, ...], now: f
             or any(a is not b for a, b in zip(answer.inputs, inputs))):
         del cache.answers[asked]
         return None
-    cache.answers.move_to_end(asked)
+    if touch:
+        cache.answers.move_to_end(asked)
     return answer.facts
 
 
@@ -64,8 +67,16 @@ def _copies(facts: Sequence[RecalledFact]) -> list[RecalledFact]:
     return [replace(f, metadata=dict(f.metadata)) for f in facts]
 
 
-def _remember_answer(cache: EntityCache, asked: _Asked, answer: _Answer) -> None:
-    """Keep ``answer`` on ``cache`` (the :data:`ANSWERS_KEPT` most recent; call under the entity's lock)."""
+def _remember_answer(cache: EntityCache, asked: _Asked, answer: _Answer, push: bool = True) -> None:
+    """Keep ``answer`` on ``cache`` (the :data:`ANSWERS_KEPT` most recent; call under the entity's lock). Without
+    ``push`` (the answer of a lookup, not of a question the app asked: the turn before a follow-up, which the
+    carry reads on its own words) it is kept only in a place left free, as the oldest: it never pushes out an
+    answer the app may ask for again."""
+    if not push:
+        if asked in cache.answers or len(cache.answers) < ANSWERS_KEPT:
+            cache.answers[asked] = answer
+            cache.answers.move_to_end(asked, last=False)
+        return
     cache.answers[asked] = answer
     cache.answers.move_to_end(asked)
     while len(cache.answers) > ANSWERS_KEPT:

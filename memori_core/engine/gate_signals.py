@@ -144,6 +144,12 @@ class GateSignals:
         key = (self.config.tokenizer, self.config.stemmer)
         return is_courtesy(query, analyzer(*key)(query), _courtesy_terms(key), _greeting_terms(key))
 
+    def _carries_nothing(self, turn: str) -> bool:
+        """Whether an earlier ``turn`` is a courtesy turn ("thanks", "ok great", "You're welcome!"), accepting or
+        not: it does not count against ``config.context_turns`` (:func:`~memori_core.query.recent_turns`)."""
+        key = (self.config.tokenizer, self.config.stemmer)
+        return is_courtesy(turn, analyzer(*key)(turn), _courtesy_terms(key))
+
     def _gate_cosine(self, gathered: _Gathered, turn: _Turn) -> np.ndarray | None:
         """With a conversation, what the gate reads as each pool row's cosine: the question's own for a turn
         read ``alone``, else the larger of the question's and the conversation's (but the question's own for

@@ -119,6 +119,7 @@ class _Scoring:
     revision: Any  # the copy's revision when the recall began
     horizon: float  # when the first of the copy's facts expires
     cache: EntityCache
+    lookup: bool = False  # read for another turn (the carry's turn before): its answer pushes no kept one out
 
 
 class ReadPath(Answers, GateSignals, Judging):
@@ -184,9 +185,11 @@ class ReadPath(Answers, GateSignals, Judging):
         judged = None if self.judge is None else self._judgement(begun.query, begun.scored, begun.limit, begun.read)
         return self._recall_chosen(begun, judged)
 
-    def _recall_scored(self, request: _Request) -> list[RecalledFact] | _Scoring:
+    def _recall_scored(self, request: _Request, lookup: bool = False) -> list[RecalledFact] | _Scoring:
         """:meth:`recall` up to the judge: its answer when it needs no choosing (nothing to recall, an answer
-        given before, no candidate), else the candidates scored (:class:`_Scoring`) for :meth:`_recall_chosen`."""
+        given before, no candidate), else the candidates scored (:class:`_Scoring`) for :meth:`_recall_chosen`.
+        A ``lookup`` (a turn read for another one's sake) reads a kept answer without making it the most recent,
+        and its own answer is kept only where a place is free (:func:`.answers._remember_answer`)."""
         query, entity_id, limit, read = request.query, request.entity_id, request.limit, request.read
         if not query.strip() or limit <= 0:
             return []
@@ -202,7 +205,7 @@ class ReadPath(Answers, GateSignals, Judging):
             if not empty:
                 revision, now = cache.revision, time.time()
                 if asked is not None:
-                    answer = _answered(cache, asked, self._answer_inputs(), now)
+                    answer = _answered(cache, asked, self._answer_inputs(), now, touch=not lookup)
                     if answer is not None:
                         return _copies(answer)
                     horizon = min(cache.next_expiry(now), cache.next_start(now))
@@ -212,7 +215,7 @@ class ReadPath(Answers, GateSignals, Judging):
         scored = self._score(request, cache=cache)
         if isinstance(scored, str):
             return []
-        return _Scoring(query, entity_id, limit, read, scored, asked, revision, horizon, cache)
+        return _Scoring(query, entity_id, limit, read, scored, asked, revision, horizon, cache, lookup)
 
     def _recall_chosen(self, begun: _Scoring, judged: _Judgement | None) -> list[RecalledFact]:
         """:meth:`recall` after the judge (``judged``: its verdict, ``None`` without one): the facts chosen, the
@@ -241,7 +244,8 @@ class ReadPath(Answers, GateSignals, Judging):
             with self._entity_lock(begun.entity_id):
                 if cache.revision == revision:
                     _remember_answer(cache, asked,
-                                     _Answer(revision, begun.horizon, self._answer_inputs(), tuple(_copies(facts))))
+                                     _Answer(revision, begun.horizon, self._answer_inputs(), tuple(_copies(facts))),
+                                     push=not begun.lookup)
         return facts
 
     @staticmethod
@@ -341,11 +345,12 @@ class ReadPath(Answers, GateSignals, Judging):
         return _Request(query, entity_id, limit, query_vector, where, at, read, conversation, past)
 
     def _conversation(self, query: str, context: Any) -> tuple[list[str], str | None]:
-        """The turns of ``context`` that recall reads (a judge is shown them too) and the conversation text
+        """The turns of ``context`` that recall reads (the latest ``config.context_turns``, courtesy turns not
+        counted: :meth:`_carries_nothing`; a judge is shown them too) and the conversation text
         that moves the query: ``None`` without read turns, with ``context_weight`` 0, or for a courtesy turn."""
         if context is None:
             return [], None
-        read = recent_turns(check_context(context), self.config.context_turns)
+        read = recent_turns(check_context(context), self.config.context_turns, self._carries_nothing)
         if not read or self.config.context_weight <= 0 or self._is_courtesy(query):
             return read, None
         return read, conversation_text(query, read)
@@ -510,11 +515,12 @@ class ReadPath(Answers, GateSignals, Judging):
         """The ids of the facts recall keeps for the turn just before ``request``'s, read on its own words with the
         same limit, filter and time (its core facts appended left out): the app's own recall of that turn when it
         made one on its own words (a kept answer: no embedding), else one embedding of that turn. Without a judge:
-        the gate's answer, which is remembered only when no judge would answer otherwise."""
+        the gate's answer, which is remembered only when no judge would answer otherwise, and only in a place left
+        free among the kept answers (a lookup: it pushes out none the app may ask for again, issue 20 item 1)."""
         before = self._last_user_turn(request)
         past = request.at is None and asks_about_the_past(before, [])
         begun = self._recall_scored(_Request(before, request.entity_id, request.limit, None, request.where, request.at,
-                                             [], None, past))
+                                             [], None, past), lookup=True)
         if not isinstance(begun, list):
             begun = self._recall_chosen(begun if self.judge is None else replace(begun, asked=None), None)
         return frozenset(f.id for f in begun if f.passed_by not in _APPENDED)

@@ -32,6 +32,8 @@ COURTESY_WORDS = frozenset({
     # who the thanks go to, and the British and Irish ways of saying it ("Cheers pal", "ta very much")
     "pal", "mate", "buddy", "bud", "dude", "ta", "appreciate", "appreciated", "legend", "lovely", "ace", "tnx", "thnx",
     "thankyou", "cya", "later", "see", "soon", "ttyl", "goodnight", "night",
+    # the assistant's answer to thanks, read among the earlier turns ("You're welcome!", "Anytime!")
+    "welcome", "anytime",
     # the same in the languages most chats are in besides English
     "gracias", "merci", "danke", "grazie", "obrigado", "obrigada", "dank", "bedankt", "tack", "takk", "kiitos",
     "dziękuję", "спасибо", "спс", "谢谢", "謝謝", "多谢", "ありがとう", "ありがと", "どうも", "감사합니다", "고마워",

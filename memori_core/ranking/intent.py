@@ -153,18 +153,35 @@ def names_the_askers(question: str, texts: Iterable[str]) -> bool:
     medicines = {m.group(0).lower() for m in _A_MEDICINE.finditer(question)}
     if not things and not medicines:
         return False
-    owned = re.compile(
-        r"\b(?:(?:user's|my|our)\s+|(?:user|i)\s+(?:has|have|owns?|keeps?|drives?|rents?)\s+(?:an?\s+|two\s+|three\s+)?)"
-        rf"(?:[\w'-]+\s+){{0,2}}?(?:{'|'.join(map(re.escape, sorted(things)))})(?:s|es)?\b" if things else r"(?!)",
-        re.IGNORECASE)
     for text in texts:
-        if owned.search(text) or (medicines and medicines & {m.group(0).lower() for m in _A_MEDICINE.finditer(text)}):
+        if things and any(_owns(m.group(1), things) for m in _OWNED.finditer(text)):
+            return True
+        if medicines and medicines & {m.group(0).lower() for m in _A_MEDICINE.finditer(text)}:
+            return True
+    return False
+
+
+_OWNED = re.compile(r"\b(?:(?:user's|my|our)\s+|(?:user|i)\s+(?:has|have|owns?|keeps?|drives?|rents?)\s+"
+                    r"(?:an?\s+|two\s+|three\s+)?)(?=((?:[\w'-]+\s+){0,2}[\w'-]+))", re.IGNORECASE)
+"""What a fact says the user has: the (up to three) words after "User's", "my", "our", "User has (a)"... (read
+ahead, not taken: "my son and my dog" reads "son and my" and then "dog")."""
+
+
+_WORD_START = re.compile(r"\w+")
+
+
+def _owns(words: str, things: set[str]) -> bool:
+    """Whether one of ``words`` (what :data:`_OWNED` read) is one of ``things``, or its plural ("dogs", "boxes")."""
+    for token in words.lower().split():
+        word = _WORD_START.match(token)
+        word = "" if word is None else word.group(0)  # "dog's", "dog-friendly": "dog"
+        if word in things or (word.endswith("s") and word[:-1] in things) or (word.endswith("es") and word[:-2] in things):
             return True
     return False
 
 
 _NOT_A_THING = frozenset({"the", "best", "most", "first", "last", "same", "other", "usual", "way", "time", "day",
-                          "week", "year", "world", "average", "most"})
+                          "week", "year", "world", "average"})
 
 
 _TOLD_BEFORE = re.compile(

@@ -1,0 +1,72 @@
+"""Courtesy turns ("thanks", "ok great", "You're welcome!") do not count against ``context_turns`` (issue 20 item 2):
+with the default 3, [question, reply, "thanks", "You're welcome!"] before a follow-up used to hold the reply and the
+two courtesy turns only, and the follow-up lost the question's fact. The window is cut the same way by the engine
+and by every adapter's path (the provider SDKs, LangChain, LlamaIndex).
+"""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+from llama_index.core.base.llms.types import ChatMessage, MessageRole
+
+from memori_core import ChromaStore, RecallEngine
+from memori_core.query import extract_query_and_context, recent_turns
+from memori_core.tool_queries import is_courtesy_turn
+from memori_langchain import human_query_and_context
+from memori_llamaindex._common import user_query_and_context
+
+QUESTION = "Is it ok to give Lucky some chocolate?"
+REPLY = "It is best avoided: even a little can cause vomiting and a racing heart."
+FOLLOW_UP = "what if it already happened?"
+USER_TURNS = [QUESTION, "thanks", "ok great", "cheers!", FOLLOW_UP]
+
+
+def test_recent_turns_reaches_back_past_free_turns_to_keep_turns_that_count():
+    turns = ["older question", QUESTION, REPLY, "thanks", "You're welcome!"]
+    assert recent_turns(turns, 3) == [REPLY, "thanks", "You're welcome!"]
+    assert recent_turns(turns, 3, is_courtesy_turn) == turns
+    assert recent_turns(turns, 2, is_courtesy_turn) == turns[1:]
+    assert recent_turns(turns, 0, is_courtesy_turn) == []
+
+
+def test_a_run_of_courtesy_turns_frees_at_most_keep_of_them():
+    turns = [QUESTION, "thanks", "ok", "great", "cool", "bye"]
+    assert recent_turns(turns, 2, is_courtesy_turn) == ["ok", "great", "cool", "bye"]
+
+
+def test_every_adapters_path_keeps_the_question_past_courtesy_turns():
+    assert extract_query_and_context({"messages": [{"role": "user", "content": t} for t in USER_TURNS]}, 3,
+                                     is_courtesy_turn) == (FOLLOW_UP, USER_TURNS[:-1])
+    messages = [m for t in USER_TURNS for m in (HumanMessage(t), AIMessage("Sure."))][:-1]
+    assert human_query_and_context(messages, 3) == (FOLLOW_UP, USER_TURNS[:-1])
+    chat = [ChatMessage(role=MessageRole.USER, content=t) for t in USER_TURNS]
+    assert user_query_and_context(chat, 3) == (FOLLOW_UP, USER_TURNS[:-1])
+
+
+def test_the_sdk_path_reads_the_question_past_courtesy_turns():
+    from memori_core import MemoriRecall
+
+    seen = []
+
+    class Recording(RecallEngine):
+        def recall(self, query, entity_id, limit=None, **kwargs):
+            seen.append(kwargs.get("context"))
+            return super().recall(query, entity_id, limit, **kwargs)
+
+    from _helpers import HashEmbedder
+    engine = Recording(store=ChromaStore.in_memory(), embedder=HashEmbedder())
+    engine.add("u", ["User has a dog named Lucky."])
+    messages = [{"role": "user", "content": t} for t in USER_TURNS]
+    MemoriRecall(engine, entity_id="u").apply({"model": "gpt-4o", "messages": messages}, provider="openai")
+    assert seen == [USER_TURNS[:-1]]
+
+
+@pytest.mark.model
+def test_a_follow_up_keeps_the_questions_fact_past_thanks_and_youre_welcome(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("u", ["User has a dog named Lucky.", "User is vegetarian.", "User lives in Denver.",
+                     "User works as a teacher.", "User's cat is called Bean."])
+    context = [QUESTION, REPLY, "thanks", "You're welcome!"]
+    assert "User has a dog named Lucky." in [f.content for f in engine.recall(FOLLOW_UP, "u", context=context)]
+    assert engine.explain(FOLLOW_UP, "u", context=context).context_turns == 4
