@@ -64,6 +64,7 @@ def test_engine_answers_a_general_breed_question_with_no_fact_of_the_users_dog(m
     ("How much does our new puppy usually eat?", "User has a puppy named Kumo."),
     ("How much does my weekly shop usually cost?", "User's weekly shop is at Aldi."),
     ("How long does my family usually stay?", "User's family lives in Goa."),
+    ("How much does the dog food usually cost?", "User has a dog named Biscuit."),
 ])
 def test_the_head_noun_of_a_short_phrase_names_the_users_thing(question, fact):
     assert names_the_askers(question, [fact])

@@ -151,6 +151,11 @@ _ENDS_A_PHRASE = frozenset("""
     usually normally typically generally often always never ever sometimes still also just even only too very
     really already again soon now once twice i you he she it we they me him us them what which who how where why
 """.split())
+_DESCRIBES = frozenset("""
+    new old older oldest young younger youngest eldest little big bigger small smaller first second third current
+    usual favourite favorite local own next last whole other same best worst main only several many few
+    good bad nice great
+""".split())
 _MEASURE_WORDS = frozenset("""
     time times cost costs price prices distance length size rate rates fare fares speed limit temperature weather
 """.split())
@@ -181,8 +186,9 @@ def names_the_askers(question: str, texts: Iterable[str]) -> bool:
 
 
 def _phrase_things(question: str) -> set[str]:
-    """The head nouns of the short noun phrases a question puts after the/my/our (lower case), and the owners inside
-    them ("my son's school": school, son); a head that is a measure keeps nothing ("the drive time")."""
+    """The head nouns of the short noun phrases a question puts after the/my/our (lower case), and the owners and
+    nouns before them ("my son's school": school, son; "the dog food": food, dog); a head that is a measure keeps
+    nothing ("the drive time")."""
     out: set[str] = set()
     for m in _THE_PHRASE.finditer(question):
         words = []
@@ -193,7 +199,9 @@ def _phrase_things(question: str) -> set[str]:
         if not words or words[-1] in _MEASURE_WORDS:
             continue
         out.add(words[-1].removesuffix("'s"))
-        out.update(w[:-2] for w in words[:-1] if w.endswith("'s"))
+        # an owner ("my son's school") or a noun before the head ("the dog food", "my car battery") is the user's
+        # too; a word that only describes ("my older daughter", "our new puppy") is nothing of theirs
+        out.update(w.removesuffix("'s") for w in words[:-1] if w not in _DESCRIBES)
     return out
 
 
