@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..calendar_words import WEEKDAYS, WORKDAY_STEMS
+from ..number_words import number_words
 from .care import DRUG_NAME, NOT_FOOD
 from .concerns import NOT_EATEN_ALLERGY
 from .upcoming import tells_a_dated_plan
@@ -93,7 +94,7 @@ _SCHEDULE = (r"(?:(?:every|each)\s+(?:day|morning|night|evening)|daily|nightly|o
 # ("takes Max and Bella out twice a day": no schedule right after the word). Left: a transit line named bare
 # ("takes Caltrain every day") reads as a medicine.
 _NOT_A_MEDICINE = (r"(?:the|a|an|this|that|these|those|some|any|no|every|each|once|twice|daily|it|them|him|her|me|us|"
-                   r"one|two|three|four|five|off|over|up|out|in|on|back|down|away|home|"
+                   rf"{number_words('twelve')}|off|over|up|out|in|on|back|down|away|home|"
                    r"bus(?:es)?|coach(?:es)?|trains?|tube|metro|subway|tram|ferry|ferries|taxis?|cabs?|uber|lyft|cars?|"
                    r"bikes?|boats?|planes?|flights?|transit|routes?|roads?|paths?|stairs|steps|lifts?|elevators?|"
                    r"escalators?|shortcuts?|motorway|highway|freeway|class(?:es)?|lessons?|courses?|exams?|tests?|"

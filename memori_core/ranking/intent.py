@@ -37,6 +37,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..number_words import number_words
 from .care import DRUG_NAME, FIRST_PERSON
 from .names import is_not_a_name
 
@@ -400,7 +401,7 @@ _PLACED = re.compile(r"\b(?:in|to|near|around|across|through|via|into|outside|wi
 # a word a fact holds right after an article, a determiner, a number, an age or an owner: a kind ("User has a Shiba
 # Inu named Kumo.", "a 13-year-old Shiba Inu called Kuro", "User's Labrador"), not a name given to someone (issue 20
 # item 2: "How long do Shiba Inus usually live?" names no one the memory knows)
-_A_KIND = re.compile(r"(?:\b(?:a|an|the|this|that|these|those|every|each|some|any|no|one|two|three|four|five|"
+_A_KIND = re.compile(rf"(?:\b(?:a|an|the|this|that|these|those|every|each|some|any|no|{number_words('twelve')}|"
                      r"my|our|your|his|her|their|its)|\b\d+|-old|['\u2019]s)\s+$", re.IGNORECASE)
 
 
