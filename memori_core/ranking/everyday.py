@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..calendar_words import WEEKDAYS, WORKDAY_STEMS
+from ..number_words import number_words
 from .care import DRUG_NAME, NOT_FOOD
 from .concerns import NOT_EATEN_ALLERGY
 from .upcoming import tells_a_dated_plan
@@ -83,8 +84,26 @@ _SUPPLEMENT = (r"(?:iron|folic\s+acid|folate|vitamins?(?:\s+(?:[a-e]\d{0,2}|d3))
 _TAKEN = rf"(?:(?:his|her|my|their|its)\s+)?(?:{DRUG_NAME}|{_SUPPLEMENT})"
 # a list holding one is a list of medicines: "takes hydroxyurea and folic acid every day"
 _OTHER_TAKEN = r"[a-z][\w-]*\s*(?:,|and|&)\s*"
-_DAILY_MEDICINE = (rf"\btak(?:e|es|ing)\s+(?:{_OTHER_TAKEN})*{_TAKEN}(?:\s*(?:,|and|&)\s*[a-z][\w-]*)*\s+(?:every\s+(?:day|morning|"
-                   r"night|evening)|daily|once\s+a\s+day|twice\s+a\s+day|(?:two|three|four)\s+times\s+a\s+day)\b")
+_SCHEDULE = (r"(?:(?:every|each)\s+(?:day|morning|night|evening)|daily|nightly|once\s+a\s+day|twice\s+a\s+day|"
+             r"(?:two|three|four)\s+times\s+a\s+day)\b")
+# A medicine on a schedule is named bare, whatever its name ("takes Zyrtec every day", "takes loratadine 10mg each
+# morning": issue 20 item 1): one word right after "take(s)" (or "his/her/my/their"), a dose at most, then a
+# schedule. What else is taken on a schedule is no medicine: what is ridden or walked (a vehicle, a route, the
+# stairs) or attended (a class, a lesson) comes after an article ("takes the bus", "takes a class") or is one of the
+# words below, as is a habit (photos, notes, showers, calls: rev39b finding 1), a pronoun, a number or a particle
+# ("takes Max and Bella out twice a day": no schedule right after the word). Left: a transit line named bare
+# ("takes Caltrain every day") reads as a medicine.
+_NOT_A_MEDICINE = (r"(?:the|a|an|this|that|these|those|some|any|no|every|each|once|twice|daily|it|them|him|her|me|us|"
+                   rf"{number_words('twelve')}|off|over|up|out|in|on|back|down|away|home|"
+                   r"bus(?:es)?|coach(?:es)?|trains?|tube|metro|subway|tram|ferry|ferries|taxis?|cabs?|uber|lyft|cars?|"
+                   r"bikes?|boats?|planes?|flights?|transit|routes?|roads?|paths?|stairs|steps|lifts?|elevators?|"
+                   r"escalators?|shortcuts?|motorway|highway|freeway|class(?:es)?|lessons?|courses?|exams?|tests?|"
+                   r"photos?|pictures?|selfies?|notes?|showers?|baths?|calls?|breaks?|naps?|walks?|turns?|shifts?|"
+                   r"orders?|trips?|time|care|part|place|charge|questions?|messages?|bookings?|attendance)")
+_ANY_TAKEN = (rf"(?:(?:his|her|my|their)\s+)?(?!{_NOT_A_MEDICINE}\b)[a-z][\w-]*"
+              r"(?:\s+\d+(?:\.\d+)?\s?(?:mg|mcg|g|ml|iu|units?)\b)?")
+_DAILY_MEDICINE = (rf"\btak(?:e|es|ing)\s+(?:{_OTHER_TAKEN})*{_TAKEN}(?:\s*(?:,|and|&)\s*[a-z][\w-]*)*\s+{_SCHEDULE}|"
+                   rf"\btak(?:e|es|ing)\s+{_ANY_TAKEN}\s+{_SCHEDULE}")
 # a sum of money told in a currency: "$18,000 of debt", "1.5 lakh rupees", "3,000 pesos a month left"
 _SUM = (r"[$\u00a3\u20ac\u00a5\u20b9]\s?\d|\b\d[\d,.]*\s*(?:k\s+)?(?:dollars|pounds|quid|euros|rupees|lakhs?|crores?|pesos|yen|"
         r"yuan|naira|cedis|rand|shillings|dirhams|riyals|francs|kronor|krona|won|baht|ringgit|reais|zloty)\b")

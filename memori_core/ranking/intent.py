@@ -37,6 +37,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..number_words import number_words
 from .care import DRUG_NAME, FIRST_PERSON
 from .names import is_not_a_name
 
@@ -133,8 +134,32 @@ def asks_what_is_usual(question: str) -> bool:
 
 # what a question names of the asker's: "the dog", "my car" (a thing the facts say the user has), a medicine a fact holds
 # (not a word that only qualifies a measure: "the drive time from Atlanta to Asheville")
-_THE_THING = re.compile(r"\b(?:the|my|our)\s+([a-z][\w-]*)\b(?!\s+(?:times?|costs?|prices?|distance|length|size|"
-                        r"rates?|fares?|speed|limit|temperature|weather)\b)", re.IGNORECASE)
+# (not a word that only qualifies a measure: "the drive time from Atlanta to Asheville"). The thing is the head noun
+# of a short noun phrase: up to three words after the/my/our, stopping at a verb, an adverb or a preposition ("my
+# older daughter" -> daughter, "our new puppy" -> puppy, "my son's school" -> school and the son who owns it; "my
+# usually busy week" reads nothing: an adverb right after "my" ends the phrase before it has a noun; issue 20 item 3)
+_THE_PHRASE = re.compile(r"\b(?:the|my|our)\s+(?=((?:[a-z][\w'\u2019-]*\s+){0,2}[a-z][\w'\u2019-]*))", re.IGNORECASE)
+# an adverb by its ending ("usually", "regularly", "frequently", "probably"), not "family", "weekly", "elderly"
+_AN_ADVERB = re.compile(r"[a-z]{3,}(?:al|ous|ent|ant|ate|ite|ete|ive|ab|ib|ful|less|ular|ic)ly")
+_ENDS_A_PHRASE = frozenset("""
+    the a an my our your his her their its this that these those and or but nor so than then if when while as
+    of to in on at by for from with about into onto over under after before since until near through across around
+    without within during like per via up down out off away back
+    is am are was were be been being do does did done have has had having can could will would shall should may
+    might must need needs needed get gets got go goes went gone make makes made take takes took keep keeps kept
+    eat eats ate drink drinks sleep sleeps live lives last lasts cost costs start starts stop stops see sees
+    stay stays take need want wants look looks seem seems feel feels come comes use uses play plays grow grows
+    usually normally typically generally often always never ever sometimes still also just even only too very
+    really already again soon now once twice i you he she it we they me him us them what which who how where why
+""".split())
+_DESCRIBES = frozenset("""
+    new old older oldest young younger youngest eldest little big bigger small smaller first second third current
+    usual favourite favorite local own next last whole other same best worst main only several many few
+    good bad nice great
+""".split())
+_MEASURE_WORDS = frozenset("""
+    time times cost costs price prices distance length size rate rates fare fares speed limit temperature weather
+""".split())
 _A_MEDICINE = re.compile(rf"\b{DRUG_NAME}\b", re.IGNORECASE)
 
 
@@ -149,7 +174,7 @@ def names_the_askers(question: str, texts: Iterable[str]) -> bool:
     >>> names_the_askers("How long do dogs usually live?", ["User's dog Biscuit is on a grain-free diet."])
     False
     """
-    things = {w for m in _THE_THING.finditer(question) if len(w := m.group(1).lower()) > 2 and w not in _NOT_A_THING}
+    things = {w for w in _phrase_things(question) if len(w) > 2 and w not in _NOT_A_THING}
     medicines = {m.group(0).lower() for m in _A_MEDICINE.finditer(question)}
     if not things and not medicines:
         return False
@@ -159,6 +184,26 @@ def names_the_askers(question: str, texts: Iterable[str]) -> bool:
         if medicines and medicines & {m.group(0).lower() for m in _A_MEDICINE.finditer(text)}:
             return True
     return False
+
+
+def _phrase_things(question: str) -> set[str]:
+    """The head nouns of the short noun phrases a question puts after the/my/our (lower case), and the owners and
+    nouns before them ("my son's school": school, son; "the dog food": food, dog); a head that is a measure keeps
+    nothing ("the drive time")."""
+    out: set[str] = set()
+    for m in _THE_PHRASE.finditer(question):
+        words = []
+        for word in m.group(1).lower().replace("\u2019", "'").split():
+            if word in _ENDS_A_PHRASE or _AN_ADVERB.fullmatch(word):
+                break
+            words.append(word)
+        if not words or words[-1] in _MEASURE_WORDS:
+            continue
+        out.add(words[-1].removesuffix("'s"))
+        # an owner ("my son's school") or a noun before the head ("the dog food", "my car battery") is the user's
+        # too; a word that only describes ("my older daughter", "our new puppy") is nothing of theirs
+        out.update(w.removesuffix("'s") for w in words[:-1] if w not in _DESCRIBES)
+    return out
 
 
 _OWNED = re.compile(r"\b(?:(?:user's|my|our)\s+|(?:user|i)\s+(?:has|have|owns?|keeps?|drives?|rents?)\s+"
@@ -353,13 +398,20 @@ def subject_names(question: str) -> set[str]:
 # to Lisbon", "going to Tonga"), not someone the memory knows; not after of/from/at or a verb of visiting, which take
 # people as often ("takes care of Mia", "a lift from Dan", "visiting Priya": rev39b finding 3)
 _PLACED = re.compile(r"\b(?:in|to|near|around|across|through|via|into|outside|within|towards?)\s+$", re.IGNORECASE)
+# a word a fact holds right after an article, a determiner, a number, an age or an owner: a kind ("User has a Shiba
+# Inu named Kumo.", "a 13-year-old Shiba Inu called Kuro", "User's Labrador"), not a name given to someone (issue 20
+# item 2: "How long do Shiba Inus usually live?" names no one the memory knows)
+_A_KIND = re.compile(rf"(?:\b(?:a|an|the|this|that|these|those|every|each|some|any|no|{number_words('twelve')}|"
+                     r"my|our|your|his|her|their|its)|\b\d+|-old|['\u2019]s)\s+$", re.IGNORECASE)
 
 
 def _names_someone(names: set[str], text: str) -> bool:
     """Whether ``text`` holds one of ``names`` other than as a place it puts something in ("User and Kenji plan three
-    weeks in Japan." names Kenji, not Japan)."""
+    weeks in Japan." names Kenji, not Japan) or as a kind of thing ("User has a Shiba Inu named Kumo." names Kumo,
+    not Shiba)."""
     for m in re.finditer(r"\w+", text):
-        if m.group(0) in names and _PLACED.search(text, max(0, m.start() - 12), m.start()) is None:
+        if (m.group(0) in names and _PLACED.search(text, max(0, m.start() - 12), m.start()) is None
+                and _A_KIND.search(text, max(0, m.start() - 12), m.start()) is None):
             return True
     return False
 

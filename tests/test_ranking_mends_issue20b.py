@@ -1,0 +1,82 @@
+"""Issue 20's ranking leftovers, part 2: a medicine on a schedule whatever its name, a breed the question names is no
+one the memory knows, and the head noun of a short noun phrase after the/my/our.
+
+The word rules are read directly; the engine's answer with the real MiniLM (model tier).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memori_core import ChromaStore, RecallEngine
+from memori_core.ranking.everyday import fact_domains
+from memori_core.ranking.intent import names_known, names_the_askers
+
+
+# 1. a medicine on a schedule, whatever its name
+@pytest.mark.parametrize("fact", ["User takes Zyrtec every day.", "User takes Claritin each morning.",
+                                  "I take loratadine 10mg every night.", "User takes her Synthroid daily.",
+                                  "User takes Zyrtec twice a day."])
+def test_an_unlisted_medicine_on_a_schedule_is_a_health_fact(fact):
+    assert "health" in fact_domains(fact)
+
+
+@pytest.mark.parametrize("fact", ["User takes the bus every day.", "User takes bus 42 every morning.",
+                                  "User takes a pottery class every night.", "User takes the stairs daily.",
+                                  "User takes the train to work every day.", "User takes a walk each morning.",
+                                  "User takes it every day.", "User takes class every morning."])
+def test_a_vehicle_a_route_or_a_class_taken_daily_is_no_medicine(fact):
+    assert "health" not in fact_domains(fact)
+
+
+# 2. a breed the question names is a kind, not a name the facts give
+@pytest.mark.parametrize("fact", ["User has a Shiba Inu named Kumo.",
+                                  "User and Kenji have a 13-year-old Shiba Inu called Kuro.",
+                                  "User's Shiba Inu Kumo is shy."])
+def test_a_breed_a_fact_holds_is_no_name_the_memory_knows(fact):
+    assert not names_known("How long do Shiba Inus usually live?", [fact])
+
+
+@pytest.mark.parametrize("question, fact", [
+    ("How long does Kumo usually sleep?", "User has a Shiba Inu named Kumo."),
+    ("Does Kenji like hiking?", "User and Kenji have a 13-year-old Shiba Inu called Kuro."),
+    ("What did Mia say about the trip?", "User takes care of Mia on Tuesdays."),
+])
+def test_a_name_a_fact_gives_is_still_known(question, fact):
+    assert names_known(question, [fact])
+
+
+@pytest.mark.model
+def test_engine_answers_a_general_breed_question_with_no_fact_of_the_users_dog(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    for f in ("User has a Shiba Inu named Kumo.", "User lives in Leeds.", "User works as a nurse.",
+              "User is vegetarian.", "User plays the cello on Sundays."):
+        engine.add("u", f)
+    assert [f.content for f in engine.recall("How long do Shiba Inus usually live?", "u")] == []
+    assert "User has a Shiba Inu named Kumo." in [f.content for f in engine.recall("How long does Kumo usually sleep?", "u")]
+
+
+# 3. the head noun of a short noun phrase
+@pytest.mark.parametrize("question, fact", [
+    ("How often does my older daughter usually need a checkup?", "User's daughter Amy is 9."),
+    ("What time does my son's school usually start?", "User's kids' school starts at 8:45."),
+    ("When does my son's school usually break up?", "User's son Leo is 7."),
+    ("How much does our new puppy usually eat?", "User has a puppy named Kumo."),
+    ("How much does my weekly shop usually cost?", "User's weekly shop is at Aldi."),
+    ("How long does my family usually stay?", "User's family lives in Goa."),
+    ("How much does the dog food usually cost?", "User has a dog named Biscuit."),
+])
+def test_the_head_noun_of_a_short_phrase_names_the_users_thing(question, fact):
+    assert names_the_askers(question, [fact])
+
+
+@pytest.mark.parametrize("question, fact", [
+    # an adverb right after "my" ends the phrase before it has a noun
+    ("How do people usually cope with my usually busy week?", "User's week is busy with shifts."),
+    # the phrase stops at the verb: "older" is no thing, "daughter" is no son
+    ("How often does my older daughter usually see a dentist?", "User's son Leo is 7."),
+    # a measure is the head: the drive qualifies it
+    ("What's the drive time from Leeds to York usually?", "User's drive to work is 20 minutes."),
+])
+def test_a_phrase_with_no_head_of_the_users_names_nothing(question, fact):
+    assert not names_the_askers(question, [fact])
