@@ -16,7 +16,8 @@ app's ("where does the user get redirected after login" about its software's use
 "the user" that reads as the memory's user into "I" / "my" (:func:`the_user_in_first_person`). A courtesy turn
 ("thanks", "ok", "good morning") is left as it is everywhere: the engine keeps nothing for it, which "my thanks?"
 would undo; it is read with the engine's analyzer (its tokenizer and stemmer). The tools read "the user" as the
-memory's user unless the query names a product's user (:func:`names_a_products_user`).
+memory's user unless the query names a product's user (:func:`names_a_products_user`: an app action after "the
+user", such as "gets redirected" or "clicks", or a thing an app has, such as a page or a button).
 English rules, pure.
 """
 
@@ -60,33 +61,70 @@ _ASKED = re.compile(rf"\b(?P<aux>{'|'.join(_AUXILIARIES)})\s+{_SOME}(?:the\s+)?u
 # redirected"): the store's reading, where a query may be about an app's users.
 _ASKED_VERB = re.compile(rf"\b(?P<aux>does|doesn't)\s+{_SOME}(?:the\s+)?user\s+(?P<verb>[^\W\d_]+)\b",
                          re.IGNORECASE)
-_SUBJECT = re.compile(rf"{_SOME}\b(?:the\s+)?user\s+(?P<verb>{_VERBS})\b", re.IGNORECASE)
+# Words that may stand between "the user" and its verb ("does the user still smoke", "the user currently lives").
+_ADVERB = (r"(?:[^\W\d_]{3,}ly|only|still|also|ever|never|always|often|sometimes|now|just|already|first|then|"
+           r"again|even|not|too|once|mostly|rarely|seldom)")
+_ADVERBS = rf"(?:{_ADVERB}\s+)*"
+_SUBJECT = re.compile(rf"{_SOME}\b(?:the\s+)?user\s+(?P<adv>{_ADVERBS})(?P<verb>{_VERBS})\b", re.IGNORECASE)
 _MODIFIER = re.compile(rf"{_SOME}\b(?:the\s+)?user\b(?=\s+[^\W\d_])(?!\s+(?:and|or|to|of|in|on|about|for|with|"
                        rf"from|at|by|as)\b)", re.IGNORECASE)
 _OBJECT = re.compile(rf"{_SOME}\b(?:the\s+)?user\b(?!['\u2019])", re.IGNORECASE)
 _WH = frozenset("where what when who which how".split())
-# "the user" after an auxiliary or a conjunction, as the subject of the verb after it ("does the user get
-# redirected", "when the user clicks submit", "can the user reset the password"): the memory's user only when
-# that verb is one of the user's own (:data:`_VERBS`: what stored facts tell, "does the user live", "when the
-# user works"); any other is a product's user.
+# What a product's user does: the verb after "the user" (its adverbs skipped) that is an action in an app ("clicks
+# submit", "signs up", "gets redirected", "sees an error", "lands on", "enters their password"). Words with an
+# everyday sense too are taken only in the app's ("enter" an input, not "enter university"; "see" an error;
+# "register" / "subscribe" not "for" or "to": "register to vote", "subscribe to a magazine" are the user's own).
+_APP_ACTION = (
+    r"(?:double-|right-)?click(?:s|ed|ing)?|tap(?:s|ped|ping)?|reset(?:s|ting)?|submit(?:s|ted|ting)?"
+    r"|(?:up|down)load(?:s|ed|ing)?|navigat(?:e|es|ed|ing)|select(?:s|ed|ing)?|authenticat(?:e|es|ed|ing)"
+    r"|(?:sign|log)(?:s|ged|ed|ging|ing)?\s+(?:in|into|up|out|on|off)"
+    r"|(?:register(?:s|ed|ing)?|(?:un)?subscrib(?:e|es|ed|ing))(?!\s+(?:for|to)\b)"
+    r"|(?:get|gets|got|gotten|getting|is|was|be|been|being)\s+(?:redirected|logged|signed|locked|prompted|"
+    r"authenticated|routed|kicked|bounced|timed|notified|shown)"
+    r"|(?:see|sees|saw|seeing|hit|hits|get|gets|got)\s+(?:an?|the|this|that)\s+(?:[^\W\d_]+\s+)?"
+    r"(?:error|warning|prompt|popup|pop-up|banner|modal|toast|404|500)s?"
+    r"|land(?:s|ed|ing)?\s+on"
+    r"|(?:enter|type)(?:s|d|ed|ing)?\s+(?:(?:an?|the|their|his|her|its|wrong|invalid|incorrect|new|same|old|"
+    r"correct|valid)\s+){0,2}(?:password|e-?mail|code|pin|username|credentials|details|value|text|otp|url)"
+)
+_PRODUCT_ACTION = re.compile(rf"\buser\s+{_ADVERBS}(?:{_APP_ACTION})\b", re.IGNORECASE)
+# Things an app has: a query naming one with "the user" is about the app's user. "screen time", "a form of" and a
+# "session" that is a meeting ("our last session") are the user's own.
+_APP_THING = re.compile(
+    r"\b(?:pages?|screens?(?!\s+time\b)|buttons?|forms?(?!\s+of\b)|log-?ins?|log-?outs?|sign-?ins?|sign-?ups?|"
+    r"dashboards?|apis?|endpoints?|account\s+settings|urls?|"
+    r"(?:login|auth|browser|user|web)\s+sessions?|sessions?\s+(?:tokens?|cookies?|ids?|timeouts?|expir\w*|"
+    r"storage|data|state|keys?))\b", re.IGNORECASE)
+_THE_USER = re.compile(r"\buser\b", re.IGNORECASE)
+# An auxiliary that is the first person's as it is ("did the user move" -> "did I move", "can the user swim" -> "can
+# I swim"): the tools' reading only (the store may search an app's "can the user reset the password").
+_SAME_AUXILIARIES = ("did|didn't|can|can't|could|couldn't|will|won't|would|wouldn't|should|shouldn't|must|might|"
+                     "may|was|wasn't")
+_ASKED_AS_IT_IS = re.compile(rf"\b(?P<aux>{_SAME_AUXILIARIES})\s+{_SOME}(?:the\s+)?user\b(?!['\u2019])",
+                             re.IGNORECASE)
+# "the user" after a conjunction, the subject of the verb after it ("when the user visits Paris" -> "when I visit
+# Paris"), whichever verb it is.
 _CLAUSE_SUBJECT = re.compile(
-    r"\b(?:does|doesn't|did|didn't|do|don't|can|can't|cannot|could|should|will|won't|would|must|may|might|when|"
-    r"whenever|if|after|before|once|until|unless|while)\s+(?:the\s+)?user\s+(?P<verb>[^\W\d_]+)",
-    re.IGNORECASE)
-_USERS_VERBS = frozenset(_VERBS.split("|"))
+    rf"\b(?P<conj>when|whenever|if|after|before|once|until|unless|while|since|because)\s+{_SOME}(?:the\s+)?user"
+    rf"\s+(?P<adv>{_ADVERBS})(?P<verb>[^\W\d_]+)\b", re.IGNORECASE)
 
 
 def names_a_products_user(query: str) -> bool:
-    """Whether ``query`` names "the user" as some product's user, not the memory's: the subject of a verb none of
-    the user's own, after an auxiliary or a conjunction ("where does the user get redirected after login", "what
-    happens when the user clicks submit"; not "what does the user eat", "where does the user live").
+    """Whether ``query`` names "the user" as some product's user, not the memory's: the verb after "the user" (its
+    adverbs skipped) is an action in an app (click, tap, sign in / up / out, log in / out, get redirected, reset,
+    submit, upload, download, navigate, select, see an error, land on, enter a password ...: "where does the user
+    get redirected after login", "what happens when the user clicks submit"), or the query names a thing an app
+    has (a page, a screen, a button, a form, a login, a dashboard, an API, an endpoint, account settings). Any
+    other "the user" is the memory's user ("where does the user currently live", "does the user still smoke").
 
     >>> names_a_products_user("where does the user get redirected after login")
     True
-    >>> names_a_products_user("where does the user live"), names_a_products_user("user allergies")
+    >>> names_a_products_user("where does the user currently live"), names_a_products_user("user allergies")
     (False, False)
     """
-    return any(m["verb"].casefold() not in _USERS_VERBS for m in _CLAUSE_SUBJECT.finditer(query))
+    if not _THE_USER.search(query):
+        return False
+    return bool(_PRODUCT_ACTION.search(query) or _APP_THING.search(query))
 
 
 def _first_person(verb: str) -> str:
@@ -97,6 +135,8 @@ def _first_person(verb: str) -> str:
         return _FIRST_PERSON[low]
     if low.endswith("ies"):
         return low[:-3] + "y"
+    if low.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return low[:-2]
     if low.endswith("s") and not low.endswith("ss"):
         return low[:-1]
     return low
@@ -126,11 +166,13 @@ def as_the_user_asks(query: str, *, tokenizer: str = "unicode", stemmer: str | N
     for the slot it names, where the bare "my job" read as nothing asked); those naming no one are the user's
     ("hobbies" -> "my hobbies?", a verb after a question word "where live" -> "where do I live?").
 
-    Which user: "the user" is the memory's user unless the query names it as a product's user, the subject of a
-    verb that is none of the user's own after an auxiliary or a conjunction (:func:`names_a_products_user`: "where
-    does the user get redirected after login", "what happens when the user clicks submit"); such a query is about
-    an app's users, and is left as written, whatever else it says. The user's own verbs are those stored facts
-    tell ("what does the user eat" -> "what do I eat?", "where does the user live" -> "where do I live?").
+    Which user: "the user" is the memory's user unless the query names it as a product's user, the subject of an
+    action in an app or beside a thing an app has (:func:`names_a_products_user`: "where does the user get
+    redirected after login", "what happens when the user clicks submit"); such a query is about an app's users,
+    and is left as written, whatever else it says. Any other verb, adverbs before it included, is the memory's
+    user's ("where does the user currently live" -> "where do I currently live", "does the user still smoke" ->
+    "do I still smoke?"); an auxiliary that the first person shares stays ("did the user move" -> "did I move"),
+    and after a conjunction any verb is the first person's ("when the user visits Paris" -> "when I visit Paris").
 
     A courtesy turn or a greeting ("thanks", "ok", "good morning": :func:`is_courtesy_turn`, read with the
     engine's ``tokenizer`` and ``stemmer``, its :class:`~memori_core.config.RecallConfig`'s) is left as written:
@@ -142,6 +184,8 @@ def as_the_user_asks(query: str, *, tokenizer: str = "unicode", stemmer: str | N
     ('where do I work?', 'How do I add a user in Django?')
     >>> as_the_user_asks("where does the user get redirected after login"), as_the_user_asks("good morning")
     ('where does the user get redirected after login', 'good morning')
+    >>> as_the_user_asks("does the user still smoke"), as_the_user_asks("what time does the user wake up")
+    ('do I still smoke?', 'what time do I wake up')
     """
     check_str(query, "query")
     if is_courtesy_turn(query, tokenizer=tokenizer, stemmer=stemmer) \
@@ -153,7 +197,9 @@ def as_the_user_asks(query: str, *, tokenizer: str = "unicode", stemmer: str | N
     if "user" in query.casefold():
         out = _POSSESSIVE.sub("my", out)
         out = _ASKED.sub(lambda m: _capitalized(_AUXILIARIES[m["aux"].casefold()], m["aux"]) + " I", out)
-        out = _SUBJECT.sub(lambda m: "I " + _first_person(m["verb"]), out)
+        out = _ASKED_AS_IT_IS.sub(lambda m: m["aux"] + " I", out)
+        out = _CLAUSE_SUBJECT.sub(lambda m: f"{m['conj']} I {m['adv']}{_first_person(m['verb'])}", out)
+        out = _SUBJECT.sub(_i_verb, out)
         out = _MODIFIER.sub("my", out)
         out = _OBJECT.sub("me", out)
     words = _WORD.findall(out)
@@ -195,7 +241,12 @@ def the_user_in_first_person(query: str) -> str:
     out = _ASKED_VERB.sub(_do_i, out)
     out = _ASKED.sub(lambda m: m[0] if m["aux"].casefold() in ("does", "doesn't")
                      else _capitalized(_AUXILIARIES[m["aux"].casefold()], m["aux"]) + " I", out)
-    return _SUBJECT.sub(lambda m: "I " + _first_person(m["verb"]), out)
+    return _SUBJECT.sub(_i_verb, out)
+
+
+def _i_verb(m: re.Match[str]) -> str:
+    """ "the user currently lives" -> "I currently live"."""
+    return f"I {m['adv']}{_first_person(m['verb'])}"
 
 
 def _do_i(m: re.Match[str]) -> str:
