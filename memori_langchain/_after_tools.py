@@ -3,6 +3,7 @@ once they have run, so capture reads what the agent's own ``remember`` stored fo
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -12,7 +13,9 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 
-__all__ = ["WAITING_KEPT", "AfterTools", "Waiting", "asks_for_tools"]
+from ._messages import is_human, message_text
+
+__all__ = ["WAITING_KEPT", "AfterTools", "Lane", "Waiting", "asks_for_tools", "lane_of"]
 
 WAITING_KEPT = 4096
 """How many turns may wait for their tools in one middleware at a time; past it the oldest is handed over at once."""
@@ -28,6 +31,25 @@ def asks_for_tools(response: Any) -> bool:
     return any(isinstance(m, AIMessage) and m.tool_calls for m in messages)
 
 
+Lane = tuple[str | None, str | None]
+"""Whose turns a run may take: ``(thread, None)`` in a thread; ``(None, run)`` for a run with no thread id, ``run``
+naming its own turn (a stateless API's runs are no one thread: another run's turn may be in its tool loop)."""
+
+
+def lane_of(thread: str | None, messages: Sequence[BaseMessage]) -> Lane:
+    """The :data:`Lane` of a run in ``thread`` whose turn is the last human message of ``messages``: with no
+    thread, that message's id (else a digest of its text), which only that run's hooks see."""
+    if thread is not None:
+        return thread, None
+    human = next((m for m in reversed(messages) if is_human(m)), None)
+    if human is None:
+        return None, ""
+    if human.id:
+        return None, f"id:{human.id}"
+    text = message_text(human)
+    return None, "text:" + hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
 @dataclass(frozen=True)
 class Waiting:
     """One turn's capture, as the model call that answered it would have queued it."""
@@ -36,46 +58,59 @@ class Waiting:
     thread: str | None
     since: int  # its entity's erase generation when the turn began
     began: datetime
+    run: str | None = None  # with no thread: its run's own turn (:func:`lane_of`)
+
+    @property
+    def lane(self) -> Lane:
+        return self.thread, self.run
 
 
 class AfterTools:
-    """The turns of each (entity, thread) whose answer called tools, kept until the agent's tools for them have run:
+    """The turns of each (entity, :data:`Lane`: its thread, or for a run with no thread, its own turn) whose answer
+    called tools, kept until the agent's tools for them have run:
     until a model call of that thread answers without calling tools (the tool loop is over) or raises, the end of the run
     (``after_agent``), a tool of that thread raising (``wrap_tool_call``: the exception may end the run), or, for a
-    run that ended otherwise before them, the thread's next turn or a ``flush``: never another thread's turn, whose
-    capture could replace a fact a run still going is about to update.
+    run that ended otherwise before them, the thread's next turn, a ``flush`` or the engine's close: never another
+    thread's (or another thread-less run's) turn, whose capture could replace a fact a run still going is about to
+    update.
     Thread-safe; past :data:`WAITING_KEPT` turns the oldest is handed back to be captured at once."""
 
     def __init__(self, kept: int = WAITING_KEPT) -> None:
         self._kept = kept
         self._lock = threading.Lock()
-        self._waiting: OrderedDict[tuple[str, str | None], list[Waiting]] = OrderedDict()
+        self._waiting: OrderedDict[tuple[str, Lane], list[Waiting]] = OrderedDict()
         self._count = 0
 
     def keep(self, entity_id: str, turn: Waiting) -> list[tuple[str, Waiting]]:
         """Keep ``turn``; returns the (entity, turn) pairs the bound let go of, to be captured now."""
         out: list[tuple[str, Waiting]] = []
         with self._lock:
-            self._waiting.setdefault((entity_id, turn.thread), []).append(turn)
+            self._waiting.setdefault((entity_id, turn.lane), []).append(turn)
             self._count += 1
             while self._count > self._kept:
-                (entity, thread), turns = next(iter(self._waiting.items()))
+                (entity, lane), turns = next(iter(self._waiting.items()))
                 out.append((entity, turns.pop(0)))
                 self._count -= 1
                 if not turns:
-                    del self._waiting[(entity, thread)]
+                    del self._waiting[(entity, lane)]
         return out
 
-    def take(self, entity_id: str, threads: Sequence[str | None] | None = None) -> list[Waiting]:
-        """The turns of ``entity_id`` kept for ``threads`` (``None``: every thread), oldest first, no longer kept."""
+    @property
+    def count(self) -> int:
+        """How many turns are kept now."""
         with self._lock:
-            keys = [key for key in self._waiting if key[0] == entity_id and (threads is None or key[1] in threads)]
+            return self._count
+
+    def take(self, entity_id: str, lanes: Sequence[Lane] | None = None) -> list[Waiting]:
+        """The turns of ``entity_id`` kept for ``lanes`` (``None``: every lane), oldest first, no longer kept."""
+        with self._lock:
+            keys = [key for key in self._waiting if key[0] == entity_id and (lanes is None or key[1] in lanes)]
             out = [turn for key in keys for turn in self._waiting.pop(key)]
             self._count -= len(out)
         return out
 
     def take_all(self) -> list[tuple[str, Waiting]]:
-        """Every kept turn with its entity, oldest thread first, no longer kept."""
+        """Every kept turn with its entity, oldest lane first, no longer kept."""
         with self._lock:
             out = [(entity, turn) for (entity, _), turns in self._waiting.items() for turn in turns]
             self._waiting.clear()

@@ -37,7 +37,7 @@ from memori_core.placement import LAST_USER, SYSTEM, check_placement
 from memori_core.query import context_turns
 from memori_core.unanswered import MISSED_TURNS_DEFAULT, UNANSWERED_KEPT, UnansweredTurns
 
-from ._after_tools import AfterTools, Waiting, asks_for_tools
+from ._after_tools import AfterTools, Lane, Waiting, asks_for_tools, lane_of
 from ._messages import (
     capture_metadata,
     captured_from,
@@ -172,9 +172,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     tool-loop calls capture nothing), or, when that answer calls tools, once the tool loop is over (a model call of
     the thread that answers without calling tools, or the end of the run; when a tool or a model call raises, at
     once, since the exception may end the run; never between two tool calls, where it could replace a fact the
-    model recalled and is about to update; a run that raised elsewhere, in another middleware's hook or at the
-    recursion limit, at the thread's next turn or :meth:`flush`, never at another thread's turn, which cannot
-    tell whether that run is still going):
+    model recalled and is about to update; a run that ended elsewhere, in another middleware's hook, at the
+    recursion limit or at a human-in-the-loop interrupt, at the thread's next turn, :meth:`flush` or
+    ``engine.close()``, never at another thread's turn, which cannot tell whether that run is still going; with no
+    thread id, each run takes only its own turn):
     capture then reads what the agent's own ``remember`` stored, and stores the fact once, in the agent's
     words), the turn is handed to ``extractor``
     (default :class:`~memori_core.extraction.RuleBasedFactExtractor`: only
@@ -296,6 +297,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         self.tools = []
         self._turns = _Turns()
         self._after_tools = AfterTools()
+        # At the engine's close: the turns still waiting for their tools (a run that ended unseen) are captured
+        # before close waits for the captures (held weakly: a middleware gone is not called).
+        self.engine.capture_lanes.on_close(self, MemoriMiddleware._tools_ran_before_close,
+                                           MemoriMiddleware._tools_ran_after_close)
         self._unanswered: UnansweredTurns[TurnKey, _Missed] | None = (
             UnansweredTurns(self.missed_turns, UNANSWERED_KEPT) if self.missed_turns else None)
 
@@ -354,10 +359,12 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         if not turn_to_capture(messages):
             return
         thread = self._thread(request, config)
+        lane = lane_of(thread, messages)
         # A turn of this thread whose run ended after its tools with no hook of this middleware's seeing it end
-        # (another middleware's hook raised, the recursion limit): that run is over. Never another thread's: its
-        # run may be between its model's recall_memory and update_memory (flush() takes those).
-        self._after_tools_ran(entity, [thread])
+        # (another middleware's hook raised, the recursion limit): that run is over. Never another thread's (nor,
+        # with no thread id, another run's): its run may be between its model's recall_memory and update_memory
+        # (flush() and the engine's close take those).
+        self._after_tools_ran(entity, [lane])
         if self._unanswered is not None:
             # The user's turns no model answered, in any thread (this one's too): the oldest first.
             self._unanswered.discard(entity, _turn_key(entity, thread, messages[-1]))
@@ -374,7 +381,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
             return
         # The agent runs the tools the answer calls before its run goes on: the turn is captured once they have run,
         # so capture reads what they stored (a ``remember`` of the same fact in the model's words).
-        for other, turn in self._after_tools.keep(entity, Waiting(tuple(messages), thread, since, began)):
+        for other, turn in self._after_tools.keep(entity, Waiting(tuple(messages), thread, since, began, lane[1])):
             self._submit(turn.messages, other, turn.thread, turn.since, turn.began)
 
     def _tool_loop_over(self, request: ModelRequest, config: RunnableConfig, entity: str) -> None:
@@ -383,11 +390,12 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         the loop: a turn captured between a model's ``recall_memory`` and its ``update_memory`` could replace the
         fact the model is about to update."""
         if self.capture:
-            self._after_tools_ran(entity, [self._thread(request, config)])
+            self._after_tools_ran(entity, [lane_of(self._thread(request, config), request.messages)])
 
-    def _after_tools_ran(self, entity: str, threads: Sequence[str | None] | None = None) -> None:
-        """Queue the captures of ``entity``'s turns that waited for their tools, in ``threads`` (``None``: all)."""
-        for turn in self._after_tools.take(entity, threads):
+    def _after_tools_ran(self, entity: str, lanes: Sequence[Lane] | None = None) -> None:
+        """Queue the captures of ``entity``'s turns that waited for their tools, in ``lanes`` (``None``: all): a
+        thread's, or a thread-less run's own (:func:`~memori_langchain._after_tools.lane_of`)."""
+        for turn in self._after_tools.take(entity, lanes):
             self._submit(turn.messages, entity, turn.thread, turn.since, turn.began)
 
     def _missed(self, messages: Sequence[BaseMessage], state: Mapping[str, Any] | None, entity: str,
@@ -478,7 +486,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
             return
         config = getattr(request.runtime, "config", None)
         try:
-            self._after_tools_ran(self._entity(request, config), [self._thread(request, config)])
+            messages = (getattr(request, "state", None) or {}).get("messages") or []
+            self._after_tools_ran(self._entity(request, config), [lane_of(self._thread(request, config), messages)])
         except Exception as exc:  # noqa: BLE001 - the tool's exception is the one the app must see
             warn_failed(logger, "MemoriMiddleware", "capture after a tool raised", None, exc,
                         instead="the turn is captured at the user's next turn or flush()")
@@ -496,7 +505,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         entity = entity_of_run("MemoriMiddleware", self.entity_id, config, getattr(runtime, "context", None))
         thread = thread_of_run(config, runtime)
         if run_ended:
-            self._after_tools_ran(entity, [thread])
+            self._after_tools_ran(entity, [lane_of(thread, state.get("messages") or [])])
         key = _turn_key(entity, thread, last)
         if not self._turns.captured(key) or state.get(CAPTURED_KEY) == _mark(key):
             return None
@@ -582,6 +591,21 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     def _all_tools_ran(self) -> None:
         for entity, turn in self._after_tools.take_all():
             self._submit(turn.messages, entity, turn.thread, turn.since, turn.began)
+
+    def _tools_ran_before_close(self, lanes: Any, seconds: float) -> None:
+        """``engine.close()``, before it waits for the captures: the turns still waiting for their tools (a run that
+        ended with no hook of this middleware's seeing it end, a human-in-the-loop interrupt never resumed) are
+        queued, so close waits for them as for any capture."""
+        if self.engine.capture_lanes is lanes:
+            self._all_tools_ran()
+
+    def _tools_ran_after_close(self, lanes: Any) -> None:
+        """``engine.close()``, once its capture pool took its last job: a turn that began waiting for its tools
+        meanwhile can never be stored: counted as dropped, with a warning."""
+        if self.engine.capture_lanes is not lanes:
+            return
+        for entity, _ in self._after_tools.take_all():
+            self._captures.drop(entity, "its run's tools had not run when the engine closed")
 
 
 def _summary(message: BaseMessage) -> bool:

@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
 from langchain.agents import create_agent
-from langchain.agents.middleware import AgentMiddleware
+from langchain.agents.middleware import AgentMiddleware, HumanInTheLoopMiddleware
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import tool
+from langgraph.checkpoint.memory import InMemorySaver
 
 from _helpers import HashEmbedder, ungated_engine
 from _langchain_fakes import replies
 from memori_core import RecallEngine
+from memori_core.store import ChromaStore
 from memori_langchain import MemoriMiddleware, memory_tools
 
 METFORMIN, OZEMPIC = "User takes metformin for diabetes.", "User takes Ozempic for diabetes."
@@ -155,3 +159,77 @@ def test_flush_captures_a_turn_whose_run_raised_after_its_tools() -> None:
     assert memori.flush(timeout=30)
     assert [f.content for f in engine.list("dana")] == ["User is vegetarian."]
     assert memori.capture_stats.completed == 1
+
+
+def interrupted_for_approval(engine: RecallEngine, memori: MemoriMiddleware) -> None:
+    """A run whose ``recall_memory`` call waits for a human's approval (``HumanInTheLoopMiddleware``) never given:
+    the run pauses after the model's answer called tools, with no hook of ``MemoriMiddleware``'s after it."""
+    agent = create_agent(replies(call("recall_memory", 1, query="diet"), AIMessage("Hi!")),
+                         tools=memory_tools(engine), checkpointer=InMemorySaver(),
+                         middleware=[memori, HumanInTheLoopMiddleware(interrupt_on={"recall_memory": True})])
+    out = agent.invoke({"messages": [HumanMessage("I am vegetarian. What do I eat?")]}, config("t1"))
+    assert "__interrupt__" in out
+
+
+def raised_in_a_guardrail(engine: RecallEngine, memori: MemoriMiddleware) -> None:
+    agent = booking_agent(engine, memori, call("recall_memory", 1, query="diet"), AIMessage("Hi!"),
+                          middleware=(GuardrailAfterTools(),))
+    with pytest.raises(RuntimeError, match="guardrail"):
+        agent.invoke({"messages": [HumanMessage("I am vegetarian. What do I eat?")]}, config("t1"))
+
+
+@pytest.mark.parametrize("ended_unseen", [raised_in_a_guardrail, interrupted_for_approval])
+def test_engine_close_captures_a_turn_still_waiting_for_its_tools(
+        tmp_path: Path, ended_unseen: Callable[[RecallEngine, MemoriMiddleware], None]) -> None:
+    engine = ungated_engine(HashEmbedder(), store=ChromaStore(path=tmp_path / "db", snapshots=False))
+    memori = MemoriMiddleware(engine=engine, capture=True)
+    ended_unseen(engine, memori)
+    other = create_agent(replies(AIMessage("Hello!")), tools=memory_tools(engine), middleware=[memori])
+    other.invoke({"messages": [HumanMessage("Hello there.")]}, config("t2"))  # another thread: not its turn
+    queued_captures_done(memori)
+    assert engine.list("dana") == []
+    assert engine.close()  # the app shuts down without flush()
+    assert memori.capture_stats.completed == 2 and memori.capture_stats.dropped == 0
+    reopened = ungated_engine(HashEmbedder(), store=ChromaStore(path=tmp_path / "db", snapshots=False))
+    assert [f.content for f in reopened.list("dana")] == ["User is vegetarian."]
+    reopened.close()
+
+
+class OtherRunAfterRecall(AgentMiddleware):
+    """After run A's ``recall_memory`` ran: run B's turn, with no thread id either, is answered on an OS thread of
+    its own (a second request to a stateless API), and its captures finish."""
+
+    def __init__(self, memori: MemoriMiddleware, other: Any) -> None:
+        super().__init__()
+        self.memori, self.other = memori, other
+        self.valid_then: list[str] = []
+
+    def wrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        out = handler(request)
+        if request.tool_call["name"] == "recall_memory":
+            worker = threading.Thread(target=self.other.invoke, args=(
+                {"messages": [HumanMessage("Hi! How are you today?")]}, {"configurable": {"entity_id": "dana"}}))
+            worker.start()
+            worker.join(60)
+            queued_captures_done(self.memori)
+            self.valid_then = sorted(f.content for f in self.memori.engine.list("dana"))
+        return out
+
+
+def test_a_run_without_a_thread_id_does_not_capture_another_such_runs_turn_between_its_recall_and_update() -> None:
+    engine = ungated_engine(HashEmbedder())
+    [metformin] = engine.add("dana", METFORMIN, core=True)
+    memori = MemoriMiddleware(engine=engine, capture=True)
+    other = create_agent(replies(AIMessage("Doing well, thanks!")), tools=memory_tools(engine), middleware=[memori])
+    meanwhile = OtherRunAfterRecall(memori, other)
+    model = replies(call("recall_memory", 1, query="my medication"),
+                    call("update_memory", 2, fact_id=metformin, text=OZEMPIC), AIMessage("Updated."))
+    agent = create_agent(model, tools=memory_tools(engine), middleware=[memori, meanwhile])
+    result = agent.invoke({"messages": [HumanMessage("My doctor switched me from metformin to Ozempic.")]},
+                          {"configurable": {"entity_id": "dana"}})
+    assert meanwhile.valid_then == [METFORMIN]  # run B answered and captured, A's turn still waiting
+    [updated] = [m for m in result["messages"] if isinstance(m, ToolMessage) and m.name == "update_memory"]
+    assert not updated.text.startswith("Error"), updated.text
+    queued_captures_done(memori)  # A's own run end took its turn, not flush
+    assert memori.capture_stats.completed == 2
+    assert [f.content for f in engine.list("dana") if "diabetes" in f.content] == [OZEMPIC]

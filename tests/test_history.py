@@ -878,3 +878,21 @@ def test_restoring_a_valid_fact_after_an_update_names_the_version_to_restore(eng
     eng.update("c", fid, text="User's birthday is November 4.")
     with pytest.raises(ValueError, match=re.escape(f"restore its earlier version: '{fid}@v1'")):
         eng.restore("c", fid)
+
+
+def test_history_names_no_successor_deleted_and_said_again_after_the_period_ended(eng: RecallEngine) -> None:
+    # rev40c finding 5: Lisbon replaced Porto on day 10, was deleted, and said again (the same id) on day 30: it is
+    # not what ended Porto's period; an update of the fact that did end it still names it
+    [porto] = eng.add("u", "User lives in Porto.", created_at=T0)
+    [lisbon] = eng.add("u", "User lives in Lisbon.", supersedes=[porto], created_at=T0 + timedelta(days=10))
+    eng.delete("u", [lisbon])
+    assert eng.add("u", "User lives in Lisbon.", created_at=T0 + timedelta(days=30)) == [lisbon]
+    assert [(f.content, f.superseded_by) for f in eng.history("u", porto)] == [
+        ("User lives in Porto.", None), ("User lives in Lisbon.", None)]
+
+
+def test_history_still_names_a_successor_updated_after_it_ended_the_period(eng: RecallEngine) -> None:
+    [porto] = eng.add("u", "User lives in Porto.", created_at=T0)
+    [lisbon] = eng.add("u", "User lives in Lisbon.", supersedes=[porto], created_at=T0 + timedelta(days=10))
+    eng.update("u", lisbon, text="User lives in Lisbon, in Alfama.", at=T0 + timedelta(days=20))
+    assert [(f.content, f.superseded_by) for f in eng.history("u", porto)][0] == ("User lives in Porto.", lisbon)

@@ -14,6 +14,7 @@ import pytest
 from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.store import FactStore, InMemoryFactStore
+from memori_core.store.base import RowStore
 from store_conformance import InjectedFault, StoreConformance
 
 # -- the suite, once per store ----------------------------------------------------------
@@ -124,6 +125,27 @@ class TestInMemoryFactStore(StoreConformance):
         with pytest.raises(ValueError, match="twice"):
             store.upsert("u", [fact("a"), fact("a")], vectors(2))
         assert store.count("u") == 0 and store.dimension() is None
+
+
+class _RowsOnly(RowStore):
+    """A store subclassing only the row protocol: it inherits ``upsert`` and writes in ``_write_rows``."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, Any] = {}
+
+    def _write_rows(self, entity_id: str, facts: Any, embeddings: Any, progress: Any) -> None:
+        self.rows.update({f.id: f for f in facts})
+
+
+def test_a_store_subclassing_only_the_row_protocol_inherits_a_working_upsert() -> None:
+    from store_conformance import fact, vectors
+
+    store = _RowsOnly()
+    store.upsert("u", [fact("a")], vectors(1))
+    assert list(store.rows) == ["a"]
+    with pytest.raises(ValueError, match="2 facts but 1 embeddings"):
+        store.upsert("u", [fact("b"), fact("c")], vectors(1))
+    assert list(store.rows) == ["a"]
 
 
 def test_the_reference_store_needs_no_chroma() -> None:

@@ -240,11 +240,20 @@ def _successor(f: StoredFact, by: dict[str, str], here: set[str], history: Seque
     ``supersedes`` lists each row; ``here``: the ids of the history's rows."""
     if f.superseded_by is None or f.id in by and f.superseded_by == version_of(f.id):
         return by[f.id] if f.superseded_by is not None else None
-    if f.superseded_by not in here:
-        return None  # deleted since
+    if f.superseded_by not in here or _began_after(f.superseded_by, f, history):
+        return None  # deleted since (and, the same id, said again after this period ended: not what ended it)
     if f.superseded_by == version_of(f.id) and f.valid_to is not None and _same_text_after(f, history):
         return None  # a kept period whose ending fact was deleted: the fact holds again, superseded by none
     return f.superseded_by
+
+
+def _began_after(fact: str, period: StoredFact, history: Sequence[StoredFact]) -> bool:
+    """Whether every row of ``fact`` in ``history`` (its own and its version rows) became valid after ``period``
+    ended: ``fact`` cannot be what ended it (a fact deleted and added again later under the same id)."""
+    if period.valid_to is None:
+        return False
+    starts = [iso_to_ts(f.valid_since) for f in history if fact in (f.id, version_of(f.id)) and f.valid_since]
+    return bool(starts) and min(starts) > iso_to_ts(period.valid_to)
 
 
 def _same_text_after(period: StoredFact, history: Sequence[StoredFact]) -> bool:

@@ -79,8 +79,9 @@ def refused_once_closed(closed_error: Callable[[Any, str], ClosedError | None]) 
 
 
 def _closed_store_error(store: Any, what: str) -> ClosedError | None:
-    """The error a call ``what`` of ``store`` raises once the store is closed, naming the store; else ``None``."""
-    if not store.closed:
+    """The error a call ``what`` of ``store`` raises once the store is closed, naming the store; else ``None``. A
+    store that declares no ``closed`` (one subclassing :class:`RowStore` only) is open."""
+    if not getattr(store, "closed", False):
         return None
     where = getattr(store, "location", None)
     name = f"{type(store).__name__}({where!r})" if where else type(store).__name__

@@ -481,12 +481,21 @@ def _connect(make_client: Callable[[], Any], url: str, timeout: float | None) ->
         _close_quietly(client)  # built too late: the caller raised StoreTimedOut and holds no client
 
     thread = threading.Thread(target=build, name="memori-chroma-connect", daemon=True)
-    thread.start()
-    thread.join(timeout)
-    with lock:
-        late = "client" not in box and "error" not in box
-        if late:
-            box["gave_up"] = True
+    interrupted = True
+    try:
+        thread.start()
+        thread.join(timeout)
+        interrupted = False
+    finally:
+        # Also when the wait itself raised (Ctrl-C, a signal handler's SystemExit): a client built later, or already
+        # built and never handed back, is closed, since no caller will hold it.
+        with lock:
+            late = "client" not in box and "error" not in box
+            if late or interrupted:
+                box["gave_up"] = True
+            unheld = box.pop("client", None) if interrupted else None
+        if unheld is not None:
+            _close_quietly(unheld)
     if late:
         raise StoreTimedOut(
             f"the Chroma server at {url} did not answer within {timeout:g} s (is it stopped or overloaded?); "
