@@ -50,6 +50,8 @@ _STATE = (
     r"at\s+(?:a|an|the|this|that)\s+(?:[\w'-]+\s+){0,2}?(?:restaurant|cafe|café|coffee\s+shop|diner|bistro|pub|bar|"
     r"brewery|wine\s+bar|gig|concert|festival|party)(?!\s+(?:job|work|shift|manager|owner|staff))\b|"
     r"late|home|back|here|off\s+today|"
+    # a visit told as passing: "I'm only visiting Lisbon", "we're just passing through" (issue 21, capfix40b)
+    r"(?:only|just)\s+(?:visiting|passing\s+through)|"
     # drink or drugs, a period, a mood, the body for a day: "I'm drunk", "I'm on my period", "I'm so bloated"
     r"drunk|tipsy|wasted|hammered|smashed|plastered|sloshed|buzzed|stoned|(?:high|baked)(?=\s*(?:[.!,]|$))|"
     r"hung\s+over|on\s+(?:my|the|her)\s+period|on\s+the\s+rag|pms-?ing|"
@@ -103,10 +105,14 @@ _ONLY_FOR_NOW = rx(
     r"|\b(?:visiting|waiting|queuing|queueing|grabbing|having\s+(?:a|an|some|lunch|dinner|breakfast|coffee|drinks)|"
     r"stuck|delayed|cancell?ed|flight|boarding)\b"
 )
-# "I've got my period", "I had too much to drink": a state of the day, told with "have".
+# "I've got my period", "I had too much to drink": a state of the day, told with "have". A bare "I have work",
+# "I've got work in the morning" (the excuse after "I can't go"): the day's plan, no job ("I finally have work", "I
+# have work again" are news of one, kept; issue 21, capfix40b).
 _PASSING_HAVE = rx(
     r"^(?:i|we)(?:\s+|(?='))(?:(?:have|'ve)\s+(?:just\s+)?(?:got|had)|have|got|just\s+got|had)\s+"
-    r"(?:(?:my|the|her)\s+period|(?:way\s+)?(?:too\s+much|one\s+too\s+many|a\s+(?:few|lot|bit\s+too\s+much))"
+    r"(?:work(?:\s+(?:to\s+do|today|tonight|tomorrow|early|late|later|then|that\s+day|after|"
+    r"in\s+the\s+(?:morning|afternoon|evening)|at\s+\d[\w:.]*|(?:till|until)\s+\d[\w:.]*))?\s*(?:[.!,]|$)|"
+    r"(?:my|the|her)\s+period|(?:way\s+)?(?:too\s+much|one\s+too\s+many|a\s+(?:few|lot|bit\s+too\s+much))"
     r"(?:\s+(?:to\s+drink|drinks|beers|glasses\s+of\s+wine|wine|beer))?(?=\s*(?:[.!,]|$|to\s+drink|tonight|today)))"
 )
 # "I'm so stressed these days", "I've been feeling down lately": a mood that lasts a while, not a trait: kept for

@@ -6,7 +6,9 @@ stopped taking citalopram" miss it. :func:`as_moved_me` says it as the user's ow
 :mod:`.told_endings` restater): a shift pattern the user was moved onto ("I'm on days now", which ends the stored
 shift), or a medicine stopped and another started by whoever prescribes ("I stopped taking citalopram in October",
 "I take mirtazapine, 15mg at night"). Pure: patterns, English only (issue 21, capprec6: read from dev18; dev9 has
-the medicine shape, dev11 and dev17 shift changes in other words).
+the medicine shape, dev11 and dev17 shift changes in other words). A move the next clause says is over ("... but I'm
+on days now") or told with a past time ("last year", "in the spring") is no shift of now (:func:`as_moved_before`;
+issue 21, capfix40b).
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from ..calendar_words import ANY_MONTH, ANY_WEEKDAY
 from .leads import CLINICIAN
 from .diagnoses import is_medicine
 from .patterns import rx
+from .shifts import shift_kind
 
-__all__ = ["as_moved_me"]
+__all__ = ["as_moved_before", "as_moved_me"]
 
 _WHO = rf"(?:(?:they|she|he|work|(?:the|my|our)\s+(?:{CLINICIAN}|boss|manager|hospital|ward|rota|company|firm))(?:'ve|'s|\s+have|\s+has)?\s+)"
 _SHIFTS = r"(?:days|nights|earlies|lates|(?:the\s+)?(?:day|night|early|late|evening)\s*-?\s*shifts?)"
@@ -28,13 +31,20 @@ _MOVED_ONTO_SHIFT = rx(rf"^{_WHO}?(?:(?:finally|just|now)\s+)?(?:moved|put|switc
 # come ("from next month") or one for a while only ("for next week only, covering for Sam", "while Sarah is on
 # leave"). A time after the first comma may say when the move began ("moved me onto days, started last week").
 _UNITS = rf"(?:year|month|week|spring|summer|autumn|fall|winter|time|{ANY_WEEKDAY}|{ANY_MONTH})"
+# A month or a season it happened in is of the past too: "in March", "in the spring" (after "put me on", a past verb).
 _PAST_TIME = rx(rf"\b(?:last\s+{_UNITS}|(?:years?|months?|weeks?)\s+ago|back\s+(?:then|in)|"
-                rf"in\s+(?:\d{{4}}|{ANY_MONTH}))\b")
+                rf"in\s+(?:\d{{4}}|{ANY_MONTH}|(?:the\s+)?(?:spring|summer|autumn|fall|winter))|"
+                r"over\s+the\s+(?:summer|winter))\b")
 _NOT_NOW = rx(
     rf"\b(?:next|tomorrow|tonight|only|while|until|till|covering|cover\s+for|temporar(?:y|ily)|if|unless|"
     rf"from\s+(?:{ANY_WEEKDAY}|{ANY_MONTH}|the\s+\d)|this\s+(?:week|month|weekend)|"
     r"for\s+(?:a|the|two|three|\d+)\s+\w+)\b"
 )
+# The user's own shift of now, told in the clause after the move ("... but I'm on days now", "... but now I'm on
+# earlies", "..., I work lates these days"): that move is of the past.
+_MINE_NOW = rx(r"^(?:(?:but|and|so)\s+)?(?:now\s+|these\s+days\s+)?"
+               r"(?:i'm|i\s+am|im|i\s+work|i've\s+been|i\s+have\s+been)\b"
+               r"(?!.*\b(?:not|never|no\s+longer|anymore|any\s+more|used\s+to|tomorrow|tonight|next)\b)")
 _OFF_AND_ON = rx(
     rf"^{_WHO}(?:(?:finally|just|now)\s+)?(?:took|taken|switched|moved|weaned|tapered)\s+me\s+off\s+(?:the\s+|my\s+)?"
     r"(?P<old>[\w-]+)(?P<when>\s+(?:in|on|last|this)\s+\w+)?,?\s+and\s+(?:put|started|moved|switched)\s+me\s+"
@@ -63,3 +73,22 @@ def as_moved_me(clause: str, known: Sequence[str] = ()) -> list[str] | None:
     if m is not None and is_medicine(m.group("old")) and is_medicine(m.group("new")):
         return [f"I stopped taking {m.group('old')}{m.group('when') or ''}", f"I take {m.group('new')}{m.group('rest')}"]
     return None
+
+
+def as_moved_before(clause: str, after: str) -> list[str] | None:
+    """``clause``, a shift someone moved the user onto, said as the user's own shift of the past when the clause
+    ``after`` it (the next of the same message) tells another shift they are on now ("my manager put me on nights"
+    then "but I'm on days now": "I used to be on nights", as the user would say it plainly); ``None`` otherwise,
+    and for a move :func:`as_moved_me` already reads as no shift of now ("they put me on nights last year").
+
+    >>> as_moved_before("my manager put me on nights", "but I'm on days now")
+    ['I used to be on nights']
+    >>> as_moved_before("they moved me onto days", "I'm loving it")
+    >>> as_moved_before("they put me on nights", "I'm on nights till June")
+    """
+    m = _MOVED_ONTO_SHIFT.match(clause)
+    if m is None or as_moved_me(clause) is None or not _MINE_NOW.match(after.strip()):
+        return None
+    shift = m.group("shift").lower().replace("-", " ")
+    now = shift_kind(after)
+    return [f"I used to be on {shift}"] if now is not None and now != shift_kind(f"on {shift}") else None

@@ -164,6 +164,12 @@ _SO_NO = rx(r"(?:\s+so\s+no\b|\s*,\s*(?:and\s+)?so\s+(?=\S)).*$")
 _BARE_TAIL = rx(r"\s*,\s+(?P<tail>(?-i:[a-z])[\w'-]*(?:\s+[\w'-]+){0,2})\s*[.!]*$")
 
 
+# "I work two weeks on, two weeks off", "4 days on, 4 days off": a rota, one fact with both halves (issue 21,
+# capfix40b); the "off" half reads like a time said after the fact ("..., six months sober now").
+_ROTA_ON = rx(rf"\b(?:\d+|{number_words('ten')}|a)\s+(?:days?|nights?|weeks?|months?|shifts?)\s+on\s*$")
+_ROTA_OFF = rx(rf"(?:\d+|{number_words('ten')}|a)\s+(?:days?|nights?|weeks?|months?|shifts?)\s+off\b")
+
+
 def cut_aside(statement: str) -> str:
     """``statement`` without an aside after it (:data:`_ASIDE_TAIL`, :data:`_TRAILING_ASIDE`, :data:`_SO_THEN`, a verbless
     :data:`_BARE_TAIL` after a change); a change told after the comma without its "I" ("..., got promoted") is no
@@ -186,8 +192,9 @@ def cut_aside(statement: str) -> str:
             and not (slots_of(m.group("tail")) or is_care_fact(m.group("tail"))):
         statement = head
     m = _ASIDE_TAIL.search(statement)
-    if m is None or m.start() == 0 or is_subjectless_change(m.group("tail")):
-        return statement
+    if m is None or m.start() == 0 or is_subjectless_change(m.group("tail")) \
+            or (_ROTA_ON.search(statement[: m.start()]) and _ROTA_OFF.match(m.group("tail"))):
+        return statement  # "I work two weeks on, two weeks off": a rota's other half, no aside
     head = statement[: m.start()]
     return without_empty_tail(head)
 

@@ -34,7 +34,7 @@ from .endings import acquired_slots
 from .farewells import farewell
 from .leads import CLINICIAN, strip_lead
 from .named_endings import bare_named_ending
-from .moved_me import as_moved_me
+from .moved_me import as_moved_before, as_moved_me
 from .stale_endings import as_gear_hung_up, as_job_cut, as_promotion, as_workplace_now
 from .patterns import PLACE_NAME, rx
 from .slots import slots_of
@@ -324,6 +324,9 @@ def as_told_endings(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
             continue
         if any(len(lead.split()) > 1 for lead in clauses[:i]) and as_workplace_now(strip_lead(clause).strip(), known):
             out.append(clause)  # "Mum's poorly, I'm at the Royal Infirmary now": after a clause, a visit
+        elif i + 1 < len(clauses) and (before := as_moved_before(strip_lead(clause).strip(),
+                                                                 strip_lead(clauses[i + 1]))) is not None:
+            out += before  # "my manager put me on nights but I'm on days now": a move of the past (.moved_me)
         else:
             out += told_ending(clause, known) or [clause]
         i += 1
