@@ -1,0 +1,50 @@
+"""Capture rules of issue 21 mended after review rev40a (helper capmend40), each checked through the rule-based
+capture into a real engine (:func:`_capture.told`) or on one message (:func:`_capture.facts_of`).
+
+1. "I'm not coming." was read as a correction ("I'm", not "coming") and rewrote the stored fact it named.
+2. Any kind of home stood beside a move; only a home that travels with the user does.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from _capture import SAID_AT, facts_of, told
+
+
+# -- 1. a subject before "not" corrects nothing ------------------------------------------------------------------
+
+@pytest.mark.parametrize(("before", "said"), [
+    ("I'm coming to the reunion on Saturday.", "I'm not coming."),
+    ("I'm coming to the reunion on Saturday.", "sorry, I'm not coming"),
+    ("I'm coming home for Christmas.", "I'm not coming."),
+])
+def test_a_clause_denied_after_its_subject_rewrites_no_stored_fact(before: str, said: str) -> None:
+    valid, _ = told(before, said, at=SAID_AT)
+    assert not [text for text in valid if "I'm" in text]
+
+
+def test_a_correction_said_plainly_still_rewrites_the_stored_fact() -> None:
+    valid, ended = told("I live in Lisbon.", "I meant Porto, not Lisbon.", at=SAID_AT)
+    assert valid == ["User lives in Porto."]
+    assert ended == ["User lives in Lisbon."]
+
+
+# -- 2. only a home that travels stands beside a move -------------------------------------------------------------
+
+@pytest.mark.parametrize(("home", "move"), [
+    ("I rent a flat.", "I moved to Leeds."),
+    ("I live in a studio flat.", "We relocated to Berlin last week."),
+    ("I live in a dorm.", "I graduated and moved to Manchester."),
+])
+def test_a_move_ends_a_home_that_stays_where_it_is(home: str, move: str) -> None:
+    valid, ended = told(home, move, at=SAID_AT)
+    assert len(ended) == 1 and ended[0] not in valid
+
+
+def test_a_move_leaves_a_home_that_travels_until_it_is_sold() -> None:
+    valid, ended = told("I live on a narrowboat.", "I moved to Bath.", at=SAID_AT)
+    assert "User lives on a narrowboat." in valid and ended == []
+    valid, ended = told("I live on a narrowboat.", "I sold the boat and moved to Bath.", at=SAID_AT)
+    assert ended == ["User lives on a narrowboat."]
+    assert "User lives in Bath." in valid
