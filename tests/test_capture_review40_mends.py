@@ -48,3 +48,26 @@ def test_a_move_leaves_a_home_that_travels_until_it_is_sold() -> None:
     valid, ended = told("I live on a narrowboat.", "I sold the boat and moved to Bath.", at=SAID_AT)
     assert ended == ["User lives on a narrowboat."]
     assert "User lives in Bath." in valid
+
+
+# -- 3. a doing typed without its subject is handed over only after that person's own work or state --------------
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("My brother is sick. Caring for him every day now.", []),
+    ("My dad had a stroke. Caring for him full time now.", ["User's dad had a stroke."]),
+    ("My daughter was born in May. Working part time now.", ["User's daughter was born in May."]),
+    ("My boss quit. Running the whole team now.", ["User's boss quit."]),
+    ("My sister moved in. Working from my home office every day now.", ["User's sister moved in."]),
+])
+def test_a_doing_after_someone_elses_clause_of_no_work_or_pointing_back_is_not_theirs(
+        said: str, kept: list[str]) -> None:
+    assert facts_of(said, at=SAID_AT) == kept
+
+
+@pytest.mark.parametrize(("said", "theirs"), [
+    ("My husband is a nurse. Working nights every week now.", "User's husband is working nights every week."),
+    ("My parents are retired now. Travelling around Europe every summer now.",
+     "User's parents are travelling around Europe every summer."),
+])
+def test_a_doing_after_someone_elses_work_or_state_is_theirs_in_their_number(said: str, theirs: str) -> None:
+    assert theirs in facts_of(said, at=SAID_AT)
