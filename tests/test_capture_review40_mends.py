@@ -71,3 +71,22 @@ def test_a_doing_after_someone_elses_clause_of_no_work_or_pointing_back_is_not_t
 ])
 def test_a_doing_after_someone_elses_work_or_state_is_theirs_in_their_number(said: str, theirs: str) -> None:
     assert theirs in facts_of(said, at=SAID_AT)
+
+
+# -- 4. only a shift held now says the shift told again ------------------------------------------------------------
+
+@pytest.mark.parametrize("before", [
+    "I want to work day shifts at the hospital.",
+    "I'm hoping to get onto day shifts.",
+    "I hate working nights.",
+    "I worked night shifts in 2025.",
+    "I'll be on nights from September.",
+])
+def test_a_shift_wished_feared_past_or_planned_does_not_swallow_the_shift_held_now(before: str) -> None:
+    valid, _ = told(before, "I'm on days now.", at=SAID_AT)
+    assert "User is on days now." in valid
+
+
+def test_a_shift_held_now_still_swallows_the_same_shift_told_again() -> None:
+    valid, _ = told("I work day shifts at the hospital.", "I'm on days now.", at=SAID_AT)
+    assert valid == ["User works day shifts at the hospital."]
