@@ -3,13 +3,20 @@ capture into a real engine (:func:`_capture.told`) or on one message (:func:`_ca
 
 1. "I'm not coming." was read as a correction ("I'm", not "coming") and rewrote the stored fact it named.
 2. Any kind of home stood beside a move; only a home that travels with the user does.
+3. A doing typed without its subject was handed to anyone told of in the clause before.
+4. A shift wished for, feared, past or planned counted as the shift held now ("I'm on days now." dropped).
+5. "for a week" got an end from today when it was a time so far, rough, of a season or to come; and lost it before
+   "only", "again", "at least".
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import pytest
 
 from _capture import SAID_AT, facts_of, told
+from memori_core.extraction.stays import held_until
 
 
 # -- 1. a subject before "not" corrects nothing ------------------------------------------------------------------
@@ -90,3 +97,30 @@ def test_a_shift_wished_feared_past_or_planned_does_not_swallow_the_shift_held_n
 def test_a_shift_held_now_still_swallows_the_same_shift_told_again() -> None:
     valid, _ = told("I work day shifts at the hospital.", "I'm on days now.", at=SAID_AT)
     assert valid == ["User works day shifts at the hospital."]
+
+
+# -- 5. "for a week" ends a week from today only when nothing after it says otherwise ------------------------------
+
+_NOW = datetime(2026, 8, 7, 10, tzinfo=timezone.utc)  # a Friday
+
+
+@pytest.mark.parametrize("fact", [
+    "User is on antibiotics for a week so far.",
+    "User is staying with their mum for a week over Christmas.",
+    "User is staying with their mum for a week this summer.",
+    "User is staying with their mum for a week when the baby comes.",
+    "User is staying with their mum for a week twice a year.",
+    "User is off sugar for a week or two.",
+])
+def test_a_span_so_far_rough_seasonal_or_to_come_gets_no_end_from_today(fact: str) -> None:
+    assert held_until(fact, _NOW) is None
+
+
+@pytest.mark.parametrize("fact", [
+    "User is on antibiotics for a week only.",
+    "User is on antibiotics for a week again.",
+    "User is staying with their mum for a week at least.",
+])
+def test_a_span_before_a_word_that_only_starts_like_a_stop_word_still_ends(fact: str) -> None:
+    plan = held_until(fact, _NOW)
+    assert plan is not None and "until Friday 2026-08-14" in plan.text
