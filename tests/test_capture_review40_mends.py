@@ -7,6 +7,8 @@ capture into a real engine (:func:`_capture.told`) or on one message (:func:`_ca
 4. A shift wished for, feared, past or planned counted as the shift held now ("I'm on days now." dropped).
 5. "for a week" got an end from today when it was a time so far, rough, of a season or to come; and lost it before
    "only", "again", "at least".
+6. A ride on rails gave no home only when its end was capitalised: "to oxford", "to central Oxford", the MRT, the
+   DART gave the start as the user's home.
 """
 
 from __future__ import annotations
@@ -124,3 +126,26 @@ def test_a_span_so_far_rough_seasonal_or_to_come_gets_no_end_from_today(fact: st
 def test_a_span_before_a_word_that_only_starts_like_a_stop_word_still_ends(fact: str) -> None:
     plan = held_until(fact, _NOW)
     assert plan is not None and "until Friday 2026-08-14" in plan.text
+
+
+# -- 6. a ride on rails between two places gives no home, whatever the case of its end -------------------------------
+
+@pytest.mark.parametrize("said", [
+    "I take the train from Paddington to oxford every day",
+    "i take the train from Paddington to central Oxford every day",
+    "I take the metro from Gràcia to downtown Barcelona every day",
+    "I take the train from Woking to 'Waterloo' every day",
+    "I take the trains from Woking to Waterloo every day",
+    "I take the MRT from Jurong to Raffles Place every day",
+    "I take the DART from Bray to Pearse every day",
+])
+def test_a_rail_ride_between_two_places_gives_no_home(said: str) -> None:
+    assert not [fact for fact in facts_of(said, at=SAID_AT) if fact.startswith("User lives in")]
+
+
+@pytest.mark.parametrize(("said", "home"), [
+    ("I take the train from Woking to work every day", "User lives in Woking."),
+    ("I take the train from Pasing to town every morning", "User lives in Pasing."),
+])
+def test_a_rail_ride_from_a_place_to_no_place_of_its_own_still_gives_the_home(said: str, home: str) -> None:
+    assert home in facts_of(said, at=SAID_AT)
