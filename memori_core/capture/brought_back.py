@@ -38,7 +38,7 @@ def replacers_to_end(engine: Any, entity_id: str, texts: Sequence[str],
     if not wanted or not callable(getattr(engine, "get", None)):  # (an engine without one: nothing to follow)
         return {}
     said = said_at.timestamp() if said_at is not None else None
-    out: dict[str, list[str]] = {}
+    out: dict[str, list[Any]] = {}
     for old in engine.get(entity_id, list(wanted)):
         text = wanted[old.id]
         if old.valid_to is None or old.superseded_by is None or (said is not None and said < iso_to_ts(old.valid_to)):

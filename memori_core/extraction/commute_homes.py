@@ -37,7 +37,7 @@ _TRAVEL = "commute|cycle|drive|ride|travel|get"
 _FROM_TO = rx(
     rf"\b(?:{_TRAVEL}|bike|walk|take|catch|use)\s+"
     r"(?:every\s+(?:day|morning)\s+|daily\s+)?(?P<means>(?:(?:the|a|my|our)\s+)?[\w-]+\s+)?"
-    rf"(?:in\s+|over\s+)?from\s+(?P<place>{PLACE_NAME})\s+(?:in)?to\s+(?P<to>\S)"
+    rf"(?:in\s+|over\s+)?from\s+(?P<place>{PLACE_NAME})\s+(?:in)?to\s+(?P<to>\S+)"
 )
 # "I drive in from Midrand", "I come in from Kajiado", "I commute in from Slough".
 _IN_FROM = rx(rf"\b(?:{_TRAVEL}|come)\s+in\s+from\s+(?P<place>{PLACE_NAME})\b")
@@ -52,7 +52,12 @@ _NOT_HOME_TAIL = rx(r"\b(?:station|airport|terminal|central|sentral|junction|int
 # station bears the name of its district, and people reach it by car, bike or bus; issue 21). A ride into "the city"
 # or "town" names where the user comes in from ("I take the S-Bahn from Pasing into the city"), and a bus, a tram, a
 # ferry, a car start nearer home.
-_RAIL = rx(r"\b(?:train|tube|metro|subway|underground|overground|rail|railway|s-bahn|u-bahn)$")
+_RAIL = rx(r"\b(?:trains?|tubes?|metro|subway|underground|overground|rail|railway|s-bahn|u-bahn|mrt|lrt|dart|lirr|dlr|"
+           r"luas|bart|line)$")
+# Where a ride ends that names no place of its own: "into the city", "to town", "to work" (the ride from a place to
+# it names where the user comes in from). Any other end, in any case or quoted ("to oxford", "to central Oxford",
+# "to 'Waterloo'"), is a second place.
+_NO_PLACE_TO = rx(r"^(?:the\s+)?(?:city|town|centre|center|cbd|work|office|school|uni|college|campus)\b")
 # A trip of a while only: "we fly from Heathrow to Dublin every day this week for the conference".
 _A_WHILE = rx(r"\b(?:this|next)\s+(?:week|month|weekend)|\bfor\s+(?:the|a)\s+(?:week|month|conference|trip)\b")
 
@@ -75,7 +80,9 @@ def commute_home(clause: str) -> str | None:
         m = pattern.search(text)
         carried = m is not None and (m.groupdict().get("means") or "").strip()
         # "the train from Paddington to Oxford": two stations named ("the S-Bahn from Pasing into the city" is home)
-        if m is not None and carried and _RAIL.search(carried) and (m.groupdict().get("to") or "").isupper():
+        to = text[m.start("to"):].strip("'\"\u2018\u2019\u201c\u201d ") if m is not None and m.groupdict().get("to") \
+            else ""
+        if m is not None and carried and _RAIL.search(carried) and to and not _NO_PLACE_TO.match(to):
             return None
         if m is not None and not (carried and _CARRIED.match(carried)):
             place = m.group("place").strip()

@@ -90,6 +90,28 @@ def someone_before(clauses: Sequence[str], n: int) -> str | None:
     return m.group("who") if m is not None else None
 
 
+# What the clause before tells of that person's own work or state, or the start of one: "started a new job", "is a
+# nurse", "retired in May", "is on nights"; a doing after it may be theirs. "My boss quit.", "My daughter was born in
+# May.", "My kids went back to school." tell none: a doing after them is not handed to that person.
+_OWN_JOB_OR_STATE = rx(
+    r"^(?:'s|\s+)\s*(?:(?:just|now|also|still|finally|recently|has|have|had|'s)\s+)*(?:"
+    r"(?:started|starts|starting|began|begun)\s+(?:a\s+|an\s+|the\s+|her\s+|his\s+|their\s+)?(?:new\s+)?"
+    r"(?:job|work|working|role|position|post|business|course|training|apprenticeship|placement|shifts?|at|as)\b"
+    r"|(?:got|landed|found|took)\s+(?:a\s+|the\s+)?(?:new\s+)?(?:job|role|position|post|promotion)\b"
+    r"|(?:got|was|been)\s+promoted\b|retired\b|went\s+(?:back\s+to\s+work|freelance|part[\s-]time|full[\s-]time)\b"
+    r"|works?\s+(?:as|at|in|for|nights|days|shifts)\b"
+    r"|(?:is|are|was|'s|been)\s+(?:now\s+)?(?:a|an)\s+[\w-]+"
+    r"|(?:is|are|'s|been)\s+(?:now\s+)?(?:working|on\s+(?:nights|days|earlies|lates)|retired|self-employed|freelance|"
+    r"unemployed|training|studying)\b)"
+)
+# A doing that points back at someone ("caring for him", "covering her shifts") or is the user's own ("working from
+# my home office"): not the doing of the person told of before.
+_POINTS_BACK = rx(r"\b(?:him|her|them|his|their|my|me|mine|myself|it|that|this)\b")
+# "My kids", "my parents": more than one, "are".
+_PLURAL = rx(r"(?:kids|children|parents|twins|folks|sons|daughters|brothers|sisters|grandparents|grandkids|"
+             r"in-laws|boys|girls|friends|flatmates|housemates|roommates)$")
+
+
 def elided_doing(clause: str) -> str | None:
     """``clause`` with its left-out "I'm" written back when it tells a lasting doing (see the module), else
     ``None`` (whether an earlier clause was the user's is :func:`as_elided_doing`'s to ask).
@@ -135,6 +157,13 @@ def elided_doing_at(clauses: Sequence[str], n: int) -> str | None:
 
     >>> elided_doing_at(["My sister started a new job.", "Working nights every week now."], 1)
     'My sister is working nights every week now.'
+
+    Not when the clause before tells no work or state of theirs, or the doing points back at someone:
+
+    >>> elided_doing_at(["My boss quit.", "Running the whole team now."], 1) is None
+    True
+    >>> elided_doing_at(["My dad is a nurse.", "Caring for him every day now."], 1) is None
+    True
     """
     if n <= 0 or not any(_OWN.search(c) for c in clauses[:n]) or _GROUP.match(clauses[n - 1].strip()):
         return None
@@ -144,6 +173,10 @@ def elided_doing_at(clauses: Sequence[str], n: int) -> str | None:
     who = someone_before(clauses, n)
     if doing is None or who is None:
         return doing
-    # "My sister started a new job. Working nights every week now.": the sister's doing; after "he" / "she", whose
-    # is not said here
-    return None if who.lower() in ("he", "she") else f"{who} is {doing.removeprefix(_IM)}"
+    # "My sister started a new job. Working nights every week now.": the sister's doing, when the clause before
+    # tells her own work or state and the doing points back at no one; after "he" / "she", whose is not said here.
+    # "My brother is sick. Caring for him every day now.", "My boss quit. Running the whole team now.": nothing
+    told_of = strip_lead(clauses[n - 1]).strip()[len(who):]
+    if who.lower() in ("he", "she") or not _OWN_JOB_OR_STATE.match(told_of) or _POINTS_BACK.search(doing):
+        return None
+    return f"{who} {'are' if _PLURAL.search(who) else 'is'} {doing.removeprefix(_IM)}"

@@ -1,16 +1,20 @@
 """What kind of home a fact tells, apart from where it is: "User lives in a houseboat.", "User lives on a narrowboat.",
-"User rents a studio flat." say what the home is, not the place it is in. A move to a place ("User moved to
-Lisbon.") says nothing of the kind of home, and a home told as a kind ("User lives in a houseboat.") nothing of the
-place: neither ends the other (the houseboat may be moored in Lisbon). A kind told again ends a kind ("User moved
-into a flat." ends "User lives in a houseboat."), a place a place, and a fact telling both ends either. Pure:
-patterns, English only.
+"User rents a studio flat." say what the home is, not the place it is in. A home that travels with the user (a boat,
+a barge, a van, a camper, a caravan, an RV, a tent) is no place: a move to a place ("User moved to Lisbon.") leaves
+"User lives in a houseboat." true (the houseboat may be moored in Lisbon), and such a home told leaves the place,
+unless the message sells or leaves the kind ("I sold the boat and moved to Bath."). A home that stays where it is (a
+flat, a house, a dorm, a room) is left by a move ("I rent a flat." + "I moved to Leeds."). A kind told again ends a
+kind ("User moved into a flat." ends "User lives in a houseboat."), a place a place, and a fact telling both ends
+either. Pure: patterns, English only.
 """
 
 from __future__ import annotations
 
+import re
+
 from .patterns import rx
 
-__all__ = ["only_a_kind_of_home", "tells_a_kind_of_home"]
+__all__ = ["ends_a_home_that_travels", "leaves_a_home_that_travels", "only_a_home_that_travels", "only_a_kind_of_home", "tells_a_kind_of_home"]
 
 _KIND = (
     r"(?:house\s*boat|narrow\s*boat|canal\s*boat|boat|barge|yacht|flat|apartment|condo|condominium|studio|"
@@ -28,6 +32,61 @@ _ONLY_A_KIND = rx(
     r"(?:has\s+|just\s+|recently\s+|finally\s+)*(?:moved|relocated)(?:\s+(?:in)?to|\s+into))\s+(?:in\s+|on\s+|aboard\s+)?"
     rf"(?:a|an|the|my|our|their)\s+(?:[\w-]+\s+){{0,3}}?{_KIND}s?(?:\s+(?:now|full-time|full\s+time))?\s*[.!]*$"
 )
+
+# The kinds of home that go where the user goes: a move to a place does not leave them.
+_TRAVELS = (
+    r"(?:house\s*boat|narrow\s*boat|canal\s*boat|boat|barge|camper(?:\s*van)?|van|caravan|motorhome|rv|tent)"
+)
+_ONLY_TRAVELS = rx(
+    r"^user\s+(?:now\s+|still\s+|currently\s+)?(?:lives|is\s+living|has\s+lived|rents|is\s+renting|owns|"
+    r"(?:has\s+|just\s+|recently\s+|finally\s+)*(?:moved|relocated)(?:\s+(?:in)?to|\s+into|\s+onto))\s+"
+    rf"(?:in\s+|on\s+|aboard\s+)?(?:a|an|the|my|our|their)\s+(?:[\w-]+\s+){{0,3}}?{_TRAVELS}s?"
+    r"(?:\s+(?:now|full-time|full\s+time))?\s*[.!]*$"
+)
+# "I sold the boat", "we moved off the narrowboat", "got rid of the van": the home that travelled is left.
+_LEAVES_TRAVELLING = rx(
+    r"\b(?:sold|sell|selling|sells|left|leaving|gave\s+up|given\s+up|got\s+rid\s+of|moved\s+(?:off|out\s+of)|"
+    r"moving\s+(?:off|out\s+of))\s+(?:the|my|our|their|his|her)\s+(?:[\w-]+\s+){0,2}?"
+    rf"(?P<kind>{_TRAVELS})s?\b"
+)
+# The last word of a kind that travels ("boat" of "narrowboat", "van" of "camper van"): what a sale of it names.
+_KIND_TAIL = rx(r"(?:boat|barge|van|camper|caravan|motorhome|rv|tent)$")
+
+
+def only_a_home_that_travels(fact: str) -> bool:
+    """Whether ``fact`` tells the user's home only as a kind that travels with them ("User lives on a narrowboat.",
+    "User lives in a camper van."): a move to a place leaves it true. A flat, a house or a room stays where it is.
+
+    >>> only_a_home_that_travels("User lives on a narrowboat."), only_a_home_that_travels("User rents a flat.")
+    (True, False)
+    """
+    return bool(_ONLY_TRAVELS.match(fact.strip()))
+
+
+def leaves_a_home_that_travels(said: str) -> bool:
+    """Whether ``said`` (a sentence or a fact) sells or leaves a home that travels ("I sold the boat and moved to
+    Bath.", "We moved off the narrowboat."): the move it tells ends that home too.
+
+    >>> leaves_a_home_that_travels("I sold the boat and moved to Bath."), leaves_a_home_that_travels("I moved.")
+    (True, False)
+    """
+    return bool(_LEAVES_TRAVELLING.search(said))
+
+
+def ends_a_home_that_travels(said: str, fact: str) -> bool:
+    """Whether ``said`` sells or leaves the home that travels which ``fact`` tells ("User sold the boat." of "User
+    lives on a narrowboat."; not "User sold the van." of it).
+
+    >>> ends_a_home_that_travels("User sold the boat.", "User lives on a narrowboat.")
+    True
+    >>> ends_a_home_that_travels("User sold the van.", "User lives on a narrowboat.")
+    False
+    """
+    m = _LEAVES_TRAVELLING.search(said)
+    if m is None or not only_a_home_that_travels(fact):
+        return False
+    tail = _KIND_TAIL.search(re.sub(r"\s+", "", m.group("kind")))
+    return tail is not None and tail.group(0).lower() in fact.lower()
 
 
 def tells_a_kind_of_home(fact: str) -> bool:

@@ -92,6 +92,10 @@ _MEANT = rx(
 
 
 _NAME_FIRST = re.compile(r"^[A-Z][\w\u00c0-\u017f-]+(?=\s+\S)")
+# "I'm not coming.", "we're not going", "it's not Bath": a subject before "not", a clause denied, no right word said
+# in place of a wrong one ("my sister, not my brother" is one: "my" names no subject).
+_SUBJECT_FIRST = rx(r"^(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd|we'll|you|you're|he|he's|she|she's|it|it's|its|"
+                    r"they|they're|that's|this|am|are|is|was|were)\b")
 
 
 def _said_already(right: str, fact: str) -> str:
@@ -110,7 +114,8 @@ def meant(clause: str, known: Sequence[str]) -> tuple[str, str] | None:
     user's holds the wrong words, and the correction said plainly ("I meant march 3rd, not may": what it ends);
     ``None`` otherwise (the rules cannot tell which fact)."""
     m = _MEANT.match(strip_lead(clause))
-    if m is None or content_words(m.group("right")) & content_words(m.group("wrong")):
+    if m is None or content_words(m.group("right")) & content_words(m.group("wrong")) \
+            or _SUBJECT_FIRST.match(m.group("right")):
         return None
     right, wrong_said = m.group("right"), m.group("wrong")
     wrong = rx(rf"\b{re.escape(wrong_said)}\b")

@@ -60,15 +60,28 @@ _ONLY_SHIFT = rx(
 )
 
 
+# A shift held now, said plainly: "User works night shifts.", "User is on days now.", "User does earlies.", "User
+# switched to day shifts."; not a wish, plan, feeling or past one ("User wants to work day shifts.", "User hates
+# working nights.", "User worked night shifts in 2025.", "User will be on nights from September.").
+_HELD_NOW = rx(
+    r"^user\s+(?:(?:now|currently|still|mostly|only|also|usually|always|normally|permanently|just|finally)\s+)*"
+    r"(?:works|does|is\s+(?:(?:now|currently|still|mostly|only|permanently|back)\s+)*(?:on|working|doing)"
+    r"|(?:has\s+)?(?:switched|moved|changed|gone|went)\s+(?:back\s+)?(?:to|onto|over\s+to))\b"
+)
+
+
 def users_shift_now(fact: str) -> str | None:
     """The shift pattern ``fact`` says the user works now (:func:`shift_kind`), or ``None``: none told, someone
     else's, negated, over or for a day only ("User used to work nights.", "User is on nights this week.").
 
     >>> users_shift_now("User works day shifts at the hospital."), users_shift_now("User used to work nights.")
     ('day', None)
+    >>> users_shift_now("User wants to work day shifts."), users_shift_now("User hates working nights.")
+    (None, None)
     """
     kind = shift_kind(fact)
-    if kind is None or is_negated(fact) or _ONCE.search(fact) or holder(fact) != "user":
+    if kind is None or is_negated(fact) or _ONCE.search(fact) or holder(fact) != "user" \
+            or not _HELD_NOW.match(fact.strip()):
         return None
     return kind
 

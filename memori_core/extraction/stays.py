@@ -36,7 +36,16 @@ _SPAN = rx(
 # been on it for a week"), what recurs ("for two weeks on, two off") or starts later ("for a week in March").
 _FOR_SPAN = rx(
     rf"\bfor\s+(?:(?P<n>{_COUNT}|a|an)\s+)?(?P<unit>days?|weeks?|fortnight)\b"
-    r"(?!\s+(?:on|off|a|an|per|every|each|at\s+a\s+time|out\s+of|ago|now|straight|running|in\s+a\s+row|in\b|from\b))"
+    r"(?!\s+(?:on|off|a|an|per|every|each|at\s+a\s+time|out\s+of|ago|now|straight|running|in\s+a\s+row|in|from|"
+    r"or|so\s+far|over|this|next|when|whenever|once|twice|\w+\s+times)\b)"
+)
+# What, after the span, says it is not counted from today: so far ("for a week so far"), a rough length ("for a week
+# or two"), a time of year or a holiday ("for a week over Christmas", "for a week this summer"), a time to come ("for
+# a week when the baby comes", "once school's out"), a repeat ("for a week twice a year").
+_NOT_FROM_TODAY = rx(
+    r"\b(?:so\s+far|or\s+(?:two|three|so|more|longer)|over|this\s+(?!(?:week|month)\b)\w+|when|whenever|once|twice|"
+    r"\w+\s+times\s+a|christmas|easter|new\s+year|thanksgiving|half[\s-]term|summer|winter|spring|autumn|fall|"
+    r"holidays|hols)\b"
 )
 _HELD_NOW = rx(r"^User(?:'s\s+[\w' -]+?)?\s+(?:is|are|'s)\s+(?!going\s+to\b)")
 _LATER = rx(rf"\b(?:next|tomorrow|tonight|from|starting|after|later|{WEEKDAY}|{ANY_MONTH})\b")
@@ -108,6 +117,8 @@ def held_until(fact: str, now: datetime, *, zone_known: bool = False) -> Anchore
     span = _SPAN.search(fact)
     if span is None and _HELD_NOW.match(fact) and not _END.search(fact) and not _LATER.search(fact):
         span = _FOR_SPAN.search(fact)  # "User is on paracetamol for a few days."
+        if span is not None and _NOT_FROM_TODAY.search(fact[span.end():]):
+            span = None  # "User is staying with their mum for a week over Christmas."
     if span is not None:
         fact = f"{fact[: span.start()]}until {_span_end(span, now)}{fact[span.end():]}"
     end = _END.search(fact)

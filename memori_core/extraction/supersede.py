@@ -49,7 +49,7 @@ from .side_jobs import beside_the_job
 from .slots import JOB_OFFER, is_job_offer, is_job_to_come, only_looks_for_work, slots_of
 from .state_enders import ends_state
 from .named_endings import ends_named
-from .home_kinds import only_a_kind_of_home, tells_a_kind_of_home
+from .home_kinds import ends_a_home_that_travels, leaves_a_home_that_travels, only_a_home_that_travels, tells_a_kind_of_home
 from .still_holds import left_the_place, lives_with_household, moved_from_the_household, part_still_held
 from .subjects import names_in
 from .speech_acts import own_part
@@ -491,12 +491,16 @@ def _corrects(verdict: SentenceVerdict, words: frozenset[str], text: str, old: f
         and bool(old - wrong <= words or slots_of(verdict.fact) & slots_of(text))
 
 
-def _kind_beside_place(new: str, old: str) -> bool:
-    """Whether one of ``new`` and ``old`` tells the user's home only as a kind of home ("User lives in a
-    houseboat.") and the other names no kind ("User moved to Lisbon."): two sides of one home, not a change
-    (:mod:`.home_kinds`)."""
-    return (only_a_kind_of_home(old) and not tells_a_kind_of_home(new)) or \
-        (only_a_kind_of_home(new) and not tells_a_kind_of_home(old))
+def _kind_beside_place(verdict: SentenceVerdict, old: str) -> bool:
+    """Whether one of the new fact of ``verdict`` and ``old`` tells the user's home only as a kind that travels with
+    them ("User lives in a houseboat.") and the other names no kind ("User moved to Lisbon."): two sides of one home,
+    not a change, unless the sentence sells or leaves that home ("I sold the boat and moved to Bath.").
+    A flat, a house or a room is left by a move (:mod:`.home_kinds`)."""
+    new = verdict.fact or ""
+    if leaves_a_home_that_travels(verdict.sentence) or leaves_a_home_that_travels(new):
+        return False
+    return (only_a_home_that_travels(old) and not tells_a_kind_of_home(new)) or \
+        (only_a_home_that_travels(new) and not tells_a_kind_of_home(old))
 
 
 def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
@@ -506,6 +510,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         # "User is 30 weeks pregnant (as of ...)." is how far along the pregnancy is now, and says "User is
         # pregnant." too: one core fact for the one state, not two on every turn
         return True
+    if verdict.fact is not None and ends_a_home_that_travels(f"{verdict.sentence} {verdict.fact}", text):
+        return True  # "I sold the boat" ends "User lives on a narrowboat." (.home_kinds)
     if verdict.fact is not None and books_what_was_needed(verdict.fact, text):
         return True  # "User has an Ausländerbehörde appointment on ..." ends "User needs to book an appointment ..."
     if verdict.expires_in is not None and _corrects(verdict, words, text, old):
@@ -586,7 +592,7 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         if slot == "residence" and lives_with_household(text) != lives_with_household(verdict.fact):
             continue  # a move changes where, not with whom: "I moved to Porto" leaves "User lives with Rui.",
             # "Marco moved in with me" leaves "User lives in Leeds."
-        if slot == "residence" and _kind_beside_place(verdict.fact, text):
+        if slot == "residence" and _kind_beside_place(verdict, text):
             continue  # a kind of home is no place: "I moved to Lisbon" leaves "User lives in a houseboat."
         if slot == "residence" and sells_the_home(verdict.fact):
             continue  # "We sold the house!": the user lives there until the move is told as made
