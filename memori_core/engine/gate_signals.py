@@ -149,9 +149,12 @@ class GateSignals:
 
     def _carries_nothing(self, turn: str) -> bool:
         """Whether an earlier ``turn`` is a courtesy turn ("thanks", "ok great", "You're welcome!"), accepting or
-        not: it does not count against ``config.context_turns`` (:func:`~memori_core.query.recent_turns`)."""
+        not: it does not count against ``config.context_turns`` (:func:`~memori_core.query.recent_turns`). A
+        greeting ("good morning", "have a nice day") is one too: the same test as the adapters'
+        (:func:`~memori_core.tool_queries.courtesy_test`), with this engine's analyzer."""
         key = (self.config.tokenizer, self.config.stemmer)
-        return is_courtesy(turn, analyzer(*key)(turn), _courtesy_terms(key))
+        return bool(turn.strip()) and is_courtesy(turn, analyzer(*key)(turn), _courtesy_terms(key),
+                                                  _greeting_terms(key))
 
     def _gate_cosine(self, gathered: _Gathered, turn: _Turn) -> np.ndarray | None:
         """With a conversation, what the gate reads as each pool row's cosine: the question's own for a turn
