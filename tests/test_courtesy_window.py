@@ -109,7 +109,8 @@ def test_a_greeting_followed_by_a_request_is_no_courtesy_turn(turn):
     assert not is_courtesy_turn(turn)
 
 
-@pytest.mark.parametrize("turn", ["good morning", "have a nice day", "Have a great evening, thanks!"])
+@pytest.mark.parametrize("turn", ["good morning", "have a nice day", "Have a great evening, thanks!",
+                                  "good morning, how are you"])
 def test_a_greeting_alone_is_a_courtesy_turn(turn):
     assert is_courtesy_turn(turn)
 

@@ -121,7 +121,8 @@ def is_courtesy(query: str, query_terms: Sequence[str], courtesy_terms: frozense
         return not any(ch.isalnum() for ch in query)
     if ("?" in query or asks_something(query)) and _THE_ASKER.search(query) is not None:
         return False
-    if greeting_terms and "?" not in query and GREETING.search(query) and not _ASKS_AFTER_GREETING.search(query):
+    if (greeting_terms and "?" not in query and GREETING.search(query)
+            and not _ASKS_AFTER_GREETING.search(_HOW_ARE_YOU.sub(" ", query))):
         courtesy_terms = courtesy_terms | greeting_terms
     return all(t in courtesy_terms for t in query_terms)
 
@@ -133,6 +134,9 @@ _THE_ASKER = re.compile(r"\b(?:me|i|my|mine|myself)\b", re.IGNORECASE)
 _ASKS_AFTER_GREETING = re.compile(
     r"\b(?:what|what's|whats|which|who|whose|where|when|how|why|can|could|should|shall|would|will|any|anything|"
     r"suggest|recommend|remind|tell|ideas?|plans?)\b", re.IGNORECASE)
+# a greeting's own question asks nothing of the memory: "good morning, how are you"
+_HOW_ARE_YOU = re.compile(r"\bhow(?:'s|\s+is)\s+it\s+going\b|\bhow\s+(?:are|r)\s+(?:you|u|ya|things)\b|"
+                          r"\bhow\s+have\s+you\s+been\b|\bhow\s+do\s+you\s+do\b", re.IGNORECASE)
 
 
 _ACCEPTING = frozenset({"ok", "okay", "k", "yes", "yeah", "yep", "yup", "sure", "please", "go", "ahead", "continue",
