@@ -175,8 +175,8 @@ class GateSignals:
                             facts: PoolFacts, read: Sequence[str]) -> np.ndarray:
         """For a world question read on its own words: the question's own cosine, but ``widened`` (the
         conversation's) for a fact about someone a read turn names ("Sam is allergic to peanuts." for "What goes
-        well with tofu?" after "I'm cooking dinner for Sam tonight.": :func:`~.ranking.own_words.about_someone_named`).
-        Only the rows the conversation lifts to where a gate rule could keep them are read."""
+        well with tofu?" after "I'm cooking dinner for Sam tonight.": :func:`~.ranking.own_words.about_someone_named`),
+        held below ``config.gate_confident``. Only the rows the conversation lifts to where a gate rule could keep them are read."""
         cfg = self.config
         bar = min(cfg.gate_keep, cfg.gate_followup if cfg.gate_followup is not None else cfg.gate_keep)
         lifted = np.flatnonzero((widened > question_cos) & (conv_cos >= bar))
@@ -187,7 +187,11 @@ class GateSignals:
         if not named:
             return question_cos
         out = question_cos.copy()
-        out[named] = widened[named]
+        # below the confident cut: the conversation keeps the fact, yet does not make the gate confident and open
+        # its score band to the asker's own facts the question does not ask for (blind5: Dayo's eczema kept for
+        # "Is shea butter good for dry skin?" pulled in the user's sickle cell and medication)
+        ceiling = np.maximum(question_cos[named], np.nextafter(cfg.gate_confident, -np.inf))
+        out[named] = np.minimum(widened[named], ceiling)
         return out
 
     def _told(self, fact: str, turn: str) -> bool:
