@@ -162,3 +162,19 @@ def test_engine_gives_a_world_question_the_care_fact_of_the_person_the_turn_befo
     engine.add("u", OTHERS)
     assert read_on_its_own_words(question)
     assert needed in [f.content for f in engine.recall(question, "u", context=[context])]
+
+
+KEMI = ["Kemi has eczema and is allergic to cow's milk.",
+        "I have sickle cell disease, so I have to stay well hydrated and avoid the cold.",
+        "I take hydroxyurea and folic acid every day.", "I love egusi soup and fried plantain but I can't stand okra.",
+        "I work as a pharmacist in Abuja.", "I play squash on Thursdays.", "My daughter Kemi is 4 and my son Tunde is 7."]
+
+
+def test_engine_keeps_the_named_persons_fact_without_opening_the_gate_to_the_askers_own(minilm):
+    # the conversation keeps Kemi's eczema for a skin question asked after her, but does not make the gate confident
+    # and let its score band bring the asker's own illness, medicine and food in
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("u", KEMI)
+    got = [f.content for f in engine.recall("Is coconut oil good for dry skin?", "u",
+                                            context=["Kemi's skin is flaring up again, what should we use in her bath?"])]
+    assert got == [KEMI[0]]
