@@ -24,13 +24,14 @@ English rules, pure.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 
 from .ranking.conversation import COURTESY_WORDS, GREETING_WORDS, is_courtesy
 from .text import analyzer
 from .validate import check_str
 
-__all__ = ["as_the_user_asks", "is_courtesy_turn", "names_a_products_user", "the_user_in_first_person"]
+__all__ = ["as_the_user_asks", "courtesy_test", "is_courtesy_turn", "names_a_products_user", "the_user_in_first_person"]
 
 # Words after "user" that make it the subject of a verb ("the user lives in ...", "the user is vegan"): "user"
 # then becomes "I", and the verb the first person's ("I live in ...", "I am vegan").
@@ -276,3 +277,20 @@ def is_courtesy_turn(query: str, *, tokenizer: str = "unicode", stemmer: str | N
     return bool(query.strip()) and is_courtesy(query, analyzer(tokenizer, stemmer)(query),
                                                _terms(COURTESY_WORDS, tokenizer, stemmer),
                                                _terms(GREETING_WORDS, tokenizer, stemmer))
+
+
+def courtesy_test(engine: object) -> Callable[[str], bool]:
+    """:func:`is_courtesy_turn` with ``engine``'s tokenizer and stemmer (its ``config``'s; the default config's for
+    an engine without one): the test an adapter cuts its context window with, so that it frees the turns the
+    engine's own window frees (greetings included).
+
+    >>> from memori_core import RecallConfig
+    >>> class _Engine: config = RecallConfig(stemmer=None)
+    >>> courtesy_test(_Engine())("good morning"), courtesy_test(None)("What day is it?")
+    (True, False)
+    """
+    config = getattr(engine, "config", None)
+    tokenizer, stemmer = getattr(config, "tokenizer", "unicode"), getattr(config, "stemmer", "english")
+    if not isinstance(tokenizer, str) or not (stemmer is None or isinstance(stemmer, str)):
+        tokenizer, stemmer = "unicode", "english"
+    return partial(is_courtesy_turn, tokenizer=tokenizer, stemmer=stemmer)

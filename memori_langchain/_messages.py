@@ -53,7 +53,8 @@ def last_human_text(messages: Sequence[BaseMessage]) -> str:
 
 
 def human_query_and_context(
-    messages: Sequence[BaseMessage], turns: int = DEFAULT_CONTEXT_TURNS
+    messages: Sequence[BaseMessage], turns: int = DEFAULT_CONTEXT_TURNS,
+    courtesy: Callable[[str], bool] = is_courtesy_turn,
 ) -> tuple[str, list[str]]:
     """(the recall query, its context): the text of the last human message that has text, and the text of up
     to ``turns`` human messages with text before it, oldest first (``[]`` for a single human turn).
@@ -62,9 +63,10 @@ def human_query_and_context(
     AI replies, system and tool messages are not context. A human turn without text (only an image) is
     skipped, so a photo sent after "here's the menu, what can I eat?" is answered with the memory that
     question recalls: the rule of the provider-SDK path, :func:`memori_core.query.query_and_context`. A courtesy
-    turn ("thanks", "ok great") does not count against ``turns``: it pushes no question out.
+    turn ("thanks", "ok great") does not count against ``turns``: it pushes no question out; ``courtesy`` tells one
+    (the engine's test: :func:`memori_core.tool_queries.courtesy_test`).
     """
-    return query_and_context([message_text(m) for m in messages if is_human(m)], turns, is_courtesy_turn)
+    return query_and_context([message_text(m) for m in messages if is_human(m)], turns, courtesy)
 
 
 def turn_to_capture(messages: Sequence[BaseMessage]) -> list[Message]:

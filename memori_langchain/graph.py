@@ -17,6 +17,7 @@ from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT, check_timeout
 from memori_core.placement import SYSTEM, check_placement
 from memori_core.query import context_turns
+from memori_core.tool_queries import courtesy_test
 
 from ._captured import CAPTURED_KEY
 from ._graph_capture import MemoriCaptureNode, memori_capture_node
@@ -133,7 +134,7 @@ def memori_recall_node(
             TURN_STARTS.note(turn)
         if capture is not None:  # kept until the capture node runs on it: the model may fail to answer it
             capture._keep_unanswered(entity, messages, state.get(CAPTURED_KEY), thread_of_run(config))
-        query, context = human_query_and_context(messages, context_turns(engine))
+        query, context = human_query_and_context(messages, context_turns(engine), courtesy_test(engine))
         return BlockRecall(engine, query, entity, k, strict, owner, context, timeout=seconds, tz=turn_zone(messages),
                            as_of=turn_as_of(messages))
 

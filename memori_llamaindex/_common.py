@@ -4,7 +4,7 @@ LlamaIndex adapters."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, tzinfo
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
@@ -24,7 +24,8 @@ def message_text(message: ChatMessage) -> str:
 
 
 def user_query_and_context(
-    messages: Sequence[ChatMessage] | None, turns: int = DEFAULT_CONTEXT_TURNS
+    messages: Sequence[ChatMessage] | None, turns: int = DEFAULT_CONTEXT_TURNS,
+    courtesy: Callable[[str], bool] = is_courtesy_turn,
 ) -> tuple[str, list[str]]:
     """(the recall query, its context): the text of the last user message that has text, and the text of up
     to ``turns`` user messages with text before it, oldest first (``[]`` for a single user turn).
@@ -33,7 +34,7 @@ def user_query_and_context(
     user turn without text (only an image) is skipped, as on the provider-SDK path
     (:func:`memori_core.query.query_and_context`): a photo of a menu is answered with the memory the question
     before it recalls. A courtesy turn ("thanks", "ok great") does not count against ``turns``: it pushes no
-    question out.
+    question out; ``courtesy`` tells one (the engine's test: :func:`memori_core.tool_queries.courtesy_test`).
     """
     texts = [message_text(m) for m in (messages or []) if m.role == MessageRole.USER]
     query, earlier = query_and_context(texts, len(texts))
@@ -41,7 +42,7 @@ def user_query_and_context(
     # calls after a tool result): the same turn read twice is not an earlier turn.
     while earlier and earlier[-1] == query:
         earlier.pop()
-    return query, recent_turns(earlier, turns, is_courtesy_turn)
+    return query, recent_turns(earlier, turns, courtesy)
 
 
 def without_input_echo(messages: Sequence[ChatMessage] | None) -> list[ChatMessage]:

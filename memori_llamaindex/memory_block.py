@@ -34,6 +34,7 @@ from memori_core.extraction import FactExtractor, Message
 from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty
 from memori_core.lanes import ERASURES
 from memori_core.query import context_turns
+from memori_core.tool_queries import courtesy_test
 
 from ._common import (
     logger,
@@ -183,7 +184,7 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
         self._captures.raise_failure()
         messages = without_input_echo(messages)  # an agent's read after a tool result: the turn it answers
-        query, context = user_query_and_context(messages, context_turns(self.engine))
+        query, context = user_query_and_context(messages, context_turns(self.engine), courtesy_test(self.engine))
         facts = await arecall_or_empty(self.engine, query, self.entity_id, self.k, strict=self.strict, owner=_OWNER,
                                        logger=logger, context=context, timeout=self.timeout,
                                        as_of=turn_as_of(messages))

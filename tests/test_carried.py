@@ -143,6 +143,26 @@ def test_a_lookups_answer_is_kept_only_in_a_free_place_and_pushes_no_answer_out(
     assert list(cache.answers) == [*asked[1:], asked[0]]
 
 
+def test_a_lookup_leaves_an_answer_already_kept_for_its_key_where_and_as_it_is():
+    # the app's own recall of the turn stored its answer while the lookup was scoring: the lookup, finishing
+    # after it, neither overwrites that answer nor moves it to the oldest place where the next question evicts it
+    from memori_core.cache.entity import EntityCache
+    from memori_core.engine.answers import ANSWERS_KEPT, _Answer, _Asked, _remember_answer
+
+    cache = EntityCache("u")
+    real, looked = _Answer(None, float("inf"), (), ()), _Answer(None, float("inf"), (), ())
+    others = [_Asked.of(f"question {i}", 5, None, []) for i in range(ANSWERS_KEPT - 1)]
+    turn_before = _Asked.of("my knee is swollen again, is it fine to take loxonin", 5, None, [])
+    for a in others:
+        _remember_answer(cache, a, real)
+    _remember_answer(cache, turn_before, real)
+    _remember_answer(cache, turn_before, looked, push=False)
+    assert list(cache.answers) == [*others, turn_before]
+    assert cache.answers[turn_before] is real
+    _remember_answer(cache, _Asked.of("next question", 5, None, []), real)
+    assert turn_before in cache.answers
+
+
 class _CountingEmbedder:
     """The real MiniLM, counting the texts it is asked to embed."""
 

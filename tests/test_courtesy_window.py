@@ -70,3 +70,53 @@ def test_a_follow_up_keeps_the_questions_fact_past_thanks_and_youre_welcome(mini
     context = [QUESTION, REPLY, "thanks", "You're welcome!"]
     assert "User has a dog named Lucky." in [f.content for f in engine.recall(FOLLOW_UP, "u", context=context)]
     assert engine.explain(FOLLOW_UP, "u", context=context).context_turns == 4
+
+
+# issue 20, gatefix40: the engine and the adapters cut the window with one test, greetings included
+
+
+def test_the_engine_frees_a_greeting_from_its_window_as_the_adapters_do():
+    from memori_core import RecallConfig
+    from memori_core.engine.gate_signals import GateSignals
+    from memori_core.tool_queries import courtesy_test
+
+    class _Engine(GateSignals):
+        config = RecallConfig(context_turns=2)
+
+    engine = _Engine()
+    turns = ["Is it ok to give Lucky some chocolate?", "thanks, have a nice day", "good morning"]
+    for turn in turns[1:]:
+        assert engine._carries_nothing(turn) and courtesy_test(engine)(turn)
+    assert recent_turns(turns, 2, engine._carries_nothing) == recent_turns(turns, 2, courtesy_test(engine)) == turns
+
+
+def test_the_adapters_read_courtesy_with_the_engines_stemmer():
+    from memori_core import RecallConfig
+    from memori_core.tool_queries import courtesy_test
+
+    class _Spanish:
+        config = RecallConfig(stemmer="spanish")
+
+    assert courtesy_test(_Spanish())("muchas gracias") and not courtesy_test(None)("muchas gracias")
+    messages = [HumanMessage("¿Puedo comer gambas?"), HumanMessage("muchas gracias"), HumanMessage("¿y mañana?")]
+    assert human_query_and_context(messages, 1, courtesy_test(_Spanish()))[1] == ["¿Puedo comer gambas?",
+                                                                                   "muchas gracias"]
+
+
+@pytest.mark.parametrize("turn", ["good evening, what should I do this weekend", "good morning what day is it",
+                                  "good afternoon, any plans for the day"])
+def test_a_greeting_followed_by_a_request_is_no_courtesy_turn(turn):
+    assert not is_courtesy_turn(turn)
+
+
+@pytest.mark.parametrize("turn", ["good morning", "have a nice day", "Have a great evening, thanks!",
+                                  "good morning, how are you"])
+def test_a_greeting_alone_is_a_courtesy_turn(turn):
+    assert is_courtesy_turn(turn)
+
+
+def test_engine_recalls_for_a_greeting_followed_by_a_request(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("u", ["User loves hiking and wild swimming.", "User lives in Bristol.",
+                     "User plays five-a-side football on Wednesdays."])
+    assert engine.recall("good evening, what should I do this weekend", "u")

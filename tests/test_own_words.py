@@ -13,7 +13,8 @@ import pytest
 
 from memori_core import ChromaStore, RecallEngine
 from memori_core.engine.gate_signals import _turn
-from memori_core.ranking.own_words import adds_to_the_question_before, asks_a_judgement, read_on_its_own_words
+from memori_core.ranking.own_words import (about_someone_named, adds_to_the_question_before, asks_a_judgement,
+                                          names_what_was_told, read_on_its_own_words)
 
 WORLD_QUESTIONS = [
     "How long do you boil an egg?",
@@ -114,3 +115,66 @@ def test_engine_still_gives_a_follow_up_that_points_back_the_fact_its_conversati
     got = [f.content for f in engine.recall("What should I order there?", "u",
                                             context=["I'm going to a seafood restaurant tonight."])]
     assert "User is allergic to shellfish." in got
+
+
+# issue 20, gatefix40: a world question asked for a person or a thing the turn before named
+
+
+@pytest.mark.parametrize("fact, earlier", [
+    ("Sam is allergic to peanuts.", "I'm cooking dinner for Sam tonight."),
+    ("User's daughter Ava is lactose intolerant.", "Making Ava's lunchbox for the week."),
+    ("User's mum is coeliac.", "Taking my mum out for lunch on Sunday."),
+    ("User's son Theo starts at Greenfield Primary in September.", "Theo's nervous about starting school."),
+])
+def test_a_fact_about_someone_the_turn_before_names_is_about_someone_named(fact, earlier):
+    assert about_someone_named(fact, [earlier])
+
+
+@pytest.mark.parametrize("fact, earlier", [
+    ("User is allergic to shellfish.", "Miso has been sneezing all week, should I take her to the vet?"),
+    ("Sam is allergic to peanuts.", "I'm cooking dinner for Ava tonight."),
+    ("User lives in Bristol.", "Driving to Bristol tomorrow."),
+])
+def test_the_users_own_fact_or_someone_unnamed_is_not_about_someone_named(fact, earlier):
+    assert not about_someone_named(fact, [earlier])
+
+
+def test_a_question_whose_the_x_names_a_thing_told_goes_on_from_it():
+    assert names_what_was_told("What time does the game start?", ["Going to the Tigers game tonight!"])
+    assert not names_what_was_told("What's the best paella in Valencia?", ["Taking my husband out for his birthday."])
+    turn = _turn("What time does the game start?", ["Going to the Tigers game tonight!"], general=False)
+    assert not turn.own_words and not turn.alone
+
+
+OTHERS = ["Sam is allergic to peanuts.", "User's daughter Ava is lactose intolerant.", "Sam has type 1 diabetes.",
+          "User lives in Bristol.", "User works as a nurse on night shifts.", "User plays tennis on Sundays.",
+          "User has a tabby cat called Miso.", "User is allergic to shellfish."]
+
+
+@pytest.mark.parametrize("context, question, needed", [
+    ("I'm cooking dinner for Sam tonight.", "What goes well with tofu?", OTHERS[0]),
+    ("Making Ava's lunchbox for the week.", "What are good snacks for a 6 year old?", OTHERS[1]),
+    ("Sam's got his first half marathon on Sunday.", "What should a runner eat the night before a race?", OTHERS[2]),
+])
+def test_engine_gives_a_world_question_the_care_fact_of_the_person_the_turn_before_named(minilm, context, question,
+                                                                                          needed):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("u", OTHERS)
+    assert read_on_its_own_words(question)
+    assert needed in [f.content for f in engine.recall(question, "u", context=[context])]
+
+
+KEMI = ["Kemi has eczema and is allergic to cow's milk.",
+        "I have sickle cell disease, so I have to stay well hydrated and avoid the cold.",
+        "I take hydroxyurea and folic acid every day.", "I love egusi soup and fried plantain but I can't stand okra.",
+        "I work as a pharmacist in Abuja.", "I play squash on Thursdays.", "My daughter Kemi is 4 and my son Tunde is 7."]
+
+
+def test_engine_keeps_the_named_persons_fact_without_opening_the_gate_to_the_askers_own(minilm):
+    # the conversation keeps Kemi's eczema for a skin question asked after her, but does not make the gate confident
+    # and let its score band bring the asker's own illness, medicine and food in
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("u", KEMI)
+    got = [f.content for f in engine.recall("Is coconut oil good for dry skin?", "u",
+                                            context=["Kemi's skin is flaring up again, what should we use in her bath?"])]
+    assert got == [KEMI[0]]

@@ -71,9 +71,10 @@ def _remember_answer(cache: EntityCache, asked: _Asked, answer: _Answer, push: b
     """Keep ``answer`` on ``cache`` (the :data:`ANSWERS_KEPT` most recent; call under the entity's lock). Without
     ``push`` (the answer of a lookup, not of a question the app asked: the turn before a follow-up, which the
     carry reads on its own words) it is kept only in a place left free, as the oldest: it never pushes out an
-    answer the app may ask for again."""
+    answer the app may ask for again, and leaves one already kept for the same key as it is (the app's own recall
+    of that turn stored it meanwhile: its answer and its place stand)."""
     if not push:
-        if asked in cache.answers or len(cache.answers) < ANSWERS_KEPT:
+        if asked not in cache.answers and len(cache.answers) < ANSWERS_KEPT:
             cache.answers[asked] = answer
             cache.answers.move_to_end(asked, last=False)
         return

@@ -43,7 +43,7 @@ from ..ranking.implications import asks_to_be_reminded, fed_to, goes_on, is_the_
 from ..ranking.intent import (asks_an_amount_in_a_unit, asks_the_way_there, asks_what_is_left, asks_what_is_usual,
                               asks_what_was_told, is_general, reads_as_a_question, speaks_of_the_user)
 from ..ranking.intent import prototype_texts as intent_texts
-from ..ranking.own_words import read_on_its_own_words
+from ..ranking.own_words import about_someone_named, names_what_was_told, read_on_its_own_words
 from ..ranking.pipeline import PoolScores, gate_rows
 from ..ranking.fusion import rank_order
 from ..ranking.referents import points_to_something, told_by
@@ -88,6 +88,7 @@ class _Turn:
     leans: bool  # it leans on its conversation
     alone: bool  # it is judged on its own words: the conversation does not widen the gate
     media: bool  # it asks only for something to read, watch or listen to (:func:`~.ranking.core.asks_only_for_media`)
+    own_words: bool = False  # alone only as a world question (:func:`~.ranking.own_words.read_on_its_own_words`)
 
 
 def _turn(query: str, read: Sequence[str], general: bool) -> _Turn:
@@ -106,8 +107,10 @@ def _turn(query: str, read: Sequence[str], general: bool) -> _Turn:
                                           and not goes_on_from_the_conversation(query))
     # "How long do you boil an egg?" after a turn about the asker's diet: a question about the world that goes on from
     # nothing before it is judged on its own words (issue 20: the conversation pulled the diet in)
-    alone = alone or (bool(read) and read_on_its_own_words(query))
-    return _Turn(read, general, news, leans, alone, media)
+    # (not when its "the X" names a thing a read turn named: "What time does the game start?" after the game)
+    own_words = (not alone and bool(read) and read_on_its_own_words(query)
+                 and not names_what_was_told(query, conversation_turns(read)))
+    return _Turn(read, general, news, leans, alone or own_words, media, own_words)
 
 
 class GateSignals:
@@ -146,9 +149,12 @@ class GateSignals:
 
     def _carries_nothing(self, turn: str) -> bool:
         """Whether an earlier ``turn`` is a courtesy turn ("thanks", "ok great", "You're welcome!"), accepting or
-        not: it does not count against ``config.context_turns`` (:func:`~memori_core.query.recent_turns`)."""
+        not: it does not count against ``config.context_turns`` (:func:`~memori_core.query.recent_turns`). A
+        greeting ("good morning", "have a nice day") is one too: the same test as the adapters'
+        (:func:`~memori_core.tool_queries.courtesy_test`), with this engine's analyzer."""
         key = (self.config.tokenizer, self.config.stemmer)
-        return is_courtesy(turn, analyzer(*key)(turn), _courtesy_terms(key))
+        return bool(turn.strip()) and is_courtesy(turn, analyzer(*key)(turn), _courtesy_terms(key),
+                                                  _greeting_terms(key))
 
     def _gate_cosine(self, gathered: _Gathered, turn: _Turn) -> np.ndarray | None:
         """With a conversation, what the gate reads as each pool row's cosine: the question's own for a turn
@@ -157,10 +163,36 @@ class GateSignals:
         question_cos, conv_cos = gathered.question_cos, gathered.conv_cos
         if question_cos is None or conv_cos is None:
             return None
-        if turn.alone:
+        if turn.alone and not turn.own_words:
             return question_cos
-        return self._unwiden_told(gate_cosine(question_cos, conv_cos), question_cos, conv_cos, gathered.facts,
-                                  turn.read)
+        widened = self._unwiden_told(gate_cosine(question_cos, conv_cos), question_cos, conv_cos, gathered.facts,
+                                     turn.read)
+        if not turn.alone:
+            return widened
+        return self._read_for_the_named(widened, question_cos, conv_cos, gathered.facts, turn.read)
+
+    def _read_for_the_named(self, widened: np.ndarray, question_cos: np.ndarray, conv_cos: np.ndarray,
+                            facts: PoolFacts, read: Sequence[str]) -> np.ndarray:
+        """For a world question read on its own words: the question's own cosine, but ``widened`` (the
+        conversation's) for a fact about someone a read turn names ("Sam is allergic to peanuts." for "What goes
+        well with tofu?" after "I'm cooking dinner for Sam tonight.": :func:`~.ranking.own_words.about_someone_named`),
+        held below ``config.gate_confident``. Only the rows the conversation lifts to where a gate rule could keep them are read."""
+        cfg = self.config
+        bar = min(cfg.gate_keep, cfg.gate_followup if cfg.gate_followup is not None else cfg.gate_keep)
+        lifted = np.flatnonzero((widened > question_cos) & (conv_cos >= bar))
+        if not lifted.size:
+            return question_cos
+        turns = conversation_turns(read)
+        named = [i for i in lifted.tolist() if about_someone_named(facts[i].content, turns)]
+        if not named:
+            return question_cos
+        out = question_cos.copy()
+        # below the confident cut: the conversation keeps the fact, yet does not make the gate confident and open
+        # its score band to the asker's own facts the question does not ask for (blind5: Dayo's eczema kept for
+        # "Is shea butter good for dry skin?" pulled in the user's sickle cell and medication)
+        ceiling = np.maximum(question_cos[named], np.nextafter(cfg.gate_confident, -np.inf))
+        out[named] = np.minimum(widened[named], ceiling)
+        return out
 
     def _told(self, fact: str, turn: str) -> bool:
         """Whether ``turn`` tells ``fact`` word for word (:func:`~.ranking.conversation.told_in`)."""

@@ -43,6 +43,7 @@ __all__ = [
     "is_care_fact",
     "is_personal",
     "kin_holder",
+    "names_holder",
     "names_them",
     "named_by",
     "negated_at",
@@ -533,6 +534,17 @@ _HOLDER_WORD = re.compile(r"[\w'-]+")
 _NOT_RELATIONS = frozenset({"best", "close", "old", "older", "oldest", "eldest", "younger", "youngest", "little", "big",
                             "new", "good", "dear", "late"})
 """Words of a holder that name no one ("best friend Nora": "friend" and "Nora" do)."""
+
+
+def names_holder(holder: str, text: str) -> bool:
+    """Whether ``text`` names ``holder`` (a relation or a name: "daughter Ava", "mum", "Sam") by its relation or
+    its name ("Making Ava's lunchbox", "my daughter", "Mum's staying"); unlike :func:`names_them`, "we" names no
+    one.
+
+    >>> names_holder("daughter Ava", "Making Ava's lunchbox."), names_holder("daughter Ava", "We're off to Rome.")
+    (True, False)
+    """
+    return _names(holder, _relations(text))
 
 
 def _names(holder: str, named: set[str]) -> bool:

@@ -110,7 +110,8 @@ def is_courtesy(query: str, query_terms: Sequence[str], courtesy_terms: frozense
     """True for a courtesy turn, which reads no context: every analysed term of ``query`` is a courtesy word's
     ("Thanks!", "ok", "Sounds good"), or, in a turn that greets (:data:`GREETING`: "Good morning!", "have a nice
     day, thanks"), a greeting word's (``greeting_terms``: :data:`GREETING_WORDS` as the same analyzer reads them),
-    or it has no word at all ("👍", "?!").
+    or it has no word at all ("👍", "?!"). A greeting followed by a request ("good evening, what should I do this
+    weekend", no "?") is no courtesy: its greeting words count only when nothing else in the turn asks.
 
     A turn whose words are all stopwords is no courtesy: "Should I let them?" or "What about him?" has no
     analysed term, and is the turn that most needs its conversation; nor is a question about the asker
@@ -120,12 +121,22 @@ def is_courtesy(query: str, query_terms: Sequence[str], courtesy_terms: frozense
         return not any(ch.isalnum() for ch in query)
     if ("?" in query or asks_something(query)) and _THE_ASKER.search(query) is not None:
         return False
-    if greeting_terms and "?" not in query and GREETING.search(query):
+    if (greeting_terms and "?" not in query and GREETING.search(query)
+            and not _ASKS_AFTER_GREETING.search(_HOW_ARE_YOU.sub(" ", query))):
         courtesy_terms = courtesy_terms | greeting_terms
     return all(t in courtesy_terms for t in query_terms)
 
 
 _THE_ASKER = re.compile(r"\b(?:me|i|my|mine|myself)\b", re.IGNORECASE)
+
+# a greeting with a request after it: a wh-word, a modal or a request word left in the turn ("good evening, what
+# should I do this weekend", "good morning what day is it"): the greeting's words are then no courtesy
+_ASKS_AFTER_GREETING = re.compile(
+    r"\b(?:what|what's|whats|which|who|whose|where|when|how|why|can|could|should|shall|would|will|any|anything|"
+    r"suggest|recommend|remind|tell|ideas?|plans?)\b", re.IGNORECASE)
+# a greeting's own question asks nothing of the memory: "good morning, how are you"
+_HOW_ARE_YOU = re.compile(r"\bhow(?:'s|\s+is)\s+it\s+going\b|\bhow\s+(?:are|r)\s+(?:you|u|ya|things)\b|"
+                          r"\bhow\s+have\s+you\s+been\b|\bhow\s+do\s+you\s+do\b", re.IGNORECASE)
 
 
 _ACCEPTING = frozenset({"ok", "okay", "k", "yes", "yeah", "yep", "yup", "sure", "please", "go", "ahead", "continue",

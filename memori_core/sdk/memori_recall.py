@@ -24,7 +24,7 @@ from ..failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, check_timeo
 from ..lanes import ERASURES
 from ..placement import SYSTEM, check_placement
 from ..query import context_turns, extract_query_and_context, field_of, recent_turns
-from ..tool_queries import is_courtesy_turn
+from ..tool_queries import courtesy_test
 from ..validate import check_context, check_query, check_said_at, repair_text, repair_turns, turn_as_of
 from .system_prompt import check_injectable, inject_context, normalize_provider
 from .turn_capture import BegunTurns, CapturedTurns, conversation_digest, turn_with_reply
@@ -243,7 +243,7 @@ class MemoriRecall(WaitsForCaptures):
         query, context = repair_turns(query, context)
         given_query = None if query is None else check_query(query)
         given_context = None if context is None else check_context(context)
-        found, found_context = extract_query_and_context(kwargs, context_turns(self.engine), is_courtesy_turn)
+        found, found_context = extract_query_and_context(kwargs, context_turns(self.engine), courtesy_test(self.engine))
         found, found_context = repair_text(found), [repair_text(t) for t in found_context]
         question = found if given_query is None else given_query
         turns = found_context if given_context is None else given_context
@@ -270,7 +270,7 @@ class MemoriRecall(WaitsForCaptures):
             last = self._questions.last(key)  # type: ignore[arg-type]
             keep = context_turns(self.engine)
             if last is not None and keep > 0:
-                turns = recent_turns([*last[1], last[0]], keep, is_courtesy_turn)
+                turns = recent_turns([*last[1], last[0]], keep, courtesy_test(self.engine))
         if not question.strip():
             logger.debug("no user query in the call's kwargs; nothing to recall")
             return None
