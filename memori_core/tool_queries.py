@@ -28,6 +28,7 @@ from collections.abc import Callable
 from functools import lru_cache, partial
 
 from .ranking.conversation import COURTESY_WORDS, GREETING_WORDS, is_courtesy
+from .slots import PERSON
 from .text import analyzer
 from .validate import check_str
 
@@ -101,13 +102,18 @@ _THE_USER = re.compile(r"\buser\b", re.IGNORECASE)
 # I swim"): the tools' reading only (the store may search an app's "can the user reset the password").
 _SAME_AUXILIARIES = ("did|didn't|can|can't|could|couldn't|will|won't|would|wouldn't|should|shouldn't|must|might|"
                      "may|was|wasn't")
-_ASKED_AS_IT_IS = re.compile(rf"\b(?P<aux>{_SAME_AUXILIARIES})\s+{_SOME}(?:the\s+)?user\b(?!['\u2019])",
+# A person or a thing of the user's right after "the user" makes it a modifier, not a subject ("did the user mom
+# visit" -> "did my mom visit", "after the user surgery" -> "after my surgery": rev40d finding 3).
+_USERS_NOUN = (rf"(?!\s+(?:{PERSON}|pets?|dogs?|cats?|puppy|kitten|surgery|operation|appointments?|doctor|dentist|"
+               r"hospital|gp|school|job|flight|trip|wedding|birthday|diet|allergy|allergies|medication|meds|car|house|"
+               r"flat|home|family)\b)")
+_ASKED_AS_IT_IS = re.compile(rf"\b(?P<aux>{_SAME_AUXILIARIES})\s+{_SOME}(?:the\s+)?user\b(?!['\u2019]){_USERS_NOUN}",
                              re.IGNORECASE)
 # "the user" after a conjunction, the subject of the verb after it ("when the user visits Paris" -> "when I visit
 # Paris"), whichever verb it is.
 _CLAUSE_SUBJECT = re.compile(
     rf"\b(?P<conj>when|whenever|if|after|before|once|until|unless|while|since|because)\s+{_SOME}(?:the\s+)?user"
-    rf"\s+(?P<adv>{_ADVERBS})(?P<verb>[^\W\d_]+)\b", re.IGNORECASE)
+    rf"{_USERS_NOUN}\s+(?P<adv>{_ADVERBS})(?P<verb>[^\W\d_]+)\b", re.IGNORECASE)
 
 
 def names_a_products_user(query: str) -> bool:

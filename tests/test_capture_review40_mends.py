@@ -65,9 +65,16 @@ def test_a_move_leaves_a_home_that_travels_until_it_is_sold() -> None:
 @pytest.mark.parametrize(("said", "kept"), [
     ("My brother is sick. Caring for him every day now.", []),
     ("My dad had a stroke. Caring for him full time now.", ["User's dad had a stroke."]),
-    ("My daughter was born in May. Working part time now.", ["User's daughter was born in May."]),
-    ("My boss quit. Running the whole team now.", ["User's boss quit."]),
-    ("My sister moved in. Working from my home office every day now.", ["User's sister moved in."]),
+    ("My daughter was born in May. Working part time now.",
+     ["User's daughter was born in May.", "User is working part time."]),
+    ("My boss quit. Running the whole team now.", ["User's boss quit.", "User is running the whole team."]),
+    ("My sister moved in. Working from my home office every day now.",
+     ["User's sister moved in.", "User is working from their home office every day."]),
+    # rev40e finding 4: the user's own doing is kept after a clause of someone's that tells no work or state of theirs
+    ("My husband got sick. Working two jobs now.", ["User's husband got sick.", "User is working two jobs."]),
+    ("My mum passed away last year. Living alone now.",
+     ["User's mum passed away in 2025.", "User is living alone."]),
+    ("She's a nurse. Working nights now.", []),
 ])
 def test_a_doing_after_someone_elses_clause_of_no_work_or_pointing_back_is_not_theirs(
         said: str, kept: list[str]) -> None:
@@ -157,3 +164,44 @@ def test_a_rail_ride_between_two_places_gives_no_home(said: str) -> None:
 ])
 def test_a_rail_ride_from_a_place_to_no_place_of_its_own_still_gives_the_home(said: str, home: str) -> None:
     assert home in facts_of(said, at=SAID_AT)
+
+
+# -- rev40e: the mends' own misfires ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("said", [
+    "My brother sold his boat.",
+    "I'm not selling the boat.",
+    "I never sold the boat.",
+    "We're selling the boat next year.",
+    "I left the boat at the marina and went to London for the weekend.",
+    "My dad sold his boat last week.",
+])
+def test_a_home_that_travels_is_ended_only_by_the_users_own_sale_told_as_done(said: str) -> None:
+    valid, ended = told("I live on a narrowboat.", said, at=SAID_AT)
+    assert ended == [] and "User lives on a narrowboat." in valid
+
+
+def test_the_users_own_sale_of_the_van_ends_the_van_it_lived_in() -> None:
+    valid, ended = told("I live in a camper van.", "We finally sold the van and moved to Leeds.", at=SAID_AT)
+    assert ended == ["User lives in a camper van."]
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("I got work!", ["User got work."]),
+    ("Good news, I got work!", ["User got work."]),
+    ("I had work.", ["User had work."]),
+    ("I have work tomorrow.", []),
+    ("I can't go, I have work.", []),
+])
+def test_news_of_work_is_kept_and_the_days_work_as_an_excuse_is_not(said: str, kept: list[str]) -> None:
+    assert facts_of(said, at=SAID_AT) == kept
+
+
+@pytest.mark.parametrize("said", [
+    "I'm on antibiotics for weeks.",
+    "I'm on this diet for days.",
+    "I'm on antibiotics for a week already.",
+])
+def test_a_span_with_no_count_or_told_as_so_far_gets_no_end_from_today(said: str) -> None:
+    (fact,) = facts_of(said, at=SAID_AT)
+    assert "until" not in fact

@@ -13,32 +13,38 @@ from memori_core.ranking.everyday import fact_domains
 from memori_core.ranking.intent import names_known, names_the_askers
 
 
-# 1. a medicine on a schedule, whatever its name
-@pytest.mark.parametrize("fact", ["User takes Zyrtec every day.", "User takes Claritin each morning.",
-                                  "I take loratadine 10mg every night.", "User takes her Synthroid daily.",
-                                  "User takes Zyrtec twice a day."])
-def test_an_unlisted_medicine_on_a_schedule_is_a_health_fact(fact):
+# 1. a medicine on a schedule whatever its name, told with its dose (a bare word on a schedule is too often no
+# medicine: rev40d finding 2)
+@pytest.mark.parametrize("fact", ["I take loratadine 10mg every night.", "User takes cetirizine 10 mg each morning.",
+                                  "User takes her Zyrtec 10mg daily."])
+def test_an_unlisted_medicine_on_a_schedule_with_its_dose_is_a_health_fact(fact):
     assert "health" in fact_domains(fact)
 
 
 @pytest.mark.parametrize("fact", ["User takes the bus every day.", "User takes bus 42 every morning.",
                                   "User takes a pottery class every night.", "User takes the stairs daily.",
                                   "User takes the train to work every day.", "User takes a walk each morning.",
-                                  "User takes it every day.", "User takes class every morning."])
+                                  "User takes it every day.", "User takes class every morning.",
+                                  "User's commute takes forever every morning.", "User takes yoga every morning.",
+                                  "User takes Max every morning.", "User takes lunch every day.",
+                                  "User takes his kids every evening."])
 def test_a_vehicle_a_route_or_a_class_taken_daily_is_no_medicine(fact):
     assert "health" not in fact_domains(fact)
 
 
 # 2. a breed the question names is a kind, not a name the facts give
 @pytest.mark.parametrize("fact", ["User has a Shiba Inu named Kumo.",
-                                  "User and Kenji have a 13-year-old Shiba Inu called Kuro.",
-                                  "User's Shiba Inu Kumo is shy."])
+                                  "User and Kenji have a 13-year-old Shiba Inu called Kuro."])
 def test_a_breed_a_fact_holds_is_no_name_the_memory_knows(fact):
     assert not names_known("How long do Shiba Inus usually live?", [fact])
 
 
 @pytest.mark.parametrize("question, fact", [
     ("How long does Kumo usually sleep?", "User has a Shiba Inu named Kumo."),
+    # a name after an owner or an age alone is a name (rev40d finding 1)
+    ("What does Ava usually eat for breakfast?", "User's 5-year-old Ava is lactose intolerant."),
+    ("How much water should Tunde usually drink?", "My 7-year-old Tunde has sickle cell disease."),
+    ("What does Kemi usually have for breakfast?", "My Kemi is allergic to cow's milk."),
     ("Does Kenji like hiking?", "User and Kenji have a 13-year-old Shiba Inu called Kuro."),
     ("What did Mia say about the trip?", "User takes care of Mia on Tuesdays."),
 ])
@@ -71,6 +77,11 @@ def test_the_head_noun_of_a_short_phrase_names_the_users_thing(question, fact):
 
 
 @pytest.mark.parametrize("question, fact", [
+    # after "the", a typical one, the best one or someone else's is any one of its kind (rev40d finding 4)
+    ("What does the typical cat usually eat?", "User has a cat named Miso."),
+    ("How much does the best dog food usually cost?", "User's dog Biscuit is 3."),
+    ("What does the average husband usually earn?", "User's husband Tom works late."),
+    ("How loud does the neighbour's dog usually bark?", "User has a dog named Biscuit."),
     # an adverb right after "my" ends the phrase before it has a noun
     ("How do people usually cope with my usually busy week?", "User's week is busy with shifts."),
     # the phrase stops at the verb: "older" is no thing, "daughter" is no son

@@ -95,6 +95,22 @@ _REVIEWED = [("where does the user currently live", "where do I currently live")
              ("what does the user think about cats", "what do I think about cats")]
 
 
+# review rev40d finding 3: a person or a thing of the user's after "the user" makes it a modifier ("my"), after an
+# auxiliary or a conjunction too.
+@pytest.mark.parametrize(("query", "read"), [
+    ("did the user mom visit", "did my mom visit?"),
+    ("can the user kids swim", "can my kids swim?"),
+    ("if the user dog gets sick", "if my dog gets sick"),
+    ("after the user surgery", "after my surgery?"),
+    ("once the user baby arrives", "once my baby arrives?"),
+    ("did the user move", "did I move?"),
+    ("when the user visits Paris", "when I visit Paris"),
+])
+def test_a_person_or_thing_after_the_user_is_the_users_after_an_auxiliary_or_a_conjunction(query: str,
+                                                                                         read: str) -> None:
+    assert as_the_user_asks(query) == read
+
+
 @pytest.mark.parametrize(("query", "read"), _REVIEWED)
 def test_an_adverb_or_any_everyday_verb_after_the_user_is_the_memorys_user(query: str, read: str) -> None:
     assert not names_a_products_user(query)

@@ -25,7 +25,7 @@ from ..slots import PERSON
 from .leads import strip_lead
 from .patterns import OWN_WORDS, rx
 
-__all__ = ["elided_doing", "elided_doing_at", "someone_before"]
+__all__ = ["elided_doing", "elided_doing_at", "hands_over", "someone_before"]
 
 _DOING = rx(r"^(?P<lead>(?:and|so|but|now|also)\s+)?(?P<adv>(?:currently|now|still|also|just)\s+)?"
             r"(?P<verb>[a-z]{2,}ing)\s+(?P<rest>\S.*)$")
@@ -158,12 +158,13 @@ def elided_doing_at(clauses: Sequence[str], n: int) -> str | None:
     >>> elided_doing_at(["My sister started a new job.", "Working nights every week now."], 1)
     'My sister is working nights every week now.'
 
-    Not when the clause before tells no work or state of theirs, or the doing points back at someone:
+    Not when the clause before tells no work or state of theirs, or the doing points back at them: the user's own
+    then:
 
-    >>> elided_doing_at(["My boss quit.", "Running the whole team now."], 1) is None
-    True
-    >>> elided_doing_at(["My dad is a nurse.", "Caring for him every day now."], 1) is None
-    True
+    >>> elided_doing_at(["My boss quit.", "Running the whole team now."], 1)
+    "I'm running the whole team now."
+    >>> elided_doing_at(["My dad is a nurse.", "Caring for him every day now."], 1)
+    "I'm caring for him every day now."
     """
     if n <= 0 or not any(_OWN.search(c) for c in clauses[:n]) or _GROUP.match(clauses[n - 1].strip()):
         return None
@@ -176,7 +177,24 @@ def elided_doing_at(clauses: Sequence[str], n: int) -> str | None:
     # "My sister started a new job. Working nights every week now.": the sister's doing, when the clause before
     # tells her own work or state and the doing points back at no one; after "he" / "she", whose is not said here.
     # "My brother is sick. Caring for him every day now.", "My boss quit. Running the whole team now.": nothing
-    told_of = strip_lead(clauses[n - 1]).strip()[len(who):]
-    if who.lower() in ("he", "she") or not _OWN_JOB_OR_STATE.match(told_of) or _POINTS_BACK.search(doing):
+    if who.lower() in ("he", "she"):
         return None
+    told_of = strip_lead(clauses[n - 1]).strip()[len(who):]
+    if not _OWN_JOB_OR_STATE.match(told_of) or _POINTS_BACK.search(doing):
+        return doing  # "My boss quit. Running the whole team now.": the user's own, as when no one is named
     return f"{who} {'are' if _PLURAL.search(who) else 'is'} {doing.removeprefix(_IM)}"
+
+
+def hands_over(clauses: Sequence[str], n: int) -> bool:
+    """Whether clause ``n``'s left-out subject is the person the clause before tells of (:func:`elided_doing_at`
+    gives the doing to them, or to no one after "he" / "she"), so the clause is not the user's to restate.
+
+    >>> hands_over(["My sister started a new job.", "Working nights every week now."], 1)
+    True
+    >>> hands_over(["My boss quit.", "Running the whole team now."], 1)
+    False
+    """
+    if someone_before(clauses, n) is None:
+        return False
+    doing = elided_doing_at(clauses, n)
+    return doing is None or not doing.startswith(_IM)

@@ -29,7 +29,7 @@ from .activities import PETS
 from .relationships import relationship_stage
 from .cues import is_negated
 from .endings import stopped_habit
-from .elided_doing import someone_before
+from .elided_doing import hands_over
 from .health import BODY_PART
 from .slots import is_job_offer, slots_of
 
@@ -535,7 +535,7 @@ def as_life_events(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
     plain statements it means (:func:`restate_event`), a side remark left out, any other clause as it is."""
     out: list[str] = []
     for i, clause in enumerate(clauses):
-        if someone_before(clauses, i) is not None and _is_doing_now(clause):
+        if _is_doing_now(clause) and hands_over(clauses, i):
             out.append(clause)  # "My sister started a new job. Working nights now.": hers (.elided_doing)
             continue
         said = restate_event(clause, known)

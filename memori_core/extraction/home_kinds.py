@@ -43,10 +43,13 @@ _ONLY_TRAVELS = rx(
     rf"(?:in\s+|on\s+|aboard\s+)?(?:a|an|the|my|our|their)\s+(?:[\w-]+\s+){{0,3}}?{_TRAVELS}s?"
     r"(?:\s+(?:now|full-time|full\s+time))?\s*[.!]*$"
 )
-# "I sold the boat", "we moved off the narrowboat", "got rid of the van": the home that travelled is left.
+# "I sold the boat", "we moved off the narrowboat", "User got rid of the van": the user's own home that travelled is
+# left, told as done by the user. Not someone else's sale ("my brother sold his boat"), one denied or to come ("I'm
+# not selling the boat", "I never sold the boat", "we're selling the boat next year"), nor the boat left somewhere
+# ("I left the boat at the marina").
 _LEAVES_TRAVELLING = rx(
-    r"\b(?:sold|sell|selling|sells|left|leaving|gave\s+up|given\s+up|got\s+rid\s+of|moved\s+(?:off|out\s+of)|"
-    r"moving\s+(?:off|out\s+of))\s+(?:the|my|our|their|his|her)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:^|[^\w'])(?:i|we|user)(?:'ve|\s+have|\s+has)?(?:\s+(?:just|finally|recently|already|eventually|since))*\s+"
+    r"(?:sold|gave\s+up|got\s+rid\s+of|moved\s+(?:off|out\s+of))\s+(?:the|my|our)\s+(?:[\w-]+\s+){0,2}?"
     rf"(?P<kind>{_TRAVELS})s?\b"
 )
 # The last word of a kind that travels ("boat" of "narrowboat", "van" of "camper van"): what a sale of it names.

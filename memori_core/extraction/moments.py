@@ -109,11 +109,14 @@ _ONLY_FOR_NOW = rx(
 # "I've got work in the morning" (the excuse after "I can't go"): the day's plan, no job ("I finally have work", "I
 # have work again" are news of one, kept; issue 21, capfix40b).
 _PASSING_HAVE = rx(
-    r"^(?:i|we)(?:\s+|(?='))(?:(?:have|'ve)\s+(?:just\s+)?(?:got|had)|have|got|just\s+got|had)\s+"
-    r"(?:work(?:\s+(?:to\s+do|today|tonight|tomorrow|early|late|later|then|that\s+day|after|"
-    r"in\s+the\s+(?:morning|afternoon|evening)|at\s+\d[\w:.]*|(?:till|until)\s+\d[\w:.]*))?\s*(?:[.!,]|$)|"
+    r"^(?:i|we)(?:\s+|(?='))(?:"
+    # the day's work as an excuse, said in the present ("I have work tomorrow", "I've got work"); not the news of a
+    # job ("I got work!", "I had work") (rev40e finding 2)
+    r"(?:have|'ve\s+got|have\s+got)\s+work(?:\s+(?:to\s+do|today|tonight|tomorrow|early|late|later|then|that\s+day|"
+    r"after|in\s+the\s+(?:morning|afternoon|evening)|at\s+\d[\w:.]*|(?:till|until)\s+\d[\w:.]*))?\s*(?:[.!,]|$)|"
+    r"(?:(?:have|'ve)\s+(?:just\s+)?(?:got|had)|have|got|just\s+got|had)\s+(?:"
     r"(?:my|the|her)\s+period|(?:way\s+)?(?:too\s+much|one\s+too\s+many|a\s+(?:few|lot|bit\s+too\s+much))"
-    r"(?:\s+(?:to\s+drink|drinks|beers|glasses\s+of\s+wine|wine|beer))?(?=\s*(?:[.!,]|$|to\s+drink|tonight|today)))"
+    r"(?:\s+(?:to\s+drink|drinks|beers|glasses\s+of\s+wine|wine|beer))?(?=\s*(?:[.!,]|$|to\s+drink|tonight|today))))"
 )
 # "I'm so stressed these days", "I've been feeling down lately": a mood that lasts a while, not a trait: kept for
 # a couple of weeks.

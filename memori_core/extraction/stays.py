@@ -35,9 +35,9 @@ _SPAN = rx(
 # issue 21). Read only on a fact kept as a state held now ("User is ..."), not on what has held so far ("User has
 # been on it for a week"), what recurs ("for two weeks on, two off") or starts later ("for a week in March").
 _FOR_SPAN = rx(
-    rf"\bfor\s+(?:(?P<n>{_COUNT}|a|an)\s+)?(?P<unit>days?|weeks?|fortnight)\b"
+    rf"\bfor\s+(?P<n>{_COUNT}|a|an)\s+(?P<unit>days?|weeks?|fortnight)\b"
     r"(?!\s+(?:on|off|a|an|per|every|each|at\s+a\s+time|out\s+of|ago|now|straight|running|in\s+a\s+row|in|from|"
-    r"or|so\s+far|over|this|next|when|whenever|once|twice|\w+\s+times)\b)"
+    r"or|so\s+far|over|this|next|when|whenever|once|twice|\w+\s+times|already|yet|by\s+now)\b)"
 )
 # What, after the span, says it is not counted from today: so far ("for a week so far"), a rough length ("for a week
 # or two"), a time of year or a holiday ("for a week over Christmas", "for a week this summer"), a time to come ("for

@@ -100,8 +100,11 @@ _NOT_A_MEDICINE = (r"(?:the|a|an|this|that|these|those|some|any|no|every|each|on
                    r"escalators?|shortcuts?|motorway|highway|freeway|class(?:es)?|lessons?|courses?|exams?|tests?|"
                    r"photos?|pictures?|selfies?|notes?|showers?|baths?|calls?|breaks?|naps?|walks?|turns?|shifts?|"
                    r"orders?|trips?|time|care|part|place|charge|questions?|messages?|bookings?|attendance)")
+# A bare word is taken as a medicine only with its dose ("takes loratadine 10mg each morning"): without one, "takes
+# forever / yoga / Max / lunch every morning" read as medicines (rev40d finding 2), so "takes Zyrtec every day" is
+# left to the named drugs above.
 _ANY_TAKEN = (rf"(?:(?:his|her|my|their)\s+)?(?!{_NOT_A_MEDICINE}\b)[a-z][\w-]*"
-              r"(?:\s+\d+(?:\.\d+)?\s?(?:mg|mcg|g|ml|iu|units?)\b)?")
+              r"\s+\d+(?:\.\d+)?\s?(?:mg|mcg|g|ml|iu|units?)\b")
 _DAILY_MEDICINE = (rf"\btak(?:e|es|ing)\s+(?:{_OTHER_TAKEN})*{_TAKEN}(?:\s*(?:,|and|&)\s*[a-z][\w-]*)*\s+{_SCHEDULE}|"
                    rf"\btak(?:e|es|ing)\s+{_ANY_TAKEN}\s+{_SCHEDULE}")
 # a sum of money told in a currency: "$18,000 of debt", "1.5 lakh rupees", "3,000 pesos a month left"

@@ -157,6 +157,10 @@ _DESCRIBES = frozenset("""
     usual favourite favorite local own next last whole other same best worst main only several many few
     good bad nice great
 """.split())
+# after "the", a word that makes the phrase any one of its kind, not the user's (rev40d finding 4)
+_ANY_ONES = frozenset("""
+    average typical usual normal ordinary standard best worst cheapest healthiest safest ideal perfect right
+""".split())
 _MEASURE_WORDS = frozenset("""
     time times cost costs price prices distance length size rate rates fare fares speed limit temperature weather
 """.split())
@@ -199,6 +203,8 @@ def _phrase_things(question: str) -> set[str]:
             words.append(word)
         if not words or words[-1] in _MEASURE_WORDS:
             continue
+        if m.group(0)[:3].lower() == "the" and (words[0] in _ANY_ONES or any(w.endswith("'s") for w in words)):
+            continue  # "the typical cat", "the best dog food", "the neighbour's dog": no thing of the user's
         out.add(words[-1].removesuffix("'s"))
         # an owner ("my son's school") or a noun before the head ("the dog food", "my car battery") is the user's
         # too; a word that only describes ("my older daughter", "our new puppy") is nothing of theirs
@@ -401,8 +407,10 @@ _PLACED = re.compile(r"\b(?:in|to|near|around|across|through|via|into|outside|wi
 # a word a fact holds right after an article, a determiner, a number, an age or an owner: a kind ("User has a Shiba
 # Inu named Kumo.", "a 13-year-old Shiba Inu called Kuro", "User's Labrador"), not a name given to someone (issue 20
 # item 2: "How long do Shiba Inus usually live?" names no one the memory knows)
-_A_KIND = re.compile(rf"(?:\b(?:a|an|the|this|that|these|those|every|each|some|any|no|{number_words('twelve')}|"
-                     r"my|our|your|his|her|their|its)|\b\d+|-old|['\u2019]s)\s+$", re.IGNORECASE)
+# Not after an owner or an age alone: "User's 5-year-old Ava", "My Kemi" give a name (rev40d finding 1); an age
+# after an article is a kind's ("a 13-year-old Shiba Inu").
+_A_KIND = re.compile(rf"(?:\b(?:a|an|the|this|that|these|those|every|each|some|any|no|{number_words('twelve')})|"
+                     r"\b\d+|\b(?:a|an|the)\s+[\w-]+-old)\s+$", re.IGNORECASE)
 
 
 def _names_someone(names: set[str], text: str) -> bool:
@@ -411,7 +419,7 @@ def _names_someone(names: set[str], text: str) -> bool:
     not Shiba)."""
     for m in re.finditer(r"\w+", text):
         if (m.group(0) in names and _PLACED.search(text, max(0, m.start() - 12), m.start()) is None
-                and _A_KIND.search(text, max(0, m.start() - 12), m.start()) is None):
+                and _A_KIND.search(text, max(0, m.start() - 24), m.start()) is None):
             return True
     return False
 
