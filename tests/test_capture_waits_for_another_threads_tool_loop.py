@@ -29,8 +29,9 @@ from memori_langchain import MemoriMiddleware, memory_tools
 METFORMIN, OZEMPIC = "User takes metformin for diabetes.", "User takes Ozempic for diabetes."
 
 
-def config(thread: str) -> dict[str, Any]:
-    return {"configurable": {"entity_id": "dana", "thread_id": thread}}
+def config(thread: str | None) -> dict[str, Any]:
+    """The run's config: ``dana``'s, in ``thread`` (``None``: no thread id, a stateless API's request)."""
+    return {"configurable": {"entity_id": "dana"} | ({"thread_id": thread} if thread is not None else {})}
 
 
 def call(name: str, n: int, **args: str) -> AIMessage:
@@ -42,7 +43,7 @@ def queued_captures_done(memori: MemoriMiddleware) -> None:
     assert super(MemoriMiddleware, memori).flush(timeout=30)
 
 
-def run_elsewhere(agent: Any, said: str, thread: str) -> None:
+def run_elsewhere(agent: Any, said: str, thread: str | None) -> None:
     """``agent`` answers ``said`` in ``thread``, on an OS thread of its own (no run of the caller's around it)."""
     failed: list[BaseException] = []
 
@@ -59,37 +60,41 @@ def run_elsewhere(agent: Any, said: str, thread: str) -> None:
 
 
 class OtherThreadAfterRecall(AgentMiddleware):
-    """After thread A's ``recall_memory`` ran: thread B's turn is answered, and its captures finish."""
+    """After run A's ``recall_memory`` ran: run B's turn is answered in ``thread`` (``None``: with no thread id
+    either, a second request to a stateless API), on an OS thread of its own, and its captures finish."""
 
-    def __init__(self, memori: MemoriMiddleware, other: Any) -> None:
+    def __init__(self, memori: MemoriMiddleware, other: Any, thread: str | None) -> None:
         super().__init__()
-        self.memori, self.other = memori, other
+        self.memori, self.other, self.thread = memori, other, thread
         self.valid_then: list[str] = []
 
     def wrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
         out = handler(request)
         if request.tool_call["name"] == "recall_memory":
-            run_elsewhere(self.other, "Hi! How are you today?", "t2")
+            run_elsewhere(self.other, "Hi! How are you today?", self.thread)
             queued_captures_done(self.memori)
             self.valid_then = sorted(f.content for f in self.memori.engine.list("dana"))
         return out
 
 
-def test_another_threads_turn_does_not_capture_a_turn_between_its_models_recall_and_update() -> None:
+@pytest.mark.parametrize(("thread", "other_thread"), [("t1", "t2"), (None, None)],
+                         ids=["another-thread", "runs-without-thread-ids"])
+def test_another_runs_turn_does_not_capture_a_turn_between_its_models_recall_and_update(
+        thread: str | None, other_thread: str | None) -> None:
     engine = ungated_engine(HashEmbedder())
     [metformin] = engine.add("dana", METFORMIN, core=True)
     memori = MemoriMiddleware(engine=engine, capture=True)
     other = create_agent(replies(AIMessage("Doing well, thanks!")), tools=memory_tools(engine), middleware=[memori])
-    meanwhile = OtherThreadAfterRecall(memori, other)
+    meanwhile = OtherThreadAfterRecall(memori, other, other_thread)
     model = replies(call("recall_memory", 1, query="my medication"),
                     call("update_memory", 2, fact_id=metformin, text=OZEMPIC), AIMessage("Updated."))
     agent = create_agent(model, tools=memory_tools(engine), middleware=[memori, meanwhile])
     result = agent.invoke({"messages": [HumanMessage("My doctor switched me from metformin to Ozempic.")]},
-                          config("t1"))
-    assert meanwhile.valid_then == [METFORMIN]  # thread B answered, A's turn still waiting for its tool loop
+                          config(thread))
+    assert meanwhile.valid_then == [METFORMIN]  # B answered and captured, A's turn still waiting for its tool loop
     [updated] = [m for m in result["messages"] if isinstance(m, ToolMessage) and m.name == "update_memory"]
     assert not updated.text.startswith("Error"), updated.text
-    assert memori.flush(timeout=30)
+    queued_captures_done(memori)  # A's own run end took its turn, not flush
     assert memori.capture_stats.completed == 2
     assert [f.content for f in engine.list("dana") if "diabetes" in f.content] == [OZEMPIC]
 
@@ -195,41 +200,3 @@ def test_engine_close_captures_a_turn_still_waiting_for_its_tools(
     reopened.close()
 
 
-class OtherRunAfterRecall(AgentMiddleware):
-    """After run A's ``recall_memory`` ran: run B's turn, with no thread id either, is answered on an OS thread of
-    its own (a second request to a stateless API), and its captures finish."""
-
-    def __init__(self, memori: MemoriMiddleware, other: Any) -> None:
-        super().__init__()
-        self.memori, self.other = memori, other
-        self.valid_then: list[str] = []
-
-    def wrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
-        out = handler(request)
-        if request.tool_call["name"] == "recall_memory":
-            worker = threading.Thread(target=self.other.invoke, args=(
-                {"messages": [HumanMessage("Hi! How are you today?")]}, {"configurable": {"entity_id": "dana"}}))
-            worker.start()
-            worker.join(60)
-            queued_captures_done(self.memori)
-            self.valid_then = sorted(f.content for f in self.memori.engine.list("dana"))
-        return out
-
-
-def test_a_run_without_a_thread_id_does_not_capture_another_such_runs_turn_between_its_recall_and_update() -> None:
-    engine = ungated_engine(HashEmbedder())
-    [metformin] = engine.add("dana", METFORMIN, core=True)
-    memori = MemoriMiddleware(engine=engine, capture=True)
-    other = create_agent(replies(AIMessage("Doing well, thanks!")), tools=memory_tools(engine), middleware=[memori])
-    meanwhile = OtherRunAfterRecall(memori, other)
-    model = replies(call("recall_memory", 1, query="my medication"),
-                    call("update_memory", 2, fact_id=metformin, text=OZEMPIC), AIMessage("Updated."))
-    agent = create_agent(model, tools=memory_tools(engine), middleware=[memori, meanwhile])
-    result = agent.invoke({"messages": [HumanMessage("My doctor switched me from metformin to Ozempic.")]},
-                          {"configurable": {"entity_id": "dana"}})
-    assert meanwhile.valid_then == [METFORMIN]  # run B answered and captured, A's turn still waiting
-    [updated] = [m for m in result["messages"] if isinstance(m, ToolMessage) and m.name == "update_memory"]
-    assert not updated.text.startswith("Error"), updated.text
-    queued_captures_done(memori)  # A's own run end took its turn, not flush
-    assert memori.capture_stats.completed == 2
-    assert [f.content for f in engine.list("dana") if "diabetes" in f.content] == [OZEMPIC]
