@@ -26,7 +26,8 @@ import numpy as np
 from ..text import analyzer
 
 __all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "GREETING", "GREETING_WORDS", "SHORT_TURN", "accepts", "asks_something", "blend_query", "conversation_text",
-           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "reads_as_courtesy", "terms_of", "without_connectives", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "tells_something", "told_in"]
+           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "without_connectives", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "tells_something", "told_in",
+           "reads_as_courtesy", "terms_of"]
 
 COURTESY_WORDS = frozenset({
     "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
@@ -149,8 +150,10 @@ def reads_as_courtesy(turn: str, tokenizer: str, stemmer: str | None, turn_terms
     has them already, else the analyzer reads them. A blank turn is one (it has no word): a caller that wants
     none says so.
 
-    >>> reads_as_courtesy("Thanks, have a nice day!", "unicode", "english"), reads_as_courtesy("Thanks, and Lisbon?", "unicode", None)
-    (True, False)
+    >>> reads_as_courtesy("Thanks, have a nice day!", "unicode", "english")
+    True
+    >>> reads_as_courtesy("Thanks, and Lisbon?", "unicode", None)
+    False
     """
     terms = analyzer(tokenizer, stemmer)(turn) if turn_terms is None else turn_terms
     return is_courtesy(turn, terms, terms_of(COURTESY_WORDS, tokenizer, stemmer),
