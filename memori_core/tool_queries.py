@@ -25,11 +25,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache, partial
+from functools import partial
 
-from .ranking.conversation import COURTESY_WORDS, GREETING_WORDS, is_courtesy
+from .ranking.conversation import COURTESY_WORDS, reads_as_courtesy
 from .slots import PERSON
-from .text import analyzer
 from .validate import check_str
 
 __all__ = ["as_the_user_asks", "courtesy_test", "is_courtesy_turn", "names_a_products_user", "the_user_in_first_person"]
@@ -264,12 +263,6 @@ def _do_i(m: re.Match[str]) -> str:
     return f"{_capitalized(aux, m['aux'])} I {m['verb']}"
 
 
-@lru_cache(maxsize=8)
-def _terms(words: frozenset[str], tokenizer: str, stemmer: str | None) -> frozenset[str]:
-    analyse = analyzer(tokenizer, stemmer)
-    return frozenset(t for w in words for t in analyse(w))
-
-
 def is_courtesy_turn(query: str, *, tokenizer: str = "unicode", stemmer: str | None = "english") -> bool:
     """Whether ``query`` is a courtesy turn as an engine with this ``tokenizer`` and ``stemmer`` (its
     :class:`~memori_core.config.RecallConfig`'s; default: the default config's) reads one: "thanks", "ok",
@@ -280,9 +273,7 @@ def is_courtesy_turn(query: str, *, tokenizer: str = "unicode", stemmer: str | N
     (False, True)
     """
     check_str(query, "query")
-    return bool(query.strip()) and is_courtesy(query, analyzer(tokenizer, stemmer)(query),
-                                               _terms(COURTESY_WORDS, tokenizer, stemmer),
-                                               _terms(GREETING_WORDS, tokenizer, stemmer))
+    return bool(query.strip()) and reads_as_courtesy(query, tokenizer, stemmer)
 
 
 def courtesy_test(engine: object) -> Callable[[str], bool]:

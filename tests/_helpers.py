@@ -386,6 +386,18 @@ def ungated_engine(embedder: Any = None, *, store: Any = None, **config: Any) ->
                         config=RecallConfig(gate="off", **config))
 
 
+def tools_told(embedder: Any, *facts: str, entity_id: str = "u") -> tuple[Any, str]:
+    """:class:`~memori_core.memory_tools.MemoryTools` over a new :func:`ungated_engine` with ``embedder`` that has
+    remembered ``facts`` for ``entity_id`` one after the other, and what its last ``remember`` said."""
+    from memori_core.memory_tools import MemoryTools
+
+    tools = MemoryTools(ungated_engine(embedder))
+    said = ""
+    for fact in facts:
+        said = tools.remember(entity_id, fact)
+    return tools, said
+
+
 def ungated_on_each_store() -> Any:
     """A fixture: :func:`ungated_engine` over an in-memory Chroma store, then over the reference store
     (``InMemoryFactStore``), for the tests of what both stores must do alike. pytest names it by the module

@@ -17,10 +17,10 @@ from langchain.agents import create_agent
 from langchain_core.messages import HumanMessage
 
 from _faults import Faults
-from _helpers import Clock, HashEmbedder
+from _helpers import Clock, ungated_engine
 from _langchain_fakes import RecordingChatModel
 from _refusing_store_scripts import AGENT_OVER_A_REFUSING_STORE, run_script
-from memori_core import RecallConfig, RecallEngine
+from memori_core import RecallEngine
 from memori_core.failopen import OutageBreaker
 from memori_core.store import ChromaStore
 from memori_langchain import MemoriMiddleware
@@ -30,8 +30,7 @@ SAID = ("2026-11-02T21:30:00+00:00", "2026-11-02T21:35:00+00:00")
 
 
 def _open(folder: Path) -> RecallEngine:
-    return RecallEngine(store=ChromaStore(path=str(folder)), embedder=HashEmbedder(),
-                        config=RecallConfig(gate="off"))
+    return ungated_engine(store=ChromaStore(path=str(folder)))
 
 
 def _held_turns(folder: Path) -> tuple[RecallEngine, MemoriMiddleware, Faults]:

@@ -6,6 +6,8 @@ too)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from _capture import SAID_AT, facts_of, told
@@ -92,34 +94,42 @@ def test_a_plan_or_habit_beside_a_remark_of_how_reachable_the_user_is_is_kept(sa
     assert facts_of(said, SAID_AT) == [kept]
 
 
-@pytest.mark.parametrize("said", [
-    "my office was closed because of snow",
-    "my office was closed for the strike today",
-    "my team was cut from the tournament",
-    "my unit was closed down for the weekend",
+def _job_cut(said: str, job: str) -> list[str] | None:
+    return as_job_cut(said, [])
+
+
+def _promotion(said: str, job: str) -> list[str] | None:
+    return as_promotion(said, [job])
+
+
+_ACCOUNTANT = ("I'm an accountant at Deloitte.", "User is an accountant at Deloitte.")
+_JUNIOR = ("I'm a junior developer at Monzo.", "User is a junior developer at Monzo.")
+
+
+@pytest.mark.parametrize(("job", "said", "change"), [
+    # an office shut for a day or a team cut from a tournament is no job cut
+    pytest.param(_ACCOUNTANT, "my office was closed because of snow", _job_cut, id="an-office-shut-by-snow"),
+    pytest.param(_ACCOUNTANT, "my office was closed for the strike today", _job_cut, id="an-office-shut-by-a-strike"),
+    pytest.param(_ACCOUNTANT, "my team was cut from the tournament", _job_cut, id="a-team-cut-from-a-tournament"),
+    pytest.param(_ACCOUNTANT, "my unit was closed down for the weekend", _job_cut, id="a-unit-shut-for-the-weekend"),
+    # moving or stepping up to something that is no role is no promotion
+    pytest.param(_JUNIOR, "stepped up to the plate today", _promotion, id="stepped-up-to-the-plate"),
+    pytest.param(_JUNIOR, "honestly, just moved up to the third floor", _promotion, id="moved-up-to-a-floor"),
+    pytest.param(_JUNIOR, "moved up to senior table at the quiz lol", _promotion, id="moved-up-to-a-quiz-table"),
 ])
-def test_an_office_shut_for_a_day_or_a_team_cut_from_a_tournament_keeps_the_stored_job(said: str) -> None:
-    valid = ending_nothing("I'm an accountant at Deloitte.", said)
-    assert "User is an accountant at Deloitte." in valid
-    assert not any("laid off" in fact for fact in valid)
-    assert as_job_cut(said, []) is None
+def test_an_office_shut_for_a_day_a_team_cut_from_a_tournament_or_a_step_up_to_no_role_keeps_the_stored_job(
+        job: tuple[str, str], said: str, change: Callable[[str, str], list[str] | None]) -> None:
+    told_job, stored = job
+    valid = ending_nothing(told_job, said)
+    assert stored in valid
+    assert not any("laid off" in fact or "promoted" in fact for fact in valid)
+    assert change(said, stored) is None
 
 
 def test_a_team_cut_with_when_or_the_employer_after_it_is_still_a_job_lost() -> None:
     assert as_job_cut("my team was cut on Friday", []) == ["I was laid off", "on Friday"]
     assert as_job_cut("my whole team was cut at Spotify", []) == ["I was laid off", "at Spotify"]
     assert as_job_cut("my team was cut in the first round", []) is None
-
-
-@pytest.mark.parametrize("said", [
-    "stepped up to the plate today",
-    "honestly, just moved up to the third floor",
-    "moved up to senior table at the quiz lol",
-])
-def test_moving_or_stepping_up_to_something_not_a_role_is_no_promotion(said: str) -> None:
-    valid = ending_nothing("I'm a junior developer at Monzo.", said)
-    assert "User is a junior developer at Monzo." in valid
-    assert as_promotion(said, ["User is a junior developer at Monzo."]) is None
 
 
 def test_moving_up_to_a_role_or_a_rank_is_still_a_promotion() -> None:

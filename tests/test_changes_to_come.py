@@ -17,8 +17,8 @@ import pytest
 
 from _capture import capture_turns
 from _faults import Faults
-from _helpers import HashEmbedder, ungated_engine, ungated_on_each_store
-from memori_core import ChromaStore, PartialDeleteError, RecallConfig, RecallEngine
+from _helpers import ungated_engine, ungated_on_each_store
+from memori_core import ChromaStore, PartialDeleteError, RecallEngine
 from memori_core.cache.snapshot_files import snapshot_files_for
 from memori_core.engine import NothingToCancelError
 
@@ -150,14 +150,14 @@ def test_export_and_import_keep_a_change_to_come(eng: Any) -> None:
 def test_a_change_to_come_survives_a_restart_from_a_snapshot(tmp_path: Path) -> None:
     path = tmp_path / "mem"
     store = ChromaStore(path=path)
-    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"))
+    engine = ungated_engine(store=store)
     _, siemens = _job_to_come(engine)
     assert texts(engine.recall(JOB, "ann", 10)) == ["User works at Bosch."]
     snapshot_files_for(store).flush()  # type: ignore[union-attr]
     store.close()
 
     store = ChromaStore(path=path)
-    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"))
+    engine = ungated_engine(store=store)
     assert texts(engine.recall(JOB, "ann", 10)) == ["User works at Bosch."]
     assert snapshot_files_for(store).loaded == 1  # type: ignore[union-attr]  # the copy came from the file
     assert texts(engine.recall(JOB, "ann", 10, as_of=START)) == ["User works at Siemens."]
@@ -166,7 +166,7 @@ def test_a_change_to_come_survives_a_restart_from_a_snapshot(tmp_path: Path) -> 
     store.close()
 
     store = ChromaStore(path=path, snapshots=False)  # and from the rows themselves
-    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"))
+    engine = ungated_engine(store=store)
     assert texts(engine.recall(JOB, "ann", 10, as_of=START + timedelta(days=1))) == ["User works at Bosch."]
     assert engine.export("ann") == records
     store.close()

@@ -14,8 +14,8 @@ from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 
 from _extractors import Gate
-from _helpers import HashEmbedder, stored
-from memori_core import ChromaStore, ClosedError, RecallConfig, RecallEngine, RuleBasedFactExtractor
+from _helpers import HashEmbedder, stored, ungated_engine
+from memori_core import ChromaStore, ClosedError, RecallEngine, RuleBasedFactExtractor
 from memori_core.capture import BackgroundCapture
 from memori_langchain import MemoriMiddleware
 
@@ -23,7 +23,7 @@ LOG = logging.getLogger("memori_test_close")
 
 
 def engine_at(folder: Path) -> RecallEngine:
-    return RecallEngine(store=ChromaStore(path=folder), embedder=HashEmbedder(), config=RecallConfig(gate="off"))
+    return ungated_engine(store=ChromaStore(path=folder))
 
 
 def facts_at(folder: Path, entity_id: str) -> list[str]:
@@ -56,7 +56,7 @@ def test_closing_the_store_alone_stores_the_pending_capture_of_an_agent_turn(tmp
     # A tester's shutdown hook closed the store right after an agent turn (capture=True) without flushing: the
     # capture failed with chromadb's AttributeError and the turn was lost.
     store = ChromaStore(path=tmp_path)
-    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"))
+    engine = ungated_engine(store=store)
     memori = MemoriMiddleware(engine=engine, capture=True)
     agent = create_agent(GenericFakeChatModel(messages=itertools.cycle(["ok"])), tools=[], middleware=[memori])
     engine.add("u", ["User is allergic to peanuts."])

@@ -21,7 +21,6 @@ from memori_core import (
     ChromaStore,
     ExtractedFact,
     ForgottenError,
-    RecallConfig,
     RecallEngine,
     unnormalized_entity_ids,
 )
@@ -90,7 +89,7 @@ def chroma_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Chr
 
 def held_engine(store: Any) -> tuple[RecallEngine, HeldEmbedder]:
     embedder = HeldEmbedder()
-    return RecallEngine(store=store, embedder=embedder, config=RecallConfig(gate="off")), embedder
+    return ungated_engine(embedder, store=store), embedder
 
 
 # -- forget against writes begun before it -----------------------------------------------------------------------
@@ -164,7 +163,7 @@ class _LockWatch(InMemoryFactStore):
 
 def test_an_add_already_writing_when_forget_begins_is_erased_by_the_forget() -> None:
     store = _LockWatch()
-    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"))
+    engine = ungated_engine(store=store)
     store.writing.clear()
     add = InBackground(lambda: engine.add("bob", PROFILE))
     assert store.in_upsert.wait(30)  # past the check, holding the write lock

@@ -8,8 +8,8 @@ import logging
 import pytest
 
 from _faults import Faults
-from _helpers import HashEmbedder
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from _helpers import ungated_engine
+from memori_core import ChromaStore, RecallEngine
 from memori_core.store.chroma_client import ephemeral_client
 
 
@@ -17,7 +17,7 @@ def _shared_engine() -> RecallEngine:
     """An engine over an in-memory Chroma collection marked shared (as a server's is): its writes put a 'write
     under way' mark on the user's record first, for other processes."""
     store = ChromaStore(client=ephemeral_client(), collection="t_shared_warnings", shared=True)
-    return RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"))
+    return ungated_engine(store=store)
 
 
 def test_a_write_that_failed_before_storing_says_nothing_landed_when_its_mark_cannot_be_cleared(

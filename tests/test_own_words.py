@@ -120,23 +120,21 @@ def test_engine_still_gives_a_follow_up_that_points_back_the_fact_its_conversati
 # issue 20, gatefix40: a world question asked for a person or a thing the turn before named
 
 
-@pytest.mark.parametrize("fact, earlier", [
-    ("Sam is allergic to peanuts.", "I'm cooking dinner for Sam tonight."),
-    ("User's daughter Ava is lactose intolerant.", "Making Ava's lunchbox for the week."),
-    ("User's mum is coeliac.", "Taking my mum out for lunch on Sunday."),
-    ("User's son Theo starts at Greenfield Primary in September.", "Theo's nervous about starting school."),
+@pytest.mark.parametrize("fact, earlier, named", [
+    pytest.param("Sam is allergic to peanuts.", "I'm cooking dinner for Sam tonight.", True, id="a-name"),
+    pytest.param("User's daughter Ava is lactose intolerant.", "Making Ava's lunchbox for the week.", True,
+                 id="a-relatives-name"),
+    pytest.param("User's mum is coeliac.", "Taking my mum out for lunch on Sunday.", True, id="a-relative"),
+    pytest.param("User's son Theo starts at Greenfield Primary in September.", "Theo's nervous about starting school.",
+                 True, id="a-relatives-name-possessive"),
+    pytest.param("User is allergic to shellfish.", "Miso has been sneezing all week, should I take her to the vet?",
+                 False, id="the-users-own-fact"),
+    pytest.param("Sam is allergic to peanuts.", "I'm cooking dinner for Ava tonight.", False, id="someone-unnamed"),
+    pytest.param("User lives in Bristol.", "Driving to Bristol tomorrow.", False, id="a-place-named"),
 ])
-def test_a_fact_about_someone_the_turn_before_names_is_about_someone_named(fact, earlier):
-    assert about_someone_named(fact, [earlier])
-
-
-@pytest.mark.parametrize("fact, earlier", [
-    ("User is allergic to shellfish.", "Miso has been sneezing all week, should I take her to the vet?"),
-    ("Sam is allergic to peanuts.", "I'm cooking dinner for Ava tonight."),
-    ("User lives in Bristol.", "Driving to Bristol tomorrow."),
-])
-def test_the_users_own_fact_or_someone_unnamed_is_not_about_someone_named(fact, earlier):
-    assert not about_someone_named(fact, [earlier])
+def test_a_fact_about_someone_the_turn_before_names_is_about_someone_named_the_users_own_or_an_unnamed_ones_not(
+        fact, earlier, named):
+    assert about_someone_named(fact, [earlier]) is named
 
 
 def test_a_question_whose_the_x_names_a_thing_told_goes_on_from_it():

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from _helpers import HashEmbedder
+from _helpers import ungated_engine
 from memori_core import ChromaStore, MemoriRecall, RecallConfig, RecallEngine, format_context
 from memori_core.context import format_fact_line
 from memori_core.ranking.past import asks_about_the_past
@@ -29,7 +29,7 @@ USED_TO = "Which hospital did I used to work at?"
 @pytest.fixture
 def engine(tmp_path: Path) -> RecallEngine:
     """An engine over a real embedded Chroma folder; every gate off, so what a recall may read is what it returns."""
-    e = RecallEngine(store=ChromaStore(tmp_path / "chroma"), embedder=HashEmbedder(), config=RecallConfig(gate="off"))
+    e = ungated_engine(store=ChromaStore(tmp_path / "chroma"))
     yield e
     e.close()
 

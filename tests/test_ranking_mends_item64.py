@@ -60,42 +60,47 @@ def test_engine_gives_no_painkiller_question_the_mums_kidney_failure(minilm):
     assert "User's mum's kidneys are failing and she takes furosemide." not in got
 
 
-# 3. a person after of / from / visiting is someone the memory knows
-@pytest.mark.parametrize("question, fact", [
-    ("What time does Dan usually leave for work?", "User gets a lift to work from Dan every day."),
-    ("What does Mia usually eat?", "User takes care of Mia on Tuesdays."),
-    ("What does Priya usually like as a gift?", "User is visiting Priya in Delhi next month."),
-    ("How old is Lily usually at her christening?", "User is the godmother of Lily."),
-    ("What does Tom usually charge?", "User bought a bike from Tom."),
+# 3. a person after of / from / visiting is someone the memory knows; a place the question asks in is no one
+@pytest.mark.parametrize("question, fact, known", [
+    pytest.param("What time does Dan usually leave for work?", "User gets a lift to work from Dan every day.", True,
+                 id="from-someone"),
+    pytest.param("What does Mia usually eat?", "User takes care of Mia on Tuesdays.", True, id="care-of-someone"),
+    pytest.param("What does Priya usually like as a gift?", "User is visiting Priya in Delhi next month.", True,
+                 id="visiting-someone"),
+    pytest.param("How old is Lily usually at her christening?", "User is the godmother of Lily.", True,
+                 id="godmother-of-someone"),
+    pytest.param("What does Tom usually charge?", "User bought a bike from Tom.", True, id="bought-from-someone"),
+    pytest.param("What is the weather usually like in Japan?", "User and Kenji plan three weeks in Japan.", False,
+                 id="a-place-planned-with-someone"),
+    pytest.param("Is it usually cold in Lisbon?", "User moved to Lisbon last year.", False, id="a-place-moved-to"),
+    pytest.param("When did Tonga first play at a Rugby World Cup?", "The family is going to Tonga in May.", False,
+                 id="a-place-travelled-to"),
 ])
-def test_a_person_after_a_preposition_is_known(question, fact):
-    assert names_known(question, [fact])
+def test_a_person_after_a_preposition_is_known_and_a_place_the_question_asks_in_is_not(question, fact, known):
+    assert names_known(question, [fact]) is known
 
 
-def test_a_place_the_question_asks_in_is_not_someone_known():
-    assert not names_known("What is the weather usually like in Japan?", ["User and Kenji plan three weeks in Japan."])
-    assert not names_known("Is it usually cold in Lisbon?", ["User moved to Lisbon last year."])
-    assert not names_known("When did Tonga first play at a Rugby World Cup?", ["The family is going to Tonga in May."])
+# 4. a usual-question about the user's own thing; one about the world names nothing of the user's
+_THE_USERS = ["User's dog Biscuit is on a grain-free diet.", "User takes metformin twice a day.",
+              "User's drive to school is about 25 minutes on I-285."]
 
 
-# 4. a usual-question about the user's own thing
-@pytest.mark.parametrize("question, fact", [
-    ("What does the dog usually eat?", "User's dog Biscuit is on a grain-free diet."),
-    ("Does metformin usually cause stomach upset?", "User takes metformin twice a day."),
-    ("When are the bins usually collected?", "User's bins are collected on Thursdays."),
-    ("How long does the car usually take to charge?", "User has an electric car."),
+@pytest.mark.parametrize("question, facts, names", [
+    pytest.param("What does the dog usually eat?", ["User's dog Biscuit is on a grain-free diet."], True,
+                 id="the-dog"),
+    pytest.param("Does metformin usually cause stomach upset?", ["User takes metformin twice a day."], True,
+                 id="the-medicine-taken"),
+    pytest.param("When are the bins usually collected?", ["User's bins are collected on Thursdays."], True,
+                 id="the-bins"),
+    pytest.param("How long does the car usually take to charge?", ["User has an electric car."], True, id="the-car"),
+    pytest.param("How long do dogs usually live?", _THE_USERS, False, id="dogs-in-general"),
+    pytest.param("Does ibuprofen usually upset the stomach?", _THE_USERS, False, id="a-medicine-not-taken"),
+    pytest.param("what's the drive time from Atlanta to Asheville usually", _THE_USERS, False,
+                 id="a-drive-between-places"),
+    pytest.param("What age do babies usually start solids?", _THE_USERS, False, id="babies-in-general"),
 ])
-def test_a_usual_question_names_the_users_thing(question, fact):
-    assert names_the_askers(question, [fact])
-
-
-@pytest.mark.parametrize("question", ["How long do dogs usually live?", "Does ibuprofen usually upset the stomach?",
-                                      "what's the drive time from Atlanta to Asheville usually",
-                                      "What age do babies usually start solids?"])
-def test_a_usual_question_about_the_world_names_nothing_of_the_users(question):
-    assert not names_the_askers(question, ["User's dog Biscuit is on a grain-free diet.",
-                                           "User takes metformin twice a day.",
-                                           "User's drive to school is about 25 minutes on I-285."])
+def test_a_usual_question_names_the_users_thing_and_one_about_the_world_nothing_of_theirs(question, facts, names):
+    assert names_the_askers(question, facts) is names
 
 
 @pytest.mark.model

@@ -16,43 +16,37 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from _helpers import ungated_engine
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from _helpers import tools_told, ungated_engine
+from memori_core import ChromaStore, RecallConfig, RecallEngine, StoredFact
 from memori_core.memory_tools import NOTHING_RELEVANT, MemoryTools
 from memori_core.tool_queries import as_the_user_asks, is_courtesy_turn, names_a_products_user
 
 
 # -- 4. a kind of home is not a place ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("old", "new"), [
-    ("User lives in a houseboat.", "User moved to Lisbon."),
-    ("User lives on a narrowboat.", "User moved to Bristol."),
-    ("User lives in Lisbon.", "User lives in a houseboat."),
-    ("User lives in a camper van.", "User moved to Lyon."),
+@pytest.mark.parametrize(("old", "new", "ends"), [
+    # a home that travels and a place do not end each other
+    pytest.param("User lives in a houseboat.", "User moved to Lisbon.", False, id="a-houseboat-and-a-move"),
+    pytest.param("User lives on a narrowboat.", "User moved to Bristol.", False, id="a-narrowboat-and-a-move"),
+    pytest.param("User lives in Lisbon.", "User lives in a houseboat.", False, id="a-place-and-a-houseboat"),
+    pytest.param("User lives in a camper van.", "User moved to Lyon.", False, id="a-camper-van-and-a-move"),
+    # a kind still ends a kind, a place a place, and a move a home that stays
+    pytest.param("User lives in a houseboat.", "User moved into a flat.", True, id="a-flat-ends-a-houseboat"),
+    pytest.param("User lives in a houseboat.", "User moved to a flat in Porto.", True,
+                 id="a-flat-in-a-place-ends-a-houseboat"),
+    pytest.param("User lives in a houseboat in Lisbon.", "User moved to Porto.", True,
+                 id="a-move-ends-a-houseboat-in-a-place"),
+    pytest.param("User lives in Lisbon.", "User lives in Porto.", True, id="a-place-ends-a-place"),
+    pytest.param("User lives in a studio apartment.", "User relocated to Berlin.", True,
+                 id="a-move-ends-a-studio-apartment"),
+    pytest.param("User rents a flat.", "User moved to Leeds.", True, id="a-move-ends-a-rented-flat"),
+    pytest.param("User lives on a narrowboat.", "User sold the boat.", True, id="selling-ends-a-narrowboat"),
 ])
-def test_a_home_that_travels_and_a_place_do_not_end_each_other(hash_embedder, old: str, new: str) -> None:
-    tools = MemoryTools(ungated_engine(hash_embedder))
-    tools.remember("u", old)
-    said = tools.remember("u", new)
-    assert "replaces" not in said
-    assert sorted(f.content for f in tools.engine.list("u")) == sorted([old, new])
-
-
-@pytest.mark.parametrize(("old", "new"), [
-    ("User lives in a houseboat.", "User moved into a flat."),
-    ("User lives in a houseboat.", "User moved to a flat in Porto."),
-    ("User lives in a houseboat in Lisbon.", "User moved to Porto."),
-    ("User lives in Lisbon.", "User lives in Porto."),
-    ("User lives in a studio apartment.", "User relocated to Berlin."),
-    ("User rents a flat.", "User moved to Leeds."),
-    ("User lives on a narrowboat.", "User sold the boat."),
-])
-def test_a_kind_still_ends_a_kind_a_place_a_place_and_a_move_a_home_that_stays(hash_embedder, old: str, new: str) -> None:
-    tools = MemoryTools(ungated_engine(hash_embedder))
-    tools.remember("u", old)
-    said = tools.remember("u", new)
-    assert "replaces" in said
-    assert [f.content for f in tools.engine.list("u")] == [new]
+def test_a_home_that_travels_and_a_place_stand_together_and_a_kind_a_place_or_a_move_ends_a_home_that_stays(
+        hash_embedder, old: str, new: str, ends: bool) -> None:
+    tools, said = tools_told(hash_embedder, old, new)
+    assert ("replaces" in said) is ends
+    assert sorted(f.content for f in tools.engine.list("u")) == sorted([new] if ends else [old, new])
 
 
 # -- 1-3. the tools' query rewrite ------------------------------------------------------------------------------
@@ -181,12 +175,16 @@ def test_mcp_recall_reads_a_courtesy_turn_with_the_engines_analyzer(hash_embedde
 
 # -- 5. the history of a restored fact once the fact that replaced it is forgotten --------------------------------
 
-def _porto_restored_then_lisbon_forgotten(hash_embedder) -> tuple[MemoryTools, str]:
-    tools = MemoryTools(ungated_engine(hash_embedder))
-    tools.remember("u", "User lives in Porto.")
-    tools.remember("u", "User lives in Lisbon.")
+def _porto_replaced_by_lisbon(hash_embedder) -> tuple[MemoryTools, StoredFact, str]:
+    """Tools told "User lives in Porto." then "User lives in Lisbon.": the Lisbon fact and the ended Porto one's id."""
+    tools, _ = tools_told(hash_embedder, "User lives in Porto.", "User lives in Lisbon.")
     [lisbon] = tools.engine.list("u")
     porto = next(f.id for f in tools.engine.history("u", lisbon.id) if f.content == "User lives in Porto.")
+    return tools, lisbon, porto
+
+
+def _porto_restored_then_lisbon_forgotten(hash_embedder) -> tuple[MemoryTools, str]:
+    tools, lisbon, porto = _porto_replaced_by_lisbon(hash_embedder)
     assert "Restored" in tools.restore("u", porto)
     assert tools.forget("u", lisbon.id).startswith(f"Forgot fact {lisbon.id}")
     return tools, porto
@@ -204,11 +202,7 @@ def test_a_restored_facts_kept_period_names_no_forgotten_successor(hash_embedder
 
 
 def test_the_history_keeps_naming_a_successor_that_exists(hash_embedder) -> None:
-    tools = MemoryTools(ungated_engine(hash_embedder))
-    tools.remember("u", "User lives in Porto.")
-    tools.remember("u", "User lives in Lisbon.")
-    [lisbon] = tools.engine.list("u")
-    porto = next(f.id for f in tools.engine.history("u", lisbon.id) if f.content == "User lives in Porto.")
+    tools, lisbon, porto = _porto_replaced_by_lisbon(hash_embedder)
     tools.restore("u", porto)
     period = tools.engine.history("u", porto)[0]
     assert period.superseded_by == lisbon.id

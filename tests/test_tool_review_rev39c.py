@@ -20,7 +20,7 @@ from datetime import datetime, timedelta, timezone
 import anyio
 import pytest
 
-from _helpers import ungated_engine
+from _helpers import tools_told, ungated_engine
 from _langchain_fakes import memory_tools_turn, tool_call
 from memori_core import RecallEngine
 from memori_core.memory_tools import MemoryTools
@@ -96,17 +96,13 @@ def test_a_store_search_for_thanks_returns_nothing(hash_embedder) -> None:
     ("User has moved to Lisbon for a six-month secondment.", "User lives in Hamburg."),
 ])
 def test_a_move_that_says_more_than_the_place_is_not_ended_by_a_home(hash_embedder, old: str, new: str) -> None:
-    tools = MemoryTools(ungated_engine(hash_embedder))
-    tools.remember("u", old)
-    said = tools.remember("u", new)
+    tools, said = tools_told(hash_embedder, old, new)
     assert "replaces" not in said
     assert sorted(f.content for f in tools.engine.list("u")) == sorted([old, new])
 
 
 def test_a_plain_move_is_still_ended_by_a_home_elsewhere(hash_embedder) -> None:
-    tools = MemoryTools(ungated_engine(hash_embedder))
-    tools.remember("u", "User moved to Lisbon.")
-    tools.remember("u", "User lives in Hamburg.")
+    tools, _ = tools_told(hash_embedder, "User moved to Lisbon.", "User lives in Hamburg.")
     assert [f.content for f in tools.engine.list("u")] == ["User lives in Hamburg."]
 
 

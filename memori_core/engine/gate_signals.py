@@ -6,7 +6,6 @@ question, the third-person lift, the care facts and the implications (:mod:`memo
 
 from __future__ import annotations
 
-import functools
 import logging
 import threading
 import time
@@ -24,16 +23,14 @@ from ..ranking.core import asks_only_for_media
 from ..ranking.care import care_share, is_care_fact, kin_holder, named_by, names_them
 from ..ranking.care import prototype_texts as domain_texts
 from ..ranking.conversation import (
-    COURTESY_WORDS,
-    GREETING_WORDS,
     accepts,
     conversation_text,
     conversation_turns,
     gate_cosine,
     goes_on_from_the_conversation,
-    is_courtesy,
     leans_on_the_conversation,
     points_back,
+    reads_as_courtesy,
     tells_news,
     told_in,
 )
@@ -52,20 +49,6 @@ from ..text import analyzer, main_script
 from .scored import _Gathered
 
 logger = logging.getLogger(__name__)
-
-
-@functools.lru_cache(maxsize=8)
-def _courtesy_terms(key: tuple[str, str | None]) -> frozenset[str]:
-    """The courtesy words as the analyzer ``key`` turns them into terms."""
-    analyse = analyzer(*key)
-    return frozenset(t for word in COURTESY_WORDS for t in analyse(word))
-
-
-@functools.lru_cache(maxsize=8)
-def _greeting_terms(key: tuple[str, str | None]) -> frozenset[str]:
-    """The words of a greeting (:data:`~.ranking.conversation.GREETING_WORDS`) as the analyzer ``key`` reads them."""
-    analyse = analyzer(*key)
-    return frozenset(t for word in GREETING_WORDS for t in analyse(word))
 
 
 @dataclass(frozen=True)
@@ -130,8 +113,7 @@ class GateSignals:
         the query as the engine's analyzer reads it; ``read``: the turns read with it (after one, a turn that
         accepts, "ok", "yes please", "👍", asks for what it accepts: :func:`~.ranking.conversation.accepts`)."""
         accepting = bool(read) and accepts(query)
-        key = (self.config.tokenizer, self.config.stemmer)
-        if not accepting and is_courtesy(query, q_tokens, _courtesy_terms(key), _greeting_terms(key)):
+        if not accepting and reads_as_courtesy(query, self.config.tokenizer, self.config.stemmer, q_tokens):
             return ("a courtesy turn" if any(ch.isalnum() for ch in query) else "a turn without a word"), None
         scripts = embedder_scripts(self.embedder)
         if scripts is None:
@@ -144,17 +126,14 @@ class GateSignals:
         one that accepts ("ok", "yes please", "👍": :func:`~.ranking.conversation.accepts`) reads it."""
         if accepts(query):
             return False
-        key = (self.config.tokenizer, self.config.stemmer)
-        return is_courtesy(query, analyzer(*key)(query), _courtesy_terms(key), _greeting_terms(key))
+        return reads_as_courtesy(query, self.config.tokenizer, self.config.stemmer)
 
     def _carries_nothing(self, turn: str) -> bool:
         """Whether an earlier ``turn`` is a courtesy turn ("thanks", "ok great", "You're welcome!"), accepting or
         not: it does not count against ``config.context_turns`` (:func:`~memori_core.query.recent_turns`). A
         greeting ("good morning", "have a nice day") is one too: the same test as the adapters'
         (:func:`~memori_core.tool_queries.courtesy_test`), with this engine's analyzer."""
-        key = (self.config.tokenizer, self.config.stemmer)
-        return bool(turn.strip()) and is_courtesy(turn, analyzer(*key)(turn), _courtesy_terms(key),
-                                                  _greeting_terms(key))
+        return bool(turn.strip()) and reads_as_courtesy(turn, self.config.tokenizer, self.config.stemmer)
 
     def _gate_cosine(self, gathered: _Gathered, turn: _Turn) -> np.ndarray | None:
         """With a conversation, what the gate reads as each pool row's cosine: the question's own for a turn

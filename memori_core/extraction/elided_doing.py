@@ -166,12 +166,16 @@ def elided_doing_at(clauses: Sequence[str], n: int) -> str | None:
     >>> elided_doing_at(["My dad is a nurse.", "Caring for him every day now."], 1)
     "I'm caring for him every day now."
     """
+    return _elided_doing_after(clauses, n, someone_before(clauses, n))
+
+
+def _elided_doing_after(clauses: Sequence[str], n: int, who: str | None) -> str | None:
+    """:func:`elided_doing_at` with ``who``, the :func:`someone_before` clause ``n``, read once by the caller."""
     if n <= 0 or not any(_OWN.search(c) for c in clauses[:n]) or _GROUP.match(clauses[n - 1].strip()):
         return None
     if n + 1 < len(clauses) and _SAID.match(clauses[n + 1].strip()):
         return None
     doing = elided_doing(clauses[n])
-    who = someone_before(clauses, n)
     if doing is None or who is None:
         return doing
     # "My sister started a new job. Working nights every week now.": the sister's doing, when the clause before
@@ -194,7 +198,8 @@ def hands_over(clauses: Sequence[str], n: int) -> bool:
     >>> hands_over(["My boss quit.", "Running the whole team now."], 1)
     False
     """
-    if someone_before(clauses, n) is None:
+    who = someone_before(clauses, n)
+    if who is None:
         return False
-    doing = elided_doing_at(clauses, n)
+    doing = _elided_doing_after(clauses, n, who)
     return doing is None or not doing.startswith(_IM)

@@ -19,11 +19,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
+from ..text import analyzer
+
 __all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "GREETING", "GREETING_WORDS", "SHORT_TURN", "accepts", "asks_something", "blend_query", "conversation_text",
-           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "without_connectives", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "tells_something", "told_in"]
+           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "without_connectives", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "tells_something", "told_in",
+           "reads_as_courtesy", "terms_of"]
 
 COURTESY_WORDS = frozenset({
     "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
@@ -125,6 +129,35 @@ def is_courtesy(query: str, query_terms: Sequence[str], courtesy_terms: frozense
             and not _ASKS_AFTER_GREETING.search(_HOW_ARE_YOU.sub(" ", query))):
         courtesy_terms = courtesy_terms | greeting_terms
     return all(t in courtesy_terms for t in query_terms)
+
+
+@lru_cache(maxsize=16)
+def terms_of(words: frozenset[str], tokenizer: str, stemmer: str | None) -> frozenset[str]:
+    """``words`` (a word list: :data:`COURTESY_WORDS`, :data:`GREETING_WORDS`) as the analyzer of ``tokenizer`` and
+    ``stemmer`` (an engine's :class:`~memori_core.config.RecallConfig`'s) turns them into terms, read once per list
+    and analyzer.
+
+    >>> sorted(terms_of(frozenset({"Thanks", "greetings"}), "unicode", "english"))
+    ['greet', 'thank']
+    """
+    analyse = analyzer(tokenizer, stemmer)
+    return frozenset(t for word in words for t in analyse(word))
+
+
+def reads_as_courtesy(turn: str, tokenizer: str, stemmer: str | None, turn_terms: Sequence[str] | None = None) -> bool:
+    """:func:`is_courtesy` as an engine with this ``tokenizer`` and ``stemmer`` reads ``turn``: the courtesy and the
+    greeting words read by its analyzer (:func:`terms_of`); ``turn_terms``: the turn's own terms when the caller
+    has them already, else the analyzer reads them. A blank turn is one (it has no word): a caller that wants
+    none says so.
+
+    >>> reads_as_courtesy("Thanks, have a nice day!", "unicode", "english")
+    True
+    >>> reads_as_courtesy("Thanks, and Lisbon?", "unicode", None)
+    False
+    """
+    terms = analyzer(tokenizer, stemmer)(turn) if turn_terms is None else turn_terms
+    return is_courtesy(turn, terms, terms_of(COURTESY_WORDS, tokenizer, stemmer),
+                       terms_of(GREETING_WORDS, tokenizer, stemmer))
 
 
 _THE_ASKER = re.compile(r"\b(?:me|i|my|mine|myself)\b", re.IGNORECASE)
