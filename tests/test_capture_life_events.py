@@ -222,6 +222,9 @@ def test_someone_elses_birthday_or_a_number_is_no_age_of_the_users(said: str) ->
         ("Leo was born on monday. we're so tired", "User had a baby named Leo."),
         ("we had the baby! we named him Oscar", "User had a baby son named Oscar."),
         ("our baby girl arrived last night", "User had a baby daughter."),
+        # cap41: a child named in a clause of its own beside the birth, or after its comma (was "User had a baby.")
+        ("The baby arrived! A girl named Mina.", "User had a baby daughter named Mina."),
+        ("the baby arrived, a little boy called Sam", "User had a baby son named Sam."),
     ],
 )
 def test_a_birth_after_a_pregnancy_names_the_baby_and_ends_the_pregnancy(ungated: RecallEngine, said: str,

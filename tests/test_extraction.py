@@ -502,7 +502,7 @@ def test_a_move_to_a_tool_or_a_teams_move_is_not_stored_as_where_the_user_lives(
     ("said", "fact"),
     [
         ("We rent a small house in Bath.", "User rents a small house in Bath."),
-        ("We've got three grandchildren.", "User has got three grandchildren."),
+        ("We've got three grandchildren.", "User has three grandchildren."),  # cap41
         ("Our son started university in York.", "User's son started university in York."),
         ("We're moving to Canada in the spring.", "User is moving to Canada in the spring."),
         ("We sold our boat last year.", "User sold their boat in 2025."),  # said at SAID_AT

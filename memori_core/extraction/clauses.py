@@ -116,6 +116,8 @@ _WITH_KIDS = rx(
 # "I'm Greta, 29", "Jonas, 41, dad of three, based in Aarhus": a name first, then what the user is.
 # An item with a subject of its own ("..., and I hate mornings") is a clause, not an item of the list.
 _OWN_SUBJECT = rx(r"^(?:i|i'm|im|my|we|our|he|she|they|it|you|but|so|because)\b")
+# A clause with its own subject after a linking word: "then I start at Siemens", "and now we rent".
+_LINKED_CLAUSE = rx(r"^(?:then|and|now|after\s+that|later)\s+(?:(?:then|now)\s+)?(?:i|i'm|im|i'll|we|we're|we'll)\b")
 # A given name and a family name count as one: "I'm Mei Ling, 27", "My name is Youssef Hamdy, civil engineer".
 _NAME_ITEM = re.compile(r"^[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+){0,2}$")
 _BARE_PROFILE = re.compile(
@@ -372,8 +374,9 @@ def _profile(clause: str) -> list[str]:
         name, items = items[0], items[1:]
     elif name is None and m is not None and _lower_name(items):  # "im sam, 34": a name typed in lower case
         name, items = items[0].capitalize(), items[1:]
-    is_item = lambda i: bool(_PROFILE_ITEM.match(i) or _PARENT_OF.match(i) or _verb_item(i)  # noqa: E731
-                             or _role(i) or _PARTICIPLE_ITEM.match(i))
+    # "then I start at Siemens": a clause of its own after a linking word, no item of what the user is
+    is_item = lambda i: not _LINKED_CLAUSE.match(i) and bool(  # noqa: E731
+        _PROFILE_ITEM.match(i) or _PARENT_OF.match(i) or _verb_item(i) or _role(i) or _PARTICIPLE_ITEM.match(i))
     if m is not None and name is not None and items and not is_item(items[0]) and not slots_of(f"User is {name}."):
         rest = m.group("items").split(",", 1)[1].strip()
         if _APPOSITION.match(rest) and "job" in slots_of(f"User is {rest}"):

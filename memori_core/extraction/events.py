@@ -543,15 +543,19 @@ def as_life_events(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
             out.append(clause)
             continue
         if said and _BABY.match(said[-1]):  # "the baby was born. her name is Asha": a daughter named Asha
-            said[-1] = _baby_named(said[-1], clauses[i - 1: i] + clauses[i + 1: i + 2])
+            own_tail = [clause.split(",", 1)[1]] if "," in clause else []  # "the baby arrived, a boy called Sam"
+            said[-1] = _baby_named(said[-1], clauses[i - 1: i] + own_tail + clauses[i + 1: i + 2])
         out += said
     return out
 
 
 _BABY = re.compile(r"^I had a baby(?: (?P<kind>daughter|son))?(?: named (?P<name>\S+))?$")
-# What a clause beside a birth tells of the baby: "she's here!!", "her name is Asha", "we named him Leo".
+# What a clause beside a birth tells of the baby: "she's here!!", "her name is Asha", "we named him Leo", "a girl
+# named Mina" (also after the birth's own comma: "the baby arrived, a little boy called Sam").
 _HER = rx(r"^(?:(?P<she>she|he)(?:'s|\s+is)\s+here\b|(?P<her>her|his)\s+name(?:'s|\s+is)\s+(?P<name>(?-i:[A-Z])[\w-]+)"
-          r"|(?:we\s+)?(?:named|called)\s+(?P<them>her|him)\s+(?P<name2>(?-i:[A-Z])[\w-]+))")
+          r"|(?:we\s+)?(?:named|called)\s+(?P<them>her|him)\s+(?P<name2>(?-i:[A-Z])[\w-]+)"
+          r"|(?:an?\s+)?(?:(?:little|baby|healthy|beautiful|gorgeous|tiny)\s+)?(?P<child>girl|boy|daughter|son)\s+"
+          r"(?:named|called)\s+(?P<name3>(?-i:[A-Z])[\w-]+))")
 
 
 def _baby_named(said: str, beside: Sequence[str]) -> str:
@@ -564,7 +568,7 @@ def _baby_named(said: str, beside: Sequence[str]) -> str:
         her = _HER.match(strip_lead(clause).strip())
         if her is None:
             continue
-        pronoun = (her.group("she") or her.group("her") or her.group("them")).lower()
-        kind = kind or ("daughter" if pronoun in ("she", "her") else "son")
-        name = name or her.group("name") or her.group("name2")
+        pronoun = (her.group("she") or her.group("her") or her.group("them") or her.group("child")).lower()
+        kind = kind or ("daughter" if pronoun in ("she", "her", "girl", "daughter") else "son")
+        name = name or her.group("name") or her.group("name2") or her.group("name3")
     return f"I had a baby{f' {kind}' if kind else ''}{f' named {name}' if name else ''}"

@@ -41,7 +41,7 @@ from .days_moved import as_days_moved
 from .homes import as_home_said
 from .bare_classes import as_classes_named
 from .household import as_household_told
-from .shifts import as_shift_now
+from .shifts import as_shift_now, shift_told_anew
 from .injuries import as_out_of_cast, as_own_injury
 from .medicine_switches import as_medicine_switched
 from .moves import as_new_home, placeless_move_beside
@@ -448,6 +448,7 @@ class RuleBasedFactExtractor:
                         and normalize_fact_text(text) != key
                         and is_negated(text) == is_negated(verdict.fact) and holder(verdict.fact) == holder(text)
                         and not replaces(verdict, words, text, old) and not ends_pregnancy(verdict.fact, text)
+                        and not shift_told_anew(verdict.fact, text)  # "on nights now" after "hates working nights"
                         for _, text, old in known):
                     continue  # a stored fact already says it (of the same person: not "User's sister is vegan.")
                 if restates_stored(verdict.sentence, verdict.fact, [text for _, text, _ in known]):

@@ -15,6 +15,7 @@ __all__ = [
     "as_shift_now",
     "changes_shift",
     "is_only_a_shift",
+    "shift_told_anew",
     "one_at_a_time",
     "shift_kind",
     "users_shift_now",
@@ -106,6 +107,19 @@ def changes_shift(new: str, old: str) -> bool:
     False
     """
     return one_at_a_time(new, old, shift_kind, _ONCE)
+
+
+def shift_told_anew(new: str, stored: str) -> bool:
+    """Whether ``new`` tells a shift pattern the user works now that the stored fact ``stored``, though it holds the
+    same words, does not: a feeling, a wish or a past one of it ("User is on nights." after "User hates working
+    nights."), so ``new`` says something ``stored`` did not.
+
+    >>> shift_told_anew("User is on nights.", "User hates working nights.")
+    True
+    >>> shift_told_anew("User is on nights.", "User works nights.")
+    False
+    """
+    return users_shift_now(new) is not None and users_shift_now(stored) is None
 
 
 def one_at_a_time(new: str, old: str, value_of: Callable[[str], str | None], once: re.Pattern[str]) -> bool:

@@ -35,7 +35,8 @@ _SPAN = rx(
 # issue 21). Read only on a fact kept as a state held now ("User is ..."), not on what has held so far ("User has
 # been on it for a week"), what recurs ("for two weeks on, two off") or starts later ("for a week in March").
 _FOR_SPAN = rx(
-    rf"\bfor\s+(?P<n>{_COUNT}|a|an)\s+(?P<unit>days?|weeks?|fortnight)\b"
+    # "for 3 weeks total", "for 3 weeks in total", "for 3 weeks altogether": the whole span, the word with it
+    rf"\bfor\s+(?P<n>{_COUNT}|a|an)\s+(?P<unit>days?|weeks?|fortnight)\b(?:\s+(?:in\s+)?total\b|\s+altogether\b)?"
     r"(?!\s+(?:on|off|a|an|per|every|each|at\s+a\s+time|out\s+of|ago|now|straight|running|in\s+a\s+row|in|from|"
     r"or|so\s+far|over|this|next|when|whenever|once|twice|\w+\s+times|already|yet|by\s+now)\b)"
 )

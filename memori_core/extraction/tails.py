@@ -11,7 +11,7 @@ import re
 
 from ..number_words import number_words
 from ..ranking.care import is_care_fact
-from .grammar import is_subjectless_change, is_verb_form
+from .grammar import PRESENT_VERBS, is_subjectless_change, is_verb_form, third_person
 from .leads import CLINICIAN
 from .patterns import rx
 from .afterthoughts import without_afterthought
@@ -199,11 +199,31 @@ def cut_aside(statement: str) -> str:
     return without_empty_tail(head)
 
 
-# Words of emphasis that say how the user feels about a fact, not what it is: "User is officially retired."
+# Words of emphasis that say how the user feels about a fact, not what it is: "User is officially retired."; with
+# the comma before one that ends the fact ("User lives in Porto, actually.": no "Porto,." left).
 _EMPHASIS = rx(
-    r"\s+(?:finally|officially|actually|basically|literally|honestly|fully|completely|totally|absolutely|"
-    r"definitely|seriously|genuinely)\b(?=\s|[.!]?$)"
+    r"(?:\s*,(?=\s*\w+[.!]?$))?\s+(?:finally|officially|actually|basically|literally|honestly|fully|completely|"
+    r"totally|absolutely|definitely|seriously|genuinely)\b(?=\s|[.!]?$)"
 )
+# "User does live in Porto." ("I do still live in Porto"): the "do" of emphasis before a present verb, which the plain
+# statement drops ("User lives in Porto.").
+_EMPHATIC_DO = re.compile(
+    r"^(?P<head>User(?:'s\s+[a-z][\w-]*(?:\s+[A-Z][\w-]*)?)?)\s+(?:does|do)\s+(?P<verb>[a-z]+)\b(?=\s+\w)"
+)
+
+# "User has got a dog." ("I've got a dog", "we've got two cats"): what the user has, said plainly ("User has a
+# dog."); not a change told with "got" ("User has got married", "... got a new job": no article after it there).
+_HAS_GOT = rx(
+    r"^(?P<head>User(?:'s\s+[a-z][\w-]*(?:\s+[A-Z][\w-]*)?)?\s+(?:has|have))\s+got\s+"
+    r"(?=(?:a|an|two|three|four|five|six|seven|eight|nine|ten|\d+|some|no|one)\s)(?!an?\s+(?:new|job)\b)"
+)
+
+
+def _without_emphatic_do(m: re.Match[str]) -> str:
+    verb = m.group("verb")
+    if verb != "have" and verb not in PRESENT_VERBS:
+        return m.group(0)  # "User does yoga."
+    return f"{m.group('head')} {'has' if verb == 'have' else third_person(verb)}"
 
 
 # "User is also allergic to shellfish.", "User still lives in Paris.", "User's sister really loves jazz.": a word
@@ -229,7 +249,8 @@ def plain(fact: str) -> str:
     """The rewritten ``fact`` without words of emphasis ("User is officially retired." -> "User is retired.") and
     without an "also", "still" or "really" after its subject ("User is also allergic to shellfish." -> "User is
     allergic to shellfish.", "User still lives in Paris." -> "User lives in Paris.")."""
-    return _SUBJECT_THEN_FILLER.sub(_without_filler_adverb, _EMPHASIS.sub("", fact))
+    fact = _SUBJECT_THEN_FILLER.sub(_without_filler_adverb, _EMPHASIS.sub("", fact))
+    return _HAS_GOT.sub(r"\g<head> ", _EMPHATIC_DO.sub(_without_emphatic_do, fact))
 
 
 # "..., funny right?", "..., crazy, isn't it?", "..., you know?", "..., huh?": a tag after a statement, asking only to
