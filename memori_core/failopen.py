@@ -108,8 +108,8 @@ class FailOpenRecall:
     (seconds, :func:`check_timeout`) bounds the whole recall: past it the call fails as a ``TimeoutError``
     (:func:`within`). ``as_of`` (the time of a replayed turn: :func:`~memori_core.capture.said_as_of`) is passed
     on when given. A query or context of the wrong type raises ``TypeError`` before the engine is called,
-    ``strict`` or not. The sync and async adapter twins build one plan and differ only in which of the two they
-    call (:func:`recall_or_empty`, :func:`arecall_or_empty`)."""
+    ``strict`` or not. An adapter's sync and async twins build the one plan and differ only in calling :meth:`run`
+    or :meth:`arun`; :func:`recall_or_empty` / :func:`arecall_or_empty` build and run one in a single call."""
 
     engine: Any
     query: str
