@@ -121,6 +121,7 @@ class FailOpenRecall:
     context: Sequence[str] | str | None = None
     timeout: float | None = None
     as_of: datetime | None = None
+    instead: str = "continuing without memory"  # what a failure's warning says happens instead
 
     def _begun(self) -> tuple[str, dict[str, Any], FailOpenCall] | None:
         return recall_call(self.engine, self.query, self.entity_id, self.context, strict=self.strict,
@@ -137,7 +138,8 @@ class FailOpenRecall:
         def recall() -> list[RecalledFact]:
             return list(engine.recall(read, entity_id, limit, **kwargs))
 
-        return call.run(recall if timeout is None else lambda: within(recall, timeout, call.outlived), [])
+        return call.run(recall if timeout is None else lambda: within(recall, timeout, call.outlived), [],
+                        instead=self.instead)
 
     async def arun(self) -> list[RecalledFact]:
         """The facts, recalled with ``engine.arecall`` (with a ``timeout``, ``engine.recall`` in a daemon thread
@@ -147,7 +149,7 @@ class FailOpenRecall:
             return []
         read, kwargs, call = begun
         return await call.arun(lambda: arecall_within(self.engine, read, self.entity_id, self.limit, kwargs,
-                                                      self.timeout, call.outlived), [])
+                                                      self.timeout, call.outlived), [], instead=self.instead)
 
 
 def recall_or_empty(
