@@ -53,6 +53,7 @@ import concurrent.futures
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -65,8 +66,8 @@ from .time_limit import Late, RecallTimedOut, answer_by, awithin, check_timeout,
 from .validate import check_context, check_query, repair_turns
 
 __all__ = [
-    "DEFAULT_OUTAGE_COOLDOWN", "ERROR_CHARS", "STRICT_DEFAULT", "FailOpenCall", "MemorySkipped", "OutageBreaker",
-    "RecallTimedOut",
+    "DEFAULT_OUTAGE_COOLDOWN", "ERROR_CHARS", "STRICT_DEFAULT", "FailOpenCall", "FailOpenRecall", "MemorySkipped",
+    "OutageBreaker", "RecallTimedOut",
     "Verdict", "answer_by", "arecall_or_empty", "arecall_within", "awithin", "check_timeout", "error_text",
     "is_outage", "recall_call", "recall_or_empty", "warn_briefly", "warn_failed", "within",
 ]
@@ -97,41 +98,75 @@ def _recall_kwargs(query: Any, context: Sequence[str] | str | None, owner: str) 
     return query, ({"context": turns} if turns else {})
 
 
-def recall_or_empty(
-    engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str, logger: logging.Logger,
-    context: Sequence[str] | str | None = None, timeout: float | None = None, as_of: datetime | None = None,
-) -> list[RecalledFact]:
-    """``engine.recall``; a blank query gives ``[]``, a failure a warning and ``[]`` (unless ``strict``), and so
-    does an outage being waited out (:class:`OutageBreaker`), at once.
+@dataclass(frozen=True)
+class FailOpenRecall:
+    """One adapter call's recall through the policy, planned once: :meth:`run` (``engine.recall``) or :meth:`arun`
+    (``engine.arecall``) does its I/O; a blank query gives ``[]``, a failure a warning and ``[]`` (unless
+    ``strict``), and so does an outage being waited out (:class:`OutageBreaker`), at once.
 
     ``context`` (the user turns before ``query``, oldest first) is passed on when it holds any. ``timeout``
     (seconds, :func:`check_timeout`) bounds the whole recall: past it the call fails as a ``TimeoutError``
     (:func:`within`). ``as_of`` (the time of a replayed turn: :func:`~memori_core.capture.said_as_of`) is passed
     on when given. A query or context of the wrong type raises ``TypeError`` before the engine is called,
-    ``strict`` or not."""
-    begun = recall_call(engine, query, entity_id, context, strict=strict, owner=owner, logger=logger, as_of=as_of)
-    if begun is None:
-        return []
-    read, kwargs, call = begun
+    ``strict`` or not. An adapter's sync and async twins build the one plan and differ only in calling :meth:`run`
+    or :meth:`arun`; :func:`recall_or_empty` / :func:`arecall_or_empty` build and run one in a single call."""
 
-    def recall() -> list[RecalledFact]:
-        return list(engine.recall(read, entity_id, limit, **kwargs))
+    engine: Any
+    query: str
+    entity_id: str
+    limit: int | None
+    strict: bool
+    owner: str
+    logger: logging.Logger
+    context: Sequence[str] | str | None = None
+    timeout: float | None = None
+    as_of: datetime | None = None
+    instead: str = "continuing without memory"  # what a failure's warning says happens instead
 
-    return call.run(recall if timeout is None else lambda: within(recall, timeout, call.outlived), [])
+    def _begun(self) -> tuple[str, dict[str, Any], FailOpenCall] | None:
+        return recall_call(self.engine, self.query, self.entity_id, self.context, strict=self.strict,
+                           owner=self.owner, logger=self.logger, as_of=self.as_of)
+
+    def run(self) -> list[RecalledFact]:
+        """The facts, recalled with ``engine.recall`` (with a ``timeout``, in a daemon thread: :func:`within`)."""
+        begun = self._begun()
+        if begun is None:
+            return []
+        read, kwargs, call = begun
+        engine, entity_id, limit, timeout = self.engine, self.entity_id, self.limit, self.timeout
+
+        def recall() -> list[RecalledFact]:
+            return list(engine.recall(read, entity_id, limit, **kwargs))
+
+        return call.run(recall if timeout is None else lambda: within(recall, timeout, call.outlived), [],
+                        instead=self.instead)
+
+    async def arun(self) -> list[RecalledFact]:
+        """The facts, recalled with ``engine.arecall`` (with a ``timeout``, ``engine.recall`` in a daemon thread
+        the event loop waits for: :func:`awithin`)."""
+        begun = self._begun()
+        if begun is None:
+            return []
+        read, kwargs, call = begun
+        return await call.arun(lambda: arecall_within(self.engine, read, self.entity_id, self.limit, kwargs,
+                                                      self.timeout, call.outlived), [], instead=self.instead)
+
+
+def recall_or_empty(
+    engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str, logger: logging.Logger,
+    context: Sequence[str] | str | None = None, timeout: float | None = None, as_of: datetime | None = None,
+) -> list[RecalledFact]:
+    """``engine.recall`` failing open: :meth:`FailOpenRecall.run` (the arguments are its fields)."""
+    return FailOpenRecall(engine, query, entity_id, limit, strict, owner, logger, context, timeout, as_of).run()
 
 
 async def arecall_or_empty(
     engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str, logger: logging.Logger,
     context: Sequence[str] | str | None = None, timeout: float | None = None, as_of: datetime | None = None,
 ) -> list[RecalledFact]:
-    """Async :func:`recall_or_empty` (``engine.arecall``; with a ``timeout``, ``engine.recall`` in a daemon
-    thread the event loop waits for: :func:`awithin`)."""
-    begun = recall_call(engine, query, entity_id, context, strict=strict, owner=owner, logger=logger, as_of=as_of)
-    if begun is None:
-        return []
-    read, kwargs, call = begun
-    return await call.arun(lambda: arecall_within(engine, read, entity_id, limit, kwargs, timeout, call.outlived),
-                           [])
+    """Async :func:`recall_or_empty`: :meth:`FailOpenRecall.arun`."""
+    return await FailOpenRecall(engine, query, entity_id, limit, strict, owner, logger, context, timeout,
+                                as_of).arun()
 
 
 def recall_call(

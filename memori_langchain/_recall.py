@@ -13,7 +13,7 @@ from memori_core.adapter_args import VIA_CONFIG, VIA_CONTEXT, resolve_entity_id
 from memori_core.context import format_context
 from memori_core.engine import RecallEngine
 from memori_core.facts import RecalledFact
-from memori_core.failopen import arecall_or_empty, recall_or_empty
+from memori_core.failopen import FailOpenRecall
 from memori_core.text import normalize_fact_text
 
 logger = logging.getLogger("memori_langchain")
@@ -112,20 +112,18 @@ class BlockRecall:
     def _skipping(self) -> bool:
         return self.skip_text is not None or self.skip_message_id is not None
 
+    def _recall(self) -> FailOpenRecall:
+        return FailOpenRecall(self.engine, self.query, self.entity_id, self.limit, self.strict, self.owner, logger,
+                              self.context, self.timeout, self.as_of)
+
     def block(self) -> str:
         """The block, recalled with ``engine.recall``."""
-        facts = recall_or_empty(self.engine, self.query, self.entity_id, self.limit, strict=self.strict,
-                                owner=self.owner, logger=logger, context=self.context, timeout=self.timeout,
-                                as_of=self.as_of)
-        return self._format(facts)
+        return self._format(self._recall().run())
 
     async def ablock(self) -> str:
         """The block, recalled with ``engine.arecall`` (with a ``timeout``, ``engine.recall`` in a thread the event
         loop waits for)."""
-        facts = await arecall_or_empty(self.engine, self.query, self.entity_id, self.limit, strict=self.strict,
-                                       owner=self.owner, logger=logger, context=self.context, timeout=self.timeout,
-                                as_of=self.as_of)
-        return self._format(facts)
+        return self._format(await self._recall().arun())
 
     def _format(self, facts: list[RecalledFact]) -> str:
         if self._skipping():

@@ -12,7 +12,7 @@ from langchain_core.runnables import RunnableConfig, ensure_config
 
 from memori_core.adapter_args import ENTITY_KEY, check_k, configured_entity_id
 from memori_core.facts import RecalledFact
-from memori_core.failopen import arecall_or_empty, recall_or_empty
+from memori_core.failopen import FailOpenRecall
 
 from ._fields import MemoriFields
 from ._recall import entity_of_run, logger
@@ -104,36 +104,23 @@ class MemoriRetriever(MemoriFields, BaseRetriever):
                 kwargs = {**kwargs, ENTITY_KEY: configured}
         return kwargs
 
-    def _args(self, k: int | None, entity_id: str | None) -> tuple[str, int | None]:
+    def _recall(self, query: str, *, k: int | None = None, entity_id: str | None = None,
+                context: Sequence[str] | str | None = None) -> FailOpenRecall:
+        """The recall of one call, planned once for both twins (only the I/O differs): the per-call ``k``,
+        ``entity_id`` and ``context`` (what :meth:`invoke` takes besides the query) over the fields."""
         owner = type(self).__name__
         limit = self.k if k is None else check_k(k, owner)
         # The run config's entity came in as ``entity_id`` (:meth:`_with_config_entity`).
-        return entity_of_run(owner, self.entity_id, explicit=entity_id), limit
+        entity = entity_of_run(owner, self.entity_id, explicit=entity_id)
+        return FailOpenRecall(self.engine, query, entity, limit, self.strict, owner, logger, context, self.timeout)
 
     def _get_relevant_documents(
-        self,
-        query: str,
-        *,
-        run_manager: CallbackManagerForRetrieverRun,
-        k: int | None = None,
-        entity_id: str | None = None,
-        context: Sequence[str] | str | None = None,
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun, **options: Any
     ) -> list[Document]:
-        entity, limit = self._args(k, entity_id)
-        facts = recall_or_empty(self.engine, query, entity, limit, strict=self.strict, owner=type(self).__name__,
-                                logger=logger, context=context, timeout=self.timeout)
-        return [fact_to_document(f) for f in facts]
+        # ``options``: the call's keywords (:meth:`_recall` names them; another one is a TypeError).
+        return [fact_to_document(f) for f in self._recall(query, **options).run()]
 
     async def _aget_relevant_documents(
-        self,
-        query: str,
-        *,
-        run_manager: AsyncCallbackManagerForRetrieverRun,
-        k: int | None = None,
-        entity_id: str | None = None,
-        context: Sequence[str] | str | None = None,
+        self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, **options: Any
     ) -> list[Document]:
-        entity, limit = self._args(k, entity_id)
-        facts = await arecall_or_empty(self.engine, query, entity, limit, strict=self.strict,
-                                       owner=type(self).__name__, logger=logger, context=context, timeout=self.timeout)
-        return [fact_to_document(f) for f in facts]
+        return [fact_to_document(f) for f in await self._recall(query, **options).arun()]

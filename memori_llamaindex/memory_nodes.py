@@ -11,7 +11,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle
 from memori_core.adapter_args import check_k, named_by_class, resolve_entity_id
 from memori_core.engine import RecallEngine
 from memori_core.facts import RecalledFact
-from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, recall_or_empty
+from memori_core.failopen import STRICT_DEFAULT, FailOpenRecall
 
 from ._common import check_nodes, logger
 from ._fields import RecallFields, checked_flag
@@ -93,24 +93,22 @@ class MemoriMemoryPostprocessor(RecallFields, BaseNodePostprocessor):
         return MemoriMemoryPostprocessor(engine=self.engine, entity_id=entity_id, k=self.k, strict=self.strict,
                                          timeout=self.timeout)
 
-    def _query(self, query_bundle: QueryBundle | None) -> str:
-        return query_bundle.query_str if query_bundle is not None else ""
+    def _recall(self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None) -> FailOpenRecall:
+        """The recall of one call (the nodes checked first), planned once for both twins (only the I/O differs)."""
+        check_nodes(nodes, _OWNER)
+        query = query_bundle.query_str if query_bundle is not None else ""
+        return FailOpenRecall(self.engine, query, self.entity_id, self.k, self.strict, _OWNER, logger,
+                              timeout=self.timeout)
 
     def _postprocess_nodes(
         self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
     ) -> list[NodeWithScore]:
-        check_nodes(nodes, _OWNER)
-        facts = recall_or_empty(self.engine, self._query(query_bundle), self.entity_id, self.k,
-                                strict=self.strict, owner=_OWNER, logger=logger, timeout=self.timeout)
-        return self._with_memory(nodes, facts)
+        return self._with_memory(nodes, self._recall(nodes, query_bundle).run())
 
     async def _apostprocess_nodes(
         self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
     ) -> list[NodeWithScore]:
-        check_nodes(nodes, _OWNER)
-        facts = await arecall_or_empty(self.engine, self._query(query_bundle), self.entity_id, self.k,
-                                       strict=self.strict, owner=_OWNER, logger=logger, timeout=self.timeout)
-        return self._with_memory(nodes, facts)
+        return self._with_memory(nodes, await self._recall(nodes, query_bundle).arun())
 
     def _with_memory(self, nodes: list[NodeWithScore], facts: list[RecalledFact]) -> list[NodeWithScore]:
         present = {n.node.node_id for n in nodes}

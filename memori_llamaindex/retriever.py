@@ -21,7 +21,7 @@ from memori_core.adapter_args import (
 )
 from memori_core.engine import RecallEngine
 from memori_core.facts import RecalledFact
-from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, check_timeout, recall_or_empty
+from memori_core.failopen import STRICT_DEFAULT, FailOpenRecall, check_timeout
 from memori_core.metadata_keys import BOOKKEEPING_METADATA_KEYS
 from memori_core.metadata_keys import CAPTURE_METADATA_KEYS as CAPTURE_METADATA_KEYS  # its former home was here
 
@@ -140,17 +140,17 @@ class MemoriRetriever(BaseRetriever):
         """The ``NodeWithScore`` for one recalled fact."""
         return fact_node(fact, self.excluded_llm_metadata_keys, self.excluded_embed_metadata_keys)
 
-    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+    def _recall(self, query_bundle: QueryBundle) -> FailOpenRecall:
+        """The recall of one query, planned once for both twins (only the I/O differs)."""
         entity_id = resolve_entity_id(_OWNER, self.entity_id, ways=_WAYS)
-        facts = recall_or_empty(self.engine, query_bundle.query_str, entity_id, self.k, strict=self.strict,
-                                owner=_OWNER, logger=logger, timeout=self.timeout)
-        return [self.fact_to_node(f) for f in facts]
+        return FailOpenRecall(self.engine, query_bundle.query_str, entity_id, self.k, self.strict, _OWNER, logger,
+                              timeout=self.timeout)
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        return [self.fact_to_node(f) for f in self._recall(query_bundle).run()]
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        entity_id = resolve_entity_id(_OWNER, self.entity_id, ways=_WAYS)
-        facts = await arecall_or_empty(self.engine, query_bundle.query_str, entity_id, self.k, strict=self.strict,
-                                       owner=_OWNER, logger=logger, timeout=self.timeout)
-        return [self.fact_to_node(f) for f in facts]
+        return [self.fact_to_node(f) for f in await self._recall(query_bundle).arun()]
 
 
 def _checked_query(query: Any) -> str | QueryBundle:

@@ -34,6 +34,7 @@ from ..embedders import default_embedder
 from ..engine import RecallEngine
 from .configs import describe_gate
 from .data import (
+    NamedFile,
     expect_flag,
     expect_ids,
     expect_list,
@@ -107,11 +108,9 @@ class AppUser:
 
 
 @dataclass
-class AppMemory:
+class AppMemory(NamedFile):
     """A whole app-memory file."""
 
-    name: str
-    version: int
     users: list[AppUser] = field(default_factory=list)
 
     def count(self) -> dict[str, Any]:

@@ -79,7 +79,7 @@ from ..extraction.types import ExtractedFact, FactExtractor, KnownFact, Message,
 from ..store.chroma import ChromaStore
 from ..text import STEM_FOLDS, get_stemmer, normalize_fact_text
 from ..validate import iso_to_ts
-from .data import expect_list, expect_object, expect_text, read_named_file, unique_ids
+from .data import NamedFile, expect_list, expect_object, expect_text, read_named_file, unique_ids
 from .embedding import CachingEmbedder
 from .runner import Progress
 
@@ -169,11 +169,9 @@ class CaptureConversation:
 
 
 @dataclass
-class CaptureSet:
+class CaptureSet(NamedFile):
     """A whole capture-benchmark file."""
 
-    name: str
-    version: int
     conversations: list[CaptureConversation] = field(default_factory=list)
 
     def count(self) -> dict[str, Any]:

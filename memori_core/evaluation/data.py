@@ -139,6 +139,15 @@ def optional_text(obj: dict[str, Any], key: str, where: str) -> str | None:
     return value
 
 
+@dataclass
+class NamedFile:
+    """What every benchmark file holds besides its items: its name and version (:func:`read_named_file`); each
+    benchmark's file class adds its items and their ``count()``."""
+
+    name: str
+    version: int
+
+
 def read_named_file(path: str | Path) -> tuple[dict[str, Any], str, int]:
     """A benchmark file ``{name, version, ...}``: its top-level object, its name (the file's stem when absent) and
     its version (1 when absent); ``ValueError`` naming the file when either is malformed."""

@@ -20,7 +20,7 @@ from ..context import format_context
 from ..engine import RecallEngine
 from ..extraction.types import FactExtractor, as_messages, last_said_at
 from ..facts import RecalledFact
-from ..failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, check_timeout, within
+from ..failopen import STRICT_DEFAULT, FailOpenRecall, check_timeout
 from ..lanes import ERASURES
 from ..placement import SYSTEM, check_placement
 from ..query import context_turns, extract_query_and_context, field_of, recent_turns
@@ -50,11 +50,10 @@ def _per_call(value: str | None, default: str | None, check: Callable[[str], str
     return default
 
 
-def _read_at(said_at: datetime | str | None) -> dict[str, Any]:
+def _read_at(said_at: datetime | str | None) -> datetime | None:
     """The recall's ``as_of`` for a call's ``said_at`` (checked as capture checks a turn's time;
-    :func:`~memori_core.validate.turn_as_of`), as keyword arguments (none for a live turn or no time)."""
-    as_of = turn_as_of(check_said_at(said_at, "said_at"))
-    return {"as_of": as_of} if as_of is not None else {}
+    :func:`~memori_core.validate.turn_as_of`): ``None`` for a live turn or no time."""
+    return turn_as_of(check_said_at(said_at, "said_at"))
 
 
 CONVERSATIONS_KEPT = 1024
@@ -119,11 +118,11 @@ class _LastQuestions:
 
 @dataclass(frozen=True)
 class _Request:
-    """One recall for an SDK call: whose facts, the call's question, and ``context`` when there are earlier turns."""
+    """One recall for an SDK call: whose facts, the call's question, and its earlier turns (``[]``: none)."""
 
     entity_id: str
     query: str
-    extra: dict[str, Any]
+    context: list[str]
 
 
 @dataclass(frozen=True)
@@ -276,26 +275,21 @@ class MemoriRecall(WaitsForCaptures):
             return None
         if key is not None:
             self._questions.remember(key, question, turns)
-        return _Request(entity, question, {"context": turns} if turns else {})
+        return _Request(entity, question, list(turns))
 
-    def _recall(self, request: _Request) -> list[RecalledFact]:
-        return self.engine.recall(request.query, request.entity_id, self.k, **request.extra)
-
-    def _begin(
+    def _plan(
         self, kwargs: Mapping[str, Any], entity_id: str | None, query: str | None, context: Sequence[str] | None,
-        read_at: Mapping[str, Any] | None = None,
-    ) -> tuple[_Request, FailOpenCall] | None:
-        """The call's recall (:meth:`_request`, with ``read_at``: its ``as_of``, from :func:`_turn_of`) and its pass
-        through the engine's outage breaker; ``None`` when there is nothing to recall (no user question) or the
-        breaker skips it (an outage is waited out)."""
+        said_at: datetime | str | None,
+    ) -> FailOpenRecall | None:
+        """The call's recall, planned once for :meth:`recall_for` and :meth:`arecall_for`, failing open as every
+        adapter's does (:class:`~memori_core.failopen.FailOpenRecall`): its question and earlier turns
+        (:meth:`_request`), read as of ``said_at`` (:func:`_read_at`); ``None`` when the call has no user question."""
+        as_of = _read_at(said_at)
         request = self._request(kwargs, entity_id, query, context)
         if request is None:
             return None
-        if read_at:
-            request = _Request(request.entity_id, request.query, {**request.extra, **read_at})
-        call = FailOpenCall(self.engine, strict=self.strict, owner="MemoriRecall", logger=logger, what="recall",
-                            entity_id=request.entity_id)
-        return None if call.skipped else (request, call)
+        return FailOpenRecall(self.engine, request.query, request.entity_id, self.k, self.strict, "MemoriRecall",
+                              logger, request.context, self.timeout, as_of, _WITHOUT_MEMORY)
 
     def _inject(self, kwargs: Mapping[str, Any], facts: list[RecalledFact], provider: str,
                 tz: tzinfo | None = None) -> dict[str, Any]:
@@ -335,12 +329,8 @@ class MemoriRecall(WaitsForCaptures):
         is not given is read from ``kwargs``. Another type raises ``TypeError`` naming the argument. ``said_at``
         (when the turn was said, as in :meth:`apply`): a turn said over a minute ago reads memory as of then.
         """
-        begun = self._begin(kwargs, entity_id, query, context, _read_at(said_at))
-        if begun is None:
-            return []
-        request, call = begun
-        return call.run(lambda: within(lambda: self._recall(request), self.timeout, call.outlived), [],
-                        instead=_WITHOUT_MEMORY)
+        plan = self._plan(kwargs, entity_id, query, context, said_at)
+        return [] if plan is None else plan.run()
 
     def apply(
         self,
@@ -397,13 +387,8 @@ class MemoriRecall(WaitsForCaptures):
         said_at: datetime | str | None = None,
     ) -> list[RecalledFact]:
         """Async :meth:`recall_for`."""
-        begun = self._begin(kwargs, entity_id, query, context, _read_at(said_at))
-        if begun is None:
-            return []
-        request, call = begun
-        return await call.arun(lambda: arecall_within(self.engine, request.query, request.entity_id, self.k,
-                                                      request.extra, self.timeout, call.outlived), [],
-                               instead=_WITHOUT_MEMORY)
+        plan = self._plan(kwargs, entity_id, query, context, said_at)
+        return [] if plan is None else await plan.arun()
 
     async def aapply(
         self,
