@@ -120,3 +120,34 @@ def test_engine_recalls_for_a_greeting_followed_by_a_request(minilm):
     engine.add("u", ["User loves hiking and wild swimming.", "User lives in Bristol.",
                      "User plays five-a-side football on Wednesdays."])
     assert engine.recall("good evening, what should I do this weekend", "u")
+
+
+@pytest.mark.parametrize(("turn", "question"), [
+    ("good morning what should we do today", "what should we do today"),
+    ("Hi there, how are you? Any ideas for dinner?", "Any ideas for dinner?"),
+    ("Morning! Where do I live?", "Where do I live?"),
+    ("hey, what should I practise today?", "what should I practise today?"),
+])
+def test_a_greeting_before_a_question_is_cut_so_the_question_is_read_on_its_words(turn, question):
+    from memori_core.ranking.conversation import without_greeting
+
+    assert without_greeting(turn) == question
+
+
+@pytest.mark.parametrize("turn", ["Good morning!", "good morning, how are you", "Hi, I moved to Cork.",
+                                  "hello, thanks", "high blood pressure, what should I eat?"])
+def test_a_greeting_alone_or_before_news_and_a_word_that_only_starts_like_one_stay_as_written(turn):
+    from memori_core.ranking.conversation import without_greeting
+
+    assert without_greeting(turn) == turn
+
+
+def test_engine_ranks_a_greeting_then_a_question_as_the_question_alone(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("kim", ["User loves hiking.", "User is learning the guitar.", "User is vegetarian.",
+                       "User works as a nurse.", "User is training for a marathon."])
+    for question in ("what should I practise today?", "what should we do today"):
+        alone = [(f.content, round(f.rank_score, 6)) for f in engine.recall(question, "kim")]
+        assert [(f.content, round(f.rank_score, 6)) for f in engine.recall("good morning " + question, "kim")] == alone
+    assert [f.content for f in engine.recall("hey, what should I practise today?", "kim")][:1] == \
+        ["User is learning the guitar."]

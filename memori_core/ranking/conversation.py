@@ -23,7 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "GREETING", "GREETING_WORDS", "SHORT_TURN", "accepts", "asks_something", "blend_query", "conversation_text",
-           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "without_connectives", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "tells_something", "told_in"]
+           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "without_connectives", "without_greeting", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "tells_something", "told_in"]
 
 COURTESY_WORDS = frozenset({
     "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
@@ -210,6 +210,34 @@ def without_connectives(turn: str) -> str:
     while (m := _CONNECTIVE.match(rest)) is not None and re.search(r"\w", rest[m.end():]) is not None:
         rest = rest[m.end():]
     return rest
+
+
+# A greeting that opens a turn ("good morning", "hi there", "hello again", "morning all"), with the greeting's own
+# question after it ("how are you"), then the punctuation before the rest.
+_OPENING_GREETING = re.compile(
+    r"^\W*(?:(?:(?:good|lovely|happy)\s+)?(?:morning|afternoon|evening)|good\s+day|hi|hiya|hello|hey|heya|howdy|"
+    r"greetings|gm)(?:\s+(?:there|all|everyone|again|friend))?\b[\s,.:;!-]*"
+    r"(?:(?:how(?:'s|\s+is)\s+it\s+going|how\s+(?:are|r)\s+(?:you|u|ya|things)(?:\s+today)?)\b[\s,.:;!?-]*)?",
+    re.IGNORECASE)
+
+
+def without_greeting(turn: str) -> str:
+    """``turn`` without the greeting that opens it, when a request or a question follows ("good morning what
+    should we do today" -> "what should we do today", "Hi! Where do I live?"): the greeting's words say nothing
+    of what is asked, and in one embedding with a short request they pull it towards every fact alike. A turn
+    that is only a greeting, or goes on with courtesy or news ("good morning, thanks", "hi, I moved to Cork"), is
+    left as written: what asks nothing stays a courtesy turn, and what tells is read by the rules for telling.
+
+    >>> without_greeting("good morning what should we do today"), without_greeting("Good morning!")
+    ('what should we do today', 'Good morning!')
+    >>> without_greeting("Hi there, how are you? Any ideas for dinner?"), without_greeting("Hi, I moved to Cork.")
+    ('Any ideas for dinner?', 'Hi, I moved to Cork.')
+    """
+    m = _OPENING_GREETING.match(turn)
+    if m is None or m.end() == 0:
+        return turn
+    rest = turn[m.end():]
+    return rest if re.search(r"\w", rest) is not None and asks_something(rest) else turn
 
 
 def points_back(turn: str) -> bool:
