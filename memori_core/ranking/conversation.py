@@ -341,10 +341,22 @@ def tells_news(turn: str) -> bool:
 
 def tells_something(turn: str) -> bool:
     """Whether a turn tells rather than asks: more than :data:`SHORT_TURN` words ("my cello weekends" is a search),
+    or fewer said as a sentence about the asker, "I" or "we" then a verb ("I moved to Cork.", "We got a puppy!");
     no question or request (:func:`asks_something`), and no acceptance of what the conversation offered
     (:func:`accepts`). "Big news, I got the job at Monzo!!" tells; "Can I take my iron with coffee?" asks.
 
     >>> tells_something("Big news, I got the job at Monzo!!"), tells_something("my cello weekends")
     (True, False)
+    >>> tells_something("I moved to Cork."), tells_something("I need a recipe")
+    (True, False)
     """
-    return len(turn.split()) > SHORT_TURN and not asks_something(turn) and not accepts(turn)
+    return ((len(turn.split()) > SHORT_TURN or _SAID_OF_THE_ASKER.match(turn) is not None)
+            and not asks_something(turn) and not accepts(turn))
+
+
+# A short sentence about the asker: "I" or "we" and a verb in the past or a state ("I moved to Cork.", "We got a
+# puppy!", "I'm pregnant!", "I've quit smoking."), not a want or a need, which asks ("I need a recipe").
+_SAID_OF_THE_ASKER = re.compile(
+    r"^\W*(?:i|we)(?:'m|'ve|\s+am|\s+are|\s+have|\s+has|\s+just|\s+finally|\s+(?!need|want|wonder|would|should|"
+    r"could|can|might|may|must|will|wish|hope)[a-z]+(?:ed|ew|ot|ught|ft|st|ve|ld|nd|id|ade|oke|ame|ent|an|ung|ank|"
+    r"ove|ost|old|eft|ut|it))\b[^?]*[.!]?\s*$", re.IGNORECASE)
