@@ -202,14 +202,15 @@ DRUG_NAME = rf"(?:{_DRUGS}|{_DRUG_STEMS})"
 """A medicine's name, from the list or by its USAN/INN stem (a regex alternation, matched case-insensitively)."""
 # A drug as a fact names it after "takes" or "on": "takes metformin", "on daily warfarin", "taking her amlodipine".
 _A_DRUG = rf"\s+(?:(?:daily|a|an|some|their|her|his)\s+)?{DRUG_NAME}\b"
-# What one takes by the day that is no medicine: a way to travel, a habit, a lesson ("takes the bus every day",
-# "takes walks each morning", "takes Spanish lessons twice a day"), or an article, a possessive, a pronoun or a
+# What one takes by the day that is no medicine: a way to travel, a habit, a lesson, a meal, a time ("takes the bus
+# every day", "takes walks each morning", "takes yoga twice a day", "takes lunch", "takes forever"), or an article, a possessive, a pronoun or a
 # number that opens something else ("takes the dog", "takes her kids", "takes it easy").
 _TAKEN_NOT_A_DOSE = (
     r"(?:the|a|an|my|his|her|their|our|your|its|it|them|him|me|us|this|that|these|those|one|two|three|some|any|no|"
     r"time|care|turns|part|place|notes?|photos?|pictures?|selfies?|walks?|naps?|showers?|baths?|breaks?|calls?|"
     r"meetings?|orders?|lessons?|classes|courses?|buses|bus|trains?|tubes?|trams?|ferr(?:y|ies)|metro|subway|taxis?|"
-    r"cabs?|ubers?|cars?|bikes?|lifts?|elevators?|stairs|public|advantage|charge|pride|responsibility|over)\b")
+    r"cabs?|ubers?|cars?|bikes?|lifts?|elevators?|stairs|public|advantage|charge|pride|responsibility|over|forever|"
+    r"ages|long|yoga|pilates|spin|dance|swimming|lunch|breakfast|dinner|tea|coffee|off|out|up)\b")
 DAILY_DOSE = (
     rf"\b(?:takes?|taking)\s+(?!{_TAKEN_NOT_A_DOSE})[a-z][\w-]*"
     r"(?:\s+(?!(?:out|in|up|off|over|home|back|along|there|to|for|with|at|on|around|\w+ing|lessons?|classes|walks?)\b)"
