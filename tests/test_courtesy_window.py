@@ -12,6 +12,7 @@ from llama_index.core.base.llms.types import ChatMessage, MessageRole
 
 from memori_core import ChromaStore, RecallEngine
 from memori_core.query import extract_query_and_context, recent_turns
+from memori_core.ranking.conversation import without_greeting
 from memori_core.tool_queries import is_courtesy_turn
 from memori_langchain import human_query_and_context
 from memori_llamaindex._common import user_query_and_context
@@ -122,24 +123,17 @@ def test_engine_recalls_for_a_greeting_followed_by_a_request(minilm):
     assert engine.recall("good evening, what should I do this weekend", "u")
 
 
-@pytest.mark.parametrize(("turn", "question"), [
+@pytest.mark.parametrize(("turn", "read"), [
     ("good morning what should we do today", "what should we do today"),
     ("Hi there, how are you? Any ideas for dinner?", "Any ideas for dinner?"),
     ("Morning! Where do I live?", "Where do I live?"),
     ("hey, what should I practise today?", "what should I practise today?"),
+    # a greeting alone, before news or thanks, and a word that only starts like one: as written
+    *((turn, turn) for turn in ("Good morning!", "good morning, how are you", "Hi, I moved to Cork.", "hello, thanks",
+                                "high blood pressure, what should I eat?")),
 ])
-def test_a_greeting_before_a_question_is_cut_so_the_question_is_read_on_its_words(turn, question):
-    from memori_core.ranking.conversation import without_greeting
-
-    assert without_greeting(turn) == question
-
-
-@pytest.mark.parametrize("turn", ["Good morning!", "good morning, how are you", "Hi, I moved to Cork.",
-                                  "hello, thanks", "high blood pressure, what should I eat?"])
-def test_a_greeting_alone_or_before_news_and_a_word_that_only_starts_like_one_stay_as_written(turn):
-    from memori_core.ranking.conversation import without_greeting
-
-    assert without_greeting(turn) == turn
+def test_a_greeting_before_a_question_is_cut_so_the_question_is_read_on_its_words(turn, read):
+    assert without_greeting(turn) == read
 
 
 def test_engine_ranks_a_greeting_then_a_question_as_the_question_alone(minilm):
