@@ -58,10 +58,6 @@ _SOME = r"(?<!\ba )(?<!\ban )(?<!\bany )(?<!\bone )(?<!\bper )(?<!\bnew )(?<!\bt
 _POSSESSIVE = re.compile(rf"{_SOME}\b(?:the\s+)?users?['\u2019]s?(?![\w'\u2019])", re.IGNORECASE)
 _ASKED = re.compile(rf"\b(?P<aux>{'|'.join(_AUXILIARIES)})\s+{_SOME}(?:the\s+)?user\b(?!['\u2019])",
                     re.IGNORECASE)
-# "does the user" with one of the user's own verbs after it ("does the user live", not "does the user get
-# redirected"): the store's reading, where a query may be about an app's users.
-_ASKED_VERB = re.compile(rf"\b(?P<aux>does|doesn't)\s+{_SOME}(?:the\s+)?user\s+(?P<verb>[^\W\d_]+)\b",
-                         re.IGNORECASE)
 # Words that may stand between "the user" and its verb ("does the user still smoke", "the user currently lives").
 _ADVERB = (r"(?:[^\W\d_]{3,}ly|only|still|also|ever|never|always|often|sometimes|now|just|already|first|then|"
            r"again|even|not|too|once|mostly|rarely|seldom)")
@@ -106,6 +102,11 @@ _SAME_AUXILIARIES = ("did|didn't|can|can't|could|couldn't|will|won't|would|would
 _USERS_NOUN = (rf"(?!\s+(?:{PERSON}|pets?|dogs?|cats?|puppy|kitten|surgery|operation|appointments?|doctor|dentist|"
                r"hospital|gp|school|job|flight|trip|wedding|birthday|diet|allergy|allergies|medication|meds|car|house|"
                r"flat|home|family)\b)")
+# "does the user" / "did the user" with a verb after it, its adverbs skipped ("does the user still smoke", "did the
+# user already pay"): the store's reading, where a query may be about an app's users ("does the user get
+# redirected"), so it reads the verb as the user's own only when the query names no product's user.
+_ASKED_VERB = re.compile(rf"\b(?P<aux>does|doesn't|did|didn't)\s+{_SOME}(?:the\s+)?user{_USERS_NOUN}\s+"
+                         rf"(?P<adv>{_ADVERBS})(?P<verb>[^\W\d_]+)\b", re.IGNORECASE)
 _ASKED_AS_IT_IS = re.compile(rf"\b(?P<aux>{_SAME_AUXILIARIES})\s+{_SOME}(?:the\s+)?user\b(?!['\u2019]){_USERS_NOUN}",
                              re.IGNORECASE)
 # "the user" after a conjunction, the subject of the verb after it ("when the user visits Paris" -> "when I visit
@@ -228,7 +229,8 @@ def the_user_in_first_person(query: str) -> str:
     """``query`` with "the user" that reads as the memory's user in the first person, and nothing else changed:
     "user's" / "the user's" -> "my", "the user" before one of the user's own verbs -> "I" with the verb the
     first person's ("the user lives in" -> "I live in", "where does the user work" -> "where do I work", "is the
-    user vegan" -> "am I vegan"). Someone's user ("my user's password"), a user of software ("where does the
+    user vegan" -> "am I vegan"), adverbs between kept ("does the user still smoke" -> "do I still smoke", "did the
+    user already pay" -> "did I already pay", "is the user logged in" -> "am I logged in"). Someone's user ("my user's password"), a user of software ("where does the
     user get redirected after login", "user roles"), other users and bare keywords are left as written, and no
     question mark is added: a LangGraph store's search may be any app's, and its first page is
     ``engine.recall`` of this query.
@@ -244,7 +246,7 @@ def the_user_in_first_person(query: str) -> str:
     if "user" not in query.casefold():
         return query
     out = _POSSESSIVE.sub("my", query)
-    out = _ASKED_VERB.sub(_do_i, out)
+    out = _ASKED_VERB.sub(partial(_do_i, app=names_a_products_user(query)), out)
     out = _ASKED.sub(lambda m: m[0] if m["aux"].casefold() in ("does", "doesn't")
                      else _capitalized(_AUXILIARIES[m["aux"].casefold()], m["aux"]) + " I", out)
     return _SUBJECT.sub(_i_verb, out)
@@ -255,12 +257,14 @@ def _i_verb(m: re.Match[str]) -> str:
     return f"I {m['adv']}{_first_person(m['verb'])}"
 
 
-def _do_i(m: re.Match[str]) -> str:
-    """ "does the user live" -> "do I live"; "does the user get redirected" as it is."""
-    if m["verb"].casefold() not in _BASE_VERBS:
+def _do_i(m: re.Match[str], app: bool) -> str:
+    """ "does the user live" -> "do I live", "does the user still smoke" -> "do I still smoke", "did the user
+    already pay" -> "did I already pay"; in a query about an app's user (``app``) only the user's own verbs
+    ("does the user get redirected" as it is)."""
+    if app and m["verb"].casefold() not in _BASE_VERBS:
         return m[0]
-    aux = "do" if m["aux"].casefold() == "does" else "don't"
-    return f"{_capitalized(aux, m['aux'])} I {m['verb']}"
+    aux = {"does": "do", "doesn't": "don't"}.get(m["aux"].casefold(), m["aux"])
+    return f"{_capitalized(aux, m['aux'])} I {m['adv']}{m['verb']}"
 
 
 def is_courtesy_turn(query: str, *, tokenizer: str = "unicode", stemmer: str | None = "english") -> bool:

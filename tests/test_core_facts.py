@@ -89,6 +89,15 @@ def test_a_turn_telling_rather_than_asking_gets_only_the_core_facts_it_touches(e
     assert sorted(contents(engine.recall(OFF_TOPIC, "u"))) == sorted([ALLERGY, MEDICATION])  # the asker's own
 
 
+@pytest.mark.parametrize("news", ["I moved to Cork.", "We got a zebra!", "I sold the zebra."])
+def test_a_short_sentence_telling_news_about_the_asker_gets_only_the_core_facts_it_touches(engine: RecallEngine,
+                                                                                            news: str) -> None:
+    # issue 20 #2: four words or fewer, said as "I" or "we" and a verb, tell as a longer turn does
+    seed(engine, "u")
+    assert engine.recall(news, "u") == []
+    assert sorted(contents(engine.recall("I need zebra ideas", "u"))) == sorted([ALLERGY, MEDICATION])  # a want asks
+
+
 def test_a_turn_qualifying_a_request_just_made_keeps_the_core_facts(engine: RecallEngine) -> None:
     seed(engine, "u")
     qualifier = "Something cheap though, payday is only next week."

@@ -12,6 +12,7 @@ from llama_index.core.base.llms.types import ChatMessage, MessageRole
 
 from memori_core import ChromaStore, RecallEngine
 from memori_core.query import extract_query_and_context, recent_turns
+from memori_core.ranking.conversation import without_greeting
 from memori_core.tool_queries import is_courtesy_turn
 from memori_langchain import human_query_and_context
 from memori_llamaindex._common import user_query_and_context
@@ -120,3 +121,27 @@ def test_engine_recalls_for_a_greeting_followed_by_a_request(minilm):
     engine.add("u", ["User loves hiking and wild swimming.", "User lives in Bristol.",
                      "User plays five-a-side football on Wednesdays."])
     assert engine.recall("good evening, what should I do this weekend", "u")
+
+
+@pytest.mark.parametrize(("turn", "read"), [
+    ("good morning what should we do today", "what should we do today"),
+    ("Hi there, how are you? Any ideas for dinner?", "Any ideas for dinner?"),
+    ("Morning! Where do I live?", "Where do I live?"),
+    ("hey, what should I practise today?", "what should I practise today?"),
+    # a greeting alone, before news or thanks, and a word that only starts like one: as written
+    *((turn, turn) for turn in ("Good morning!", "good morning, how are you", "Hi, I moved to Cork.", "hello, thanks",
+                                "high blood pressure, what should I eat?")),
+])
+def test_a_greeting_before_a_question_is_cut_so_the_question_is_read_on_its_words(turn, read):
+    assert without_greeting(turn) == read
+
+
+def test_engine_ranks_a_greeting_then_a_question_as_the_question_alone(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("kim", ["User loves hiking.", "User is learning the guitar.", "User is vegetarian.",
+                       "User works as a nurse.", "User is training for a marathon."])
+    for question in ("what should I practise today?", "what should we do today"):
+        alone = [(f.content, round(f.rank_score, 6)) for f in engine.recall(question, "kim")]
+        assert [(f.content, round(f.rank_score, 6)) for f in engine.recall("good morning " + question, "kim")] == alone
+    assert [f.content for f in engine.recall("hey, what should I practise today?", "kim")][:1] == \
+        ["User is learning the guitar."]

@@ -57,3 +57,21 @@ def test_a_turn_bringing_in_someone_else_or_a_conversation_naming_them_keeps_the
     for turn in ("Daniel wants burgers tonight. What should I get?", "Who should I call about it?",
                  "What should I cook for the kids?", "Can I video call my grandchildren?"):
         assert own_first(turn, texts) is None, turn
+
+
+def test_a_question_for_the_askers_own_slot_puts_their_fact_first_though_the_turn_before_named_the_other() -> None:
+    texts = ["User's sister lives in Paris.", "User lives in Seoul with their husband Jae."]
+    before = ["My sister moved to Paris."]
+    for question in ("Where do I live?", "What city do I live in?"):
+        assert own_first(question, texts, before).tolist() == [1, 0], question
+    assert own_first("Where does my sister live?", texts, before) is None  # her slot, asked for
+    # a fact about the sister filling no slot the question asks for stays where the conversation put it
+    assert own_first("Where do I live?", ["User's sister Ana is a nurse.", texts[1]], ["My sister Ana visited."]) is None
+
+
+def test_the_engine_ranks_the_askers_home_first_after_a_turn_about_the_sisters_move(minilm) -> None:
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    eng.add("kim", ["User lives in Seoul with their husband Jae."], created_at="2026-06-01T07:02:00+09:00")
+    eng.add("kim", ["User's sister lives in Paris."], created_at="2026-06-03T09:00:00+09:00")
+    facts = eng.recall("Where do I live?", "kim", context=["My sister moved to Paris."])
+    assert [f.content for f in facts] == ["User lives in Seoul with their husband Jae.", "User's sister lives in Paris."]

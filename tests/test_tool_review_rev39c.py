@@ -54,6 +54,11 @@ def test_the_tools_leave_a_courtesy_turn_as_written(query: str) -> None:
     ("where does the user live", "where do I live"),
     ("the user's diet", "my diet"),
     ("is the user vegetarian?", "am I vegetarian?"),
+    # issue 20 #4: an adverb between "the user" and its verb, and "did"
+    ("does the user still smoke", "do I still smoke"),
+    ("did the user already pay", "did I already pay"),
+    ("is the user logged in", "am I logged in"),
+    ("does the user see an error after submitting", "does the user see an error after submitting"),
 ])
 def test_the_store_reads_only_the_memorys_user_in_the_first_person(query: str, read: str) -> None:
     assert the_user_in_first_person(query) == read

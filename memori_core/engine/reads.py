@@ -40,6 +40,7 @@ from ..ranking.conversation import (
     leans_on_the_conversation,
     tells_something,
     without_connectives,
+    without_greeting,
 )
 from ..ranking.asking import query_terms
 from ..ranking.concerns import question_concerns
@@ -368,6 +369,8 @@ class ReadPath(Answers, GateSignals, Judging):
         asks for nothing (:meth:`_unasked`), of a general question, or of a personal one (:meth:`_personal`)."""
         query, entity_id, limit, where, at = request.query, request.entity_id, request.limit, request.where, request.at
         conversation, read = request.conversation, request.turns
+        if request.query_vector is None:
+            query = without_greeting(query)  # "good morning what should we do today": read on the question's words
         if read and request.query_vector is None:
             query = with_referent(query, read)  # "What should I feed him?" after "... a beagle named Max.": Max
         # One freshness check per call, at its start; the copy is used again below (under the lock: a write

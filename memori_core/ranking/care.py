@@ -177,6 +177,7 @@ _DRUGS = _words(
     "losec", "protonix", "singulair", "ventolin", "symbicort", "seretide", "advair", "flovent", "spiriva",
     "flomax", "cialis", "viagra", "valtrex", "accutane", "roaccutane", "suboxone", "imitrex", "topamax", "fosamax",
     "aricept", "sinemet", "paxlovid", "microgynon", "yasmin", "mirena", "baclofen", "tizanidine", "modafinil",
+    "zyrtec", "claritin", "clarityn", "benadryl", "piriton", "xyzal", "telfast", "reactine",
 )
 DRUG_ENDINGS: dict[str, tuple[str, ...]] = {
     "blood pressure": ("pril", "sartan", "olol", "dipine", "thiazide", "semide"),
@@ -201,11 +202,30 @@ DRUG_NAME = rf"(?:{_DRUGS}|{_DRUG_STEMS})"
 """A medicine's name, from the list or by its USAN/INN stem (a regex alternation, matched case-insensitively)."""
 # A drug as a fact names it after "takes" or "on": "takes metformin", "on daily warfarin", "taking her amlodipine".
 _A_DRUG = rf"\s+(?:(?:daily|a|an|some|their|her|his)\s+)?{DRUG_NAME}\b"
+# What one takes by the day that is no medicine: a way to travel, a habit, a lesson, a meal, a time ("takes the bus
+# every day", "takes walks each morning", "takes yoga twice a day", "takes lunch", "takes forever"), or an article, a possessive, a pronoun or a
+# number that opens something else ("takes the dog", "takes her kids", "takes it easy").
+_TAKEN_NOT_A_DOSE = (
+    r"(?:the|a|an|my|his|her|their|our|your|its|it|them|him|me|us|this|that|these|those|one|two|three|some|any|no|"
+    r"time|care|turns|part|place|notes?|photos?|pictures?|selfies?|walks?|naps?|showers?|baths?|breaks?|calls?|"
+    r"meetings?|orders?|lessons?|classes|courses?|buses|bus|trains?|tubes?|trams?|ferr(?:y|ies)|metro|subway|taxis?|"
+    r"cabs?|ubers?|cars?|bikes?|lifts?|elevators?|stairs|public|advantage|charge|pride|responsibility|over|forever|"
+    r"ages|long|yoga|pilates|spin|dance|swimming|lunch|breakfast|dinner|tea|coffee|off|out|up)\b")
+DAILY_DOSE = (
+    rf"\b(?:takes?|taking)\s+(?!{_TAKEN_NOT_A_DOSE})[a-z][\w-]*"
+    r"(?:\s+(?!(?:out|in|up|off|over|home|back|along|there|to|for|with|at|on|around|\w+ing|lessons?|classes|walks?)\b)"
+    r"[a-z0-9][\w-]*)?"
+    r"(?=\s+(?:(?:every|each)\s+(?:single\s+)?(?:day|morning|evening|night)|daily|nightly|at\s+bedtime|before\s+bed|"
+    r"(?:once|twice|three\s+times|four\s+times|\d\s+times)\s+(?:a|per|each)\s+day|every\s+\d+\s+hours)\b)"
+)
+"""A daily dose, whatever is taken (the words up to its times, which it looks ahead at): "takes Zyrtec every day", "take Allegra each morning", "taking Xyzal twice a
+day". A medicine's name may be a brand no list holds; taking it by the day names it one. What one takes by the day
+that is no medicine (a bus, a walk, a lesson, a shower: :data:`_TAKEN_NOT_A_DOSE`) is not (a regex)."""
 CARRIED_MEDICINE = (
     r"\b(?:insulin|inhalers?|puffers?|epi-?pens?|adrenaline\s+pens?|cpap|glucose\s+(?:monitor|sensor)s?|"
     r"libre\s+sensors?|dexcom|pill\s+organi[sz]ers?|medications?|medicines?|meds|prescriptions?|diabet\w*|"
     r"asthma\w*|epilep\w*|anaphyla\w*)\b"
-    rf"|\b(?:takes?|taking|on){_A_DRUG}"
+    rf"|\b(?:takes?|taking|on){_A_DRUG}|{DAILY_DOSE}"
 )
 """A medicine or a medical device the user takes or relies on (insulin, an inhaler, an EpiPen, a CPAP machine,
 "takes levothyroxine"), or a condition that needs one at hand (diabetes, asthma, epilepsy, anaphylaxis): what
@@ -223,7 +243,7 @@ _CARE_TERMS = re.compile(
     r"sober|sobriety|recovering\s+alcoholic|alcoholism|alcohol\s+(?:addiction|dependence)|"
     r"(?:aa|alcoholics\s+anonymous)\s+meetings?|"
     r"(?:gluten|lactose|dairy|nut|peanut|alcohol)[-\s]free)\b"
-    rf"|\b(?:takes?|taking|took|on){_A_DRUG}"
+    rf"|\b(?:takes?|taking|took|on){_A_DRUG}|{DAILY_DOSE}"
     rf"|\b(?:switched|changed|moved)\b[^.]{{0,40}}\bto\s+(?:{_DRUGS}|{_DRUG_STEMS})\b"
     rf"|\boff\s+(?:{OFF_FOODS})\b"
     r"|\b(?:doctor|gp|dietitian|dietician)\b[^.]{0,30}\b(?:told|advised|wants|said)\b[^.]{0,30}"

@@ -26,7 +26,7 @@ import numpy as np
 from ..text import analyzer
 
 __all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "GREETING", "GREETING_WORDS", "SHORT_TURN", "accepts", "asks_something", "blend_query", "conversation_text",
-           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "without_connectives", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "tells_something", "told_in",
+           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "without_connectives", "without_greeting", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "tells_something", "told_in",
            "reads_as_courtesy", "terms_of"]
 
 COURTESY_WORDS = frozenset({
@@ -245,6 +245,34 @@ def without_connectives(turn: str) -> str:
     return rest
 
 
+# A greeting that opens a turn ("good morning", "hi there", "hello again", "morning all"), with the greeting's own
+# question after it ("how are you"), then the punctuation before the rest.
+_OPENING_GREETING = re.compile(
+    r"^\W*(?:(?:(?:good|lovely|happy)\s+)?(?:morning|afternoon|evening)|good\s+day|hi|hiya|hello|hey|heya|howdy|"
+    r"greetings|gm)(?:\s+(?:there|all|everyone|again|friend))?\b[\s,.:;!-]*"
+    r"(?:(?:how(?:'s|\s+is)\s+it\s+going|how\s+(?:are|r)\s+(?:you|u|ya|things)(?:\s+today)?)\b[\s,.:;!?-]*)?",
+    re.IGNORECASE)
+
+
+def without_greeting(turn: str) -> str:
+    """``turn`` without the greeting that opens it, when a request or a question follows ("good morning what
+    should we do today" -> "what should we do today", "Hi! Where do I live?"): the greeting's words say nothing
+    of what is asked, and in one embedding with a short request they pull it towards every fact alike. A turn
+    that is only a greeting, or goes on with courtesy or news ("good morning, thanks", "hi, I moved to Cork"), is
+    left as written: what asks nothing stays a courtesy turn, and what tells is read by the rules for telling.
+
+    >>> without_greeting("good morning what should we do today"), without_greeting("Good morning!")
+    ('what should we do today', 'Good morning!')
+    >>> without_greeting("Hi there, how are you? Any ideas for dinner?"), without_greeting("Hi, I moved to Cork.")
+    ('Any ideas for dinner?', 'Hi, I moved to Cork.')
+    """
+    m = _OPENING_GREETING.match(turn)
+    if m is None or m.end() == 0:
+        return turn
+    rest = turn[m.end():]
+    return rest if re.search(r"\w", rest) is not None and asks_something(rest) else turn
+
+
 def points_back(turn: str) -> bool:
     """Whether a turn points back at something the conversation named ("it", "that", "there", "them", "the same").
 
@@ -346,10 +374,22 @@ def tells_news(turn: str) -> bool:
 
 def tells_something(turn: str) -> bool:
     """Whether a turn tells rather than asks: more than :data:`SHORT_TURN` words ("my cello weekends" is a search),
+    or fewer said as a sentence about the asker, "I" or "we" then a verb ("I moved to Cork.", "We got a puppy!");
     no question or request (:func:`asks_something`), and no acceptance of what the conversation offered
     (:func:`accepts`). "Big news, I got the job at Monzo!!" tells; "Can I take my iron with coffee?" asks.
 
     >>> tells_something("Big news, I got the job at Monzo!!"), tells_something("my cello weekends")
     (True, False)
+    >>> tells_something("I moved to Cork."), tells_something("I need a recipe")
+    (True, False)
     """
-    return len(turn.split()) > SHORT_TURN and not asks_something(turn) and not accepts(turn)
+    return ((len(turn.split()) > SHORT_TURN or _SAID_OF_THE_ASKER.match(turn) is not None)
+            and not asks_something(turn) and not accepts(turn))
+
+
+# A short sentence about the asker: "I" or "we" and a verb in the past or a state ("I moved to Cork.", "We got a
+# puppy!", "I'm pregnant!", "I've quit smoking."), not a want or a need, which asks ("I need a recipe").
+_SAID_OF_THE_ASKER = re.compile(
+    r"^\W*(?:i|we)(?:'m|'ve|\s+am|\s+are|\s+have|\s+has|\s+just|\s+finally|\s+(?!need|want|wonder|would|should|"
+    r"could|can|might|may|must|will|wish|hope)[a-z]+(?:ed|ew|ot|ught|ft|st|ve|ld|nd|id|ade|oke|ame|ent|an|ung|ank|"
+    r"ove|ost|old|eft|ut|it))\b[^?]*[.!]?\s*$", re.IGNORECASE)

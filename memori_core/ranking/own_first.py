@@ -19,9 +19,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from .care import kin_holder, names_them, outside_holder
-from .implications import asked_about
+from .implications import asked_about, asked_slots
 from .kin import kin_named, relative_of
 from .names import is_not_a_name
+from ..slots import slot_keys
 
 __all__ = ["asks_for_oneself", "own_first"]
 
@@ -58,10 +59,24 @@ def own_first(question: str, texts: Sequence[str], read: Sequence[str] = ()) -> 
     if len(texts) < 2 or not asks_for_oneself(question):
         return None
     said = "\n".join((question, *read))
-    other = np.fromiter((_about_someone_else(t, said) for t in texts), dtype=bool, count=len(texts))
+    mine = _own_slots(question)
+    other = np.fromiter((_about_someone_else(t, question if _fills_for_another(t, mine) else said) for t in texts),
+                        dtype=bool, count=len(texts))
     if not other.any() or other.all() or not other[: int((~other).sum())].any():
         return None  # none, all, or already after the asker's own
     return np.concatenate((np.flatnonzero(~other), np.flatnonzero(other)))
+
+
+def _own_slots(question: str) -> frozenset[str]:
+    """The slots of the asker's own life the question asks to recall ("residence" for "Where do I live?")."""
+    return frozenset(k.split(":", 1)[1] for k in asked_slots(question) if k.startswith("user:"))
+
+
+def _fills_for_another(text: str, slots: frozenset[str]) -> bool:
+    """Whether a fact fills one of ``slots`` for someone other than the user ("User's sister lives in Paris." for
+    "residence"): a question asking for the asker's own slot is not about them, even when the turns before named
+    them ("My sister moved to Paris." then "Where do I live?")."""
+    return bool(slots) and any(k.split(":", 1)[1] in slots and not k.startswith("user:") for k in slot_keys(text))
 
 
 # Who "User's X" / "My X" is when X is a person outside the family (a relative is read by kin.relative_of).
