@@ -4,7 +4,9 @@ once they have run, so capture reads what the agent's own ``remember`` stored fo
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -80,6 +82,14 @@ class AfterTools:
         self._lock = threading.Lock()
         self._waiting: OrderedDict[tuple[str, Lane], list[Waiting]] = OrderedDict()
         self._count = 0
+        _ALL.add(self)
+
+    def _after_fork_in_child(self) -> None:
+        # The turns waiting at the fork are the parent's runs': the parent captures them. A child that kept them
+        # would capture them again at its own close or flush (a new lock: a parent thread may have held it).
+        self._lock = threading.Lock()
+        self._waiting = OrderedDict()
+        self._count = 0
 
     def keep(self, entity_id: str, turn: Waiting) -> list[tuple[str, Waiting]]:
         """Keep ``turn``; returns the (entity, turn) pairs the bound let go of, to be captured now."""
@@ -116,3 +126,16 @@ class AfterTools:
             self._waiting.clear()
             self._count = 0
         return out
+
+
+_ALL: weakref.WeakSet[AfterTools] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    """In a forked child: every middleware's record of turns waiting for their tools starts empty."""
+    for waiting in list(_ALL):
+        waiting._after_fork_in_child()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
