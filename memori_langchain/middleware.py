@@ -175,7 +175,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     model recalled and is about to update; a run that ended elsewhere, in another middleware's hook, at the
     recursion limit or at a human-in-the-loop interrupt, at the thread's next turn, :meth:`flush` or
     ``engine.close()``, never at another thread's turn, which cannot tell whether that run is still going; with no
-    thread id, each run takes only its own turn):
+    thread id, each run takes only its own turn, and any later model call takes one that waited
+    :data:`~memori_langchain._after_tools.ALONE_WAITS` (five minutes): such a run has no next turn of its own):
     capture then reads what the agent's own ``remember`` stored, and stores the fact once, in the agent's
     words), the turn is handed to ``extractor``
     (default :class:`~memori_core.extraction.RuleBasedFactExtractor`: only
@@ -365,6 +366,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         # with no thread id, another run's): its run may be between its model's recall_memory and update_memory
         # (flush() and the engine's close take those).
         self._after_tools_ran(entity, [lane])
+        # Thread-less runs' turns that waited ALONE_WAITS: their runs ended unseen (none of them has a next turn).
+        self._all_tools_ran(self._after_tools.take_overdue())
         if self._unanswered is not None:
             # The user's turns no model answered, in any thread (this one's too): the oldest first.
             self._unanswered.discard(entity, _turn_key(entity, thread, messages[-1]))
@@ -588,8 +591,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         self._all_tools_ran()
         return await super().aflush(timeout)
 
-    def _all_tools_ran(self) -> None:
-        for entity, turn in self._after_tools.take_all():
+    def _all_tools_ran(self, turns: Sequence[tuple[str, Waiting]] | None = None) -> None:
+        """Queue the captures of ``turns`` (default: every turn waiting for its tools)."""
+        for entity, turn in self._after_tools.take_all() if turns is None else turns:
             self._submit(turn.messages, entity, turn.thread, turn.since, turn.began)
 
     def _tools_ran_before_close(self, lanes: Any, seconds: float) -> None:
