@@ -274,6 +274,12 @@ class Lanes:
         with self._cond:
             return self._cond.wait_for(lambda: self._pending == 0, timeout)
 
+    def wait_for(self, entity_id: str, timeout: float | None) -> bool:
+        """Wait until no job of ``entity_id`` is queued or running (at most ``timeout`` seconds; ``None``: no
+        limit); ``True`` when none is."""
+        with self._cond:
+            return self._cond.wait_for(lambda: entity_id not in self._waiting, timeout)
+
     def stopping(self) -> str | None:
         """Why jobs are being dropped (the engine is closing over an unreachable store), else ``None``: a job
         asks before its first store request."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -187,7 +188,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     are dropped with a warning, and counted (:attr:`capture_stats`). A turn
     whose capture a store outage kept from the store (skipped by the engine's outage breaker, or failed with a
     timeout or a refused connection) is held in the process and captured once the store answers: at the next
-    capture this middleware queues while the breaker is closed (any user's turn), or at :meth:`flush`; in
+    capture this middleware queues while the breaker is closed (any user's turn), before the recall of the user's next
+    model call once the store may answer (waited for at most
+    :data:`~memori_core.capture.background.HELD_BEFORE_RECALL_SECONDS`: that answer knows what was said during the
+    outage), or at :meth:`flush`; in
     order, with its own said-at time, once (an attempt that reached the store and may have stored it is
     looked for first, by its message id). It holds the latest
     :data:`~memori_core.capture.OUTAGE_TURNS_KEPT` of each user (1024 in all): the oldest is dropped with a
@@ -519,6 +523,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     def wrap_model_call(self, request: ModelRequest, handler: Handler) -> ModelResponse:
         """Inject the block into this call's system message, call the model, then queue the turn's capture."""
         config, entity, since, began = self._begin_call(request)
+        if self.capture:  # the user's turns an outage held, stored before this recall reads
+            self._captures.store_held_before(self.engine, entity)
         try:
             response = handler(self._with_block(request, self._recall(request, config, entity).block()))
         except BaseException:  # no answer: the user's next answered turn captures this one
@@ -530,6 +536,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     async def awrap_model_call(self, request: ModelRequest, handler: AsyncHandler) -> ModelResponse:
         """Async :meth:`wrap_model_call` (``engine.arecall``; the capture is queued the same way)."""
         config, entity, since, began = self._begin_call(request)
+        if self.capture and self._captures.holds(entity):  # (the wait in a worker thread: the loop goes on)
+            await asyncio.to_thread(self._captures.store_held_before, self.engine, entity)
         try:
             response = await handler(self._with_block(request, await self._recall(request, config, entity).ablock()))
         except BaseException:  # a raised call, or a stream the client abandoned (cancelled)
