@@ -317,3 +317,29 @@ def test_the_first_answer_after_an_outage_is_given_what_the_user_said_during_it(
         asyncio.run(service.asay("Where do I live?", "2026-11-03T08:00:00+00:00"))
     block = service.model.system_texts()[asked]
     assert "User lives in Porto." in block and "Lisbon" not in block
+
+
+def test_turns_tried_again_before_the_store_answered_are_not_logged_as_captured_again(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # Issue 21 review: "capturing again" was logged when the cool-down ended, the store still down.
+    service = Service(10.0)
+    engine, memori, clock = service.engine, service.memori, service.clock
+    faults = _store_down(engine)
+    service.say("I moved to Porto.", "2026-11-02T10:00:00+00:00")
+    assert memori.flush(WAIT).held == 1
+    clock.advance(10)  # the cool-down is over; the store is still down
+    with caplog.at_level(logging.INFO, logger="memori_langchain"):
+        assert memori.flush(WAIT).held == 1
+    said = [r.getMessage() for r in caplog.records if "a store outage kept from the store" in r.getMessage()]
+    assert said == ["MemoriMiddleware: trying again 1 turn(s) a store outage kept from the store: the first asks "
+                    "the store whether it answers (those it does not take are held again)"]
+    faults.disarm()
+    clock.advance(10)
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="memori_langchain"):
+        service.say("Where do I live?", "2026-11-03T08:00:00+00:00")  # the held turn asks the store, before recall
+    said = [r.getMessage() for r in caplog.records]
+    tried = said.index("MemoriMiddleware: trying again 1 turn(s) a store outage kept from the store: the first "
+                       "asks the store whether it answers (those it does not take are held again)")
+    assert said.index("MemoriMiddleware: the store answers again; memory is used again") > tried
+    assert _valid(engine) == ["User lives in Porto."]

@@ -217,7 +217,11 @@ class BackgroundCapture:
         if breaker is not None and breaker.is_open and (not due or breaker.retry_in() > 0):
             return []
         taken = self._held.take()
-        if taken:
+        if taken and breaker is not None and breaker.is_open:  # the cool-down is over: not known to answer yet
+            self.logger.info("%s: trying again %d turn(s) a store outage kept from the store: the first asks the "
+                             "store whether it answers (those it does not take are held again)", self.owner,
+                             len(taken))
+        elif taken:
             self.logger.info("%s: capturing again %d turn(s) a store outage kept from the store", self.owner,
                              len(taken))
         holders: list[BackgroundCapture] = []
