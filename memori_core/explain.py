@@ -178,6 +178,10 @@ class RecallReport:
             + f"{'bm25':>7}  {'lex':>5}  {'bonus':>6}  " + (f"{'affin':>6}  " if with_affinity else "")
             + f"{'score':>7}  {'':<15}  {'passed by':<16}  fact"
         )
+        ranks = [c.rank for c in self.candidates]
+        if ranks != sorted(ranks):  # the rows' order is not the rank's: say which is which
+            head += ("\nrows: in recall's order (a core fact it appends is listed last, a fact the question "
+                     "implies where recall puts it); 'rank' is each fact's place by score in the pool, not its row")
         lines = [head, cols, "-" * len(cols)]
         for c in self.candidates:
             text = c.content if len(c.content) <= width else c.content[: width - 1] + "…"

@@ -274,6 +274,12 @@ class Lanes:
         with self._cond:
             return self._cond.wait_for(lambda: self._pending == 0, timeout)
 
+    def wait_for(self, entity_id: str, timeout: float | None) -> bool:
+        """Wait until no job of ``entity_id`` is queued or running (at most ``timeout`` seconds; ``None``: no
+        limit); ``True`` when none is."""
+        with self._cond:
+            return self._cond.wait_for(lambda: entity_id not in self._waiting, timeout)
+
     def stopping(self) -> str | None:
         """Why jobs are being dropped (the engine is closing over an unreachable store), else ``None``: a job
         asks before its first store request."""
@@ -352,13 +358,15 @@ class Lanes:
 
     def _after_fork_in_child(self) -> None:
         # A forked child inherits the pool object without its threads (it would never run a job) and the parent's
-        # queue (the parent runs those captures): it starts empty, with a pool of its own made on first use.
+        # queue (the parent runs those captures): it starts empty, with a pool of its own made on first use. The
+        # close hooks stay: their owners (an adapter built before the fork, gunicorn --preload) are the child's
+        # copies, whose work at close is the child's own (each owner leaves what it inherited to the parent).
         self._cond = threading.Condition()
         self._waiting = {}
         self._pending = self._running = self._dropped = self._unreached = 0
         self._closing, self._drop_reason = False, None
         self._pool = None
-        self._close_hooks = weakref.WeakKeyDictionary()
+        self._close_hooks = weakref.WeakKeyDictionary(self._close_hooks)
 
     def _drain(self, entity_id: str, item: _Item) -> None:
         while True:

@@ -321,6 +321,25 @@ def _said_at(value: Any, name: str = "said_at") -> datetime | None:
         raise MemoryToolError(said if "(e.g." in said else f"{said} (e.g. 2026-03-01T18:30:00+01:00)") from None
 
 
+def _as_of(value: Any) -> tuple[datetime | None, dict[str, str]]:
+    """A ``recall``'s ``as_of``, read as ``memori recall --as-of`` and the Python API read it (one rule): an ISO 8601
+    date or time, one without an offset taken as UTC (a date alone: its start), and the answer's ``note`` saying
+    so; ``(time, {})`` for one with its offset or none given."""
+    if value is None:
+        return None, {}
+    if not isinstance(value, str):
+        raise MemoryToolError("as_of must be an ISO 8601 time, e.g. 2026-03-01T18:30:00+01:00")
+    try:
+        when = check_time(value, "as_of", warns=False)
+    except ValueError as exc:
+        raise MemoryToolError(f"{exc} (e.g. 2026-03-01T18:30:00+01:00)") from None
+    try:
+        check_time(value, "as_of", needs_zone=True)
+    except ValueError:  # (it was read above: only the offset is missing)
+        return when, {"note": f"as_of {value} has no offset, so it was read as UTC"}
+    return when, {}
+
+
 def _edit_said_at(value: Any) -> tuple[datetime | None, dict[str, str]]:
     """An edit's ``said_at`` (``update``, ``delete``, ``restore``, ``cancel``) read as ``add`` reads it: a time later
     than now (a client's clock ahead) is read as now, and the answer's ``note`` says so; else ``(time, {})``."""
@@ -553,15 +572,15 @@ def build_server(
         `facts` is empty and `message` says so. Ask as the user would ("my allergies"; "the user" is read so).
         For a follow-up that leans on earlier turns ("What should I pack?", "And for dinner?"), pass the user's
         earlier turns in `context` (oldest first, newest last; the newest 3 are read by default), or make `query`
-        self-contained ("what to pack for my trip to Japan"). `as_of` (ISO 8601 with its offset): recall the
-        facts that were valid then (e.g. a replayed chat), default now. A question about what memory holds ("What
+        self-contained ("what to pack for my trip to Japan"). `as_of` (ISO 8601; without an offset it is read as
+        UTC, and `note` says so): recall the facts that were valid then (e.g. a replayed chat), default now. A question about what memory holds ("What
         do you remember about me?") gets the user's newest facts, as `list` gives them (`more`: there are more)."""
         config = live().config  # a courtesy turn read with the engine's analyzer
         who, query = whose(ctx), as_the_user_asks(check_tool_text(query, "query"), tokenizer=config.tokenizer,
                                                   stemmer=config.stemmer)  # "user allergies": "my ..."
         if limit is not None and not 1 <= limit <= MAX_PAGE:
             raise MemoryToolError(f"limit must be 1..{MAX_PAGE}")
-        earlier, when = _context(context), _said_at(as_of, "as_of")
+        earlier, (when, note) = _context(context), _as_of(as_of)
         if not explain and when is None and asks_what_memory_holds(query):
             # "What do you remember about me?" asks for every fact, not the limit most relevant (recall_memory's)
             return await _everything(live(), who, limit)
@@ -573,7 +592,7 @@ def build_server(
         out: dict[str, Any] = {"facts": [_fact(f) for f in facts]}
         if not facts:
             out["message"] = NOTHING_RELEVANT
-        return {**out, **extra}
+        return {**out, **note, **extra}
 
     async def add(facts: list[str], core: bool | None = None, said_at: str | None = None,
                   ctx: Context = None) -> dict[str, Any]:

@@ -343,30 +343,35 @@ class MemoryTools:
         return functools.partial(read_back, exc)
 
     # -- remember ---------------------------------------------------------------------------------
-    def remember(self, entity_id: str, text: Any, core: Any = None, *, said_at: datetime | None = None) -> str:
+    def remember(self, entity_id: str, text: Any, core: Any = None, *, said_at: datetime | None = None,
+                 session_id: str | None = None) -> str:
         """Store ``text`` as one of ``entity_id``'s facts (a leading "The user" written "User", as capture writes
         it: :func:`check_fact_text`), as a model's write (:mod:`memori_core.tool_writes`): not again when a valid
         fact says it already (answered with that fact's id), ending the facts it replaces (named in the answer),
         core when it is a care fact unless ``core`` (``True`` / ``False``) says otherwise. ``said_at``: when the
         turn the tool runs in was said, when its caller knows it (the LangChain tools read it from the agent's
         state), the fact's ``created_at`` as capture dates the same turn's facts; ``None`` (or a time to come):
-        now."""
+        now. ``session_id``: the conversation it runs in (the LangChain tools give the run's thread), stored as the
+        fact's session as capture stores the same turn's facts."""
         text, core, when = check_fact_text(text), check_core_arg(core), said_before_now(said_at)
-        return self._guard(entity_id, "remember", "saved", lambda _: self._write(entity_id, text, core, when),
+        return self._guard(entity_id, "remember", "saved",
+                           lambda _: self._write(entity_id, text, core, when, session_id),
                            _remembered, lambda exc: self._remembered_after(entity_id, text, exc, when))
 
-    async def aremember(self, entity_id: str, text: Any, core: Any = None, *, said_at: datetime | None = None) -> str:
+    async def aremember(self, entity_id: str, text: Any, core: Any = None, *, said_at: datetime | None = None,
+                        session_id: str | None = None) -> str:
         """Async :meth:`remember`."""
         text, core, when = check_fact_text(text), check_core_arg(core), said_before_now(said_at)
-        return await self._aguard(entity_id, "remember", "saved", lambda _: self._awrite(entity_id, text, core, when),
+        return await self._aguard(entity_id, "remember", "saved",
+                                  lambda _: self._awrite(entity_id, text, core, when, session_id),
                                   _remembered, lambda exc: self._remembered_after(entity_id, text, exc, when))
 
-    def _write(self, entity_id: str, text: str, core: bool | None,
-               said_at: datetime | None = None) -> tuple[ToolWrite, str]:
+    def _write(self, entity_id: str, text: str, core: bool | None, said_at: datetime | None = None,
+               session_id: str | None = None) -> tuple[ToolWrite, str]:
         # One writer of the user's statements at a time: a capture of the same fact, running meanwhile, is seen
         # by the plan or sees this write (memori_core.capture.statements).
         with STATEMENTS.held(entity_id):
-            plan = plan_write(self.engine, entity_id, text, core, said_at)
+            plan = replace(plan_write(self.engine, entity_id, text, core, said_at), session_id=session_id)
             if plan.same is not None and plan.to_come is None:
                 if _recore(plan, core):
                     self.engine.update(entity_id, plan.same.id, core=plan.core)
@@ -378,10 +383,10 @@ class MemoryTools:
                 plan = replace(plan, instead=held_instead(self.engine, entity_id, fid))
             return _settled(plan, fid, settle_repeats(self.engine, entity_id, [fid], began))
 
-    async def _awrite(self, entity_id: str, text: str, core: bool | None,
-                      said_at: datetime | None = None) -> tuple[ToolWrite, str]:
+    async def _awrite(self, entity_id: str, text: str, core: bool | None, said_at: datetime | None = None,
+                      session_id: str | None = None) -> tuple[ToolWrite, str]:
         async with STATEMENTS.aheld(entity_id):
-            plan = await aplan_write(self.engine, entity_id, text, core, said_at)
+            plan = replace(await aplan_write(self.engine, entity_id, text, core, said_at), session_id=session_id)
             if plan.same is not None and plan.to_come is None:
                 if _recore(plan, core):
                     await self.engine.aupdate(entity_id, plan.same.id, core=plan.core)

@@ -107,6 +107,9 @@ class ToolWrite:
     to_come_id: str | None = None
     expires_at: datetime | None = None
     """When ``text`` stops holding: a plan's day over (:func:`~memori_core.extraction.rules.date_stated`)."""
+    session_id: str | None = None
+    """The conversation the write was made in (a LangChain run's thread), stored as its facts' session, as capture
+    stores the same turn's facts."""
 
     def stored_as(self, ids: Sequence[str]) -> ToolWrite:
         """This plan once ``engine.add`` stored it (``ids``: what it returned for :func:`stored_by`'s facts, then
@@ -329,6 +332,8 @@ def stored_by(plan: ToolWrite) -> dict[str, Any]:
     stored = {"facts": [plan.text, *plan.keeps], "core": [plan.core, *(is_core_write(t) for t in plan.keeps)]}
     if plan.expires_at is not None:  # a plan ends when its day is over; what of an ended fact still holds does not
         stored["expires_at"] = [plan.expires_at, *(None for _ in plan.keeps)]
+    if plan.session_id is not None:
+        stored["session_id"] = plan.session_id
     return stored
 
 
@@ -357,7 +362,8 @@ def _coming(plan: ToolWrite) -> dict[str, Any]:
     replaces (a second write: the text itself is valid now)."""
     assert plan.to_come is not None
     return {"facts": [plan.to_come.fact], "core": [is_core_write(plan.to_come.fact)],
-            "valid_from": plan.to_come.start, **_superseding(plan.to_come_ends)}
+            "valid_from": plan.to_come.start, **_superseding(plan.to_come_ends),
+            **({"session_id": plan.session_id} if plan.session_id is not None else {})}
 
 
 def store_plan(engine: Any, entity_id: str, plan: ToolWrite, said_at: datetime | None = None,

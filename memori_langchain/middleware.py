@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -175,7 +176,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     model recalled and is about to update; a run that ended elsewhere, in another middleware's hook, at the
     recursion limit or at a human-in-the-loop interrupt, at the thread's next turn, :meth:`flush` or
     ``engine.close()``, never at another thread's turn, which cannot tell whether that run is still going; with no
-    thread id, each run takes only its own turn):
+    thread id, each run takes only its own turn, and any later model call takes one that waited
+    :data:`~memori_langchain._after_tools.ALONE_WAITS` (five minutes): such a run has no next turn of its own):
     capture then reads what the agent's own ``remember`` stored, and stores the fact once, in the agent's
     words), the turn is handed to ``extractor``
     (default :class:`~memori_core.extraction.RuleBasedFactExtractor`: only
@@ -186,7 +188,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     are dropped with a warning, and counted (:attr:`capture_stats`). A turn
     whose capture a store outage kept from the store (skipped by the engine's outage breaker, or failed with a
     timeout or a refused connection) is held in the process and captured once the store answers: at the next
-    capture this middleware queues while the breaker is closed (any user's turn), or at :meth:`flush`; in
+    capture this middleware queues while the breaker is closed (any user's turn), before the recall of the user's next
+    model call once the store may answer (waited for at most
+    :data:`~memori_core.capture.background.HELD_BEFORE_RECALL_SECONDS`: that answer knows what was said during the
+    outage), or at :meth:`flush`; in
     order, with its own said-at time, once (an attempt that reached the store and may have stored it is
     looked for first, by its message id). It holds the latest
     :data:`~memori_core.capture.OUTAGE_TURNS_KEPT` of each user (1024 in all): the oldest is dropped with a
@@ -365,6 +370,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         # with no thread id, another run's): its run may be between its model's recall_memory and update_memory
         # (flush() and the engine's close take those).
         self._after_tools_ran(entity, [lane])
+        # Thread-less runs' turns that waited ALONE_WAITS: their runs ended unseen (none of them has a next turn).
+        self._all_tools_ran(self._after_tools.take_overdue())
         if self._unanswered is not None:
             # The user's turns no model answered, in any thread (this one's too): the oldest first.
             self._unanswered.discard(entity, _turn_key(entity, thread, messages[-1]))
@@ -516,6 +523,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     def wrap_model_call(self, request: ModelRequest, handler: Handler) -> ModelResponse:
         """Inject the block into this call's system message, call the model, then queue the turn's capture."""
         config, entity, since, began = self._begin_call(request)
+        if self.capture:  # the user's turns an outage held, stored before this recall reads
+            self._captures.store_held_before(self.engine, entity)
         try:
             response = handler(self._with_block(request, self._recall(request, config, entity).block()))
         except BaseException:  # no answer: the user's next answered turn captures this one
@@ -527,6 +536,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     async def awrap_model_call(self, request: ModelRequest, handler: AsyncHandler) -> ModelResponse:
         """Async :meth:`wrap_model_call` (``engine.arecall``; the capture is queued the same way)."""
         config, entity, since, began = self._begin_call(request)
+        if self.capture and self._captures.holds(entity):  # (the wait in a worker thread: the loop goes on)
+            await asyncio.to_thread(self._captures.store_held_before, self.engine, entity)
         try:
             response = await handler(self._with_block(request, await self._recall(request, config, entity).ablock()))
         except BaseException:  # a raised call, or a stream the client abandoned (cancelled)
@@ -588,8 +599,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         self._all_tools_ran()
         return await super().aflush(timeout)
 
-    def _all_tools_ran(self) -> None:
-        for entity, turn in self._after_tools.take_all():
+    def _all_tools_ran(self, turns: Sequence[tuple[str, Waiting]] | None = None) -> None:
+        """Queue the captures of ``turns`` (default: every turn waiting for its tools)."""
+        for entity, turn in self._after_tools.take_all() if turns is None else turns:
             self._submit(turn.messages, entity, turn.thread, turn.since, turn.began)
 
     def _tools_ran_before_close(self, lanes: Any, seconds: float) -> None:

@@ -28,7 +28,7 @@ from memori_core.memory_tools import DESCRIPTIONS, TOOL_NAMES, MemoryToolError, 
 from memori_core.tool_arguments import argument_models
 
 from ._messages import state_said_at, state_zone
-from ._recall import entity_of_run, logger
+from ._recall import entity_of_run, logger, thread_of_run
 
 _INJECTED = frozenset({"runtime"})
 """Arguments LangChain itself puts into a tool call's input (in an agent its ``ToolRuntime`` replaces one the
@@ -87,12 +87,17 @@ class _Bound:
         return entity_of_run("memory_tools", self.entity_id, config, context)
 
     @staticmethod
-    def zoned(op: str, runtime: ToolRuntime | None, kwargs: dict[str, Any]) -> dict[str, Any]:
+    def zoned(op: str, config: RunnableConfig | None, runtime: ToolRuntime | None,
+              kwargs: dict[str, Any]) -> dict[str, Any]:
         """``kwargs``, and for a listing (recall, list) the zone of the turn the agent answers (its state's last
         human message), which the ``<memori_context>`` block writes its times in too; UTC without one. A
         ``remember`` (and an ``update_memory``, ``forget_memory``, ``restore_memory`` and ``cancel_plan``) is dated
-        when that message says it was said, as capture dates the turn's facts."""
+        when that message says it was said, as capture dates the turn's facts; a ``remember`` is stored in the run's
+        thread (its session), as capture stores the turn's facts."""
         state = getattr(runtime, "state", None)
+        if op == "remember":
+            return {**kwargs, "said_at": state_said_at(state),
+                    "session_id": thread_of_run(config or getattr(runtime, "config", None), runtime)}
         if op in _DATED:
             return {**kwargs, "said_at": state_said_at(state)}
         return {**kwargs, "tz": state_zone(state)} if op in _LISTINGS else kwargs
@@ -104,7 +109,7 @@ class _Bound:
                 **kwargs: Any) -> str:
             entity = self.entity(config, runtime)
             try:
-                return method(entity, **self.zoned(op, runtime, _by_name(op, given, kwargs)))
+                return method(entity, **self.zoned(op, config, runtime, _by_name(op, given, kwargs)))
             except MemoryToolError as exc:
                 raise ToolException(str(exc)) from exc
 
@@ -117,7 +122,7 @@ class _Bound:
                       **kwargs: Any) -> str:
             entity = self.entity(config, runtime)
             try:
-                return await method(entity, **self.zoned(op, runtime, _by_name(op, given, kwargs)))
+                return await method(entity, **self.zoned(op, config, runtime, _by_name(op, given, kwargs)))
             except MemoryToolError as exc:
                 raise ToolException(str(exc)) from exc
 

@@ -8,6 +8,7 @@ tests/test_server_held_captures.py does the same over a real ``chroma run`` kill
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -42,8 +43,8 @@ class Service:
         self.clock = Clock(1000.0)
         self.engine = engine = _engine(cooldown, self.clock)
         self.memori = MemoriMiddleware(engine=engine, capture=True)
-        model = RecordingChatModel(messages=iter(["Noted."] * 100))
-        self.agent = create_agent(model, tools=[], middleware=[self.memori])
+        self.model = RecordingChatModel(messages=iter(["Noted."] * 100))
+        self.agent = create_agent(self.model, tools=[], middleware=[self.memori])
 
     def say(self, text: str, at: str, config: dict[str, Any] = ANA) -> None:
         self.agent.invoke({"messages": [HumanMessage(text, additional_kwargs={"created_at": at})]}, config)
@@ -294,3 +295,51 @@ def test_turns_still_held_when_the_process_ends_are_counted_in_the_log(tmp_path:
     assert len(outage) == 1 and outage[0].endswith(
         "(ConnectError); background captures skipped or failed meanwhile: 2 (not stored; the adapters that held "
         "some say how many they still hold)")
+
+
+@pytest.mark.parametrize("run", ["sync", "async"])
+def test_the_first_answer_after_an_outage_is_given_what_the_user_said_during_it(run: str) -> None:
+    # Tester j28 (app8): the held "I moved to Porto" was stored only after the next turn was answered, so the first
+    # answer after the store came back still read "lives in Lisbon".
+    service = Service(10.0)
+    engine, memori, clock = service.engine, service.memori, service.clock
+    service.say("I live in Lisbon.", "2026-11-01T09:00:00+00:00")
+    assert memori.flush(WAIT).completed == 1
+    faults = _store_down(engine)
+    service.say("I moved to Porto.", "2026-11-02T10:00:00+00:00")
+    assert memori.flush(WAIT).held == 1
+    faults.disarm()
+    clock.advance(10)  # the cool-down is over: no flush between the outage and the next turn
+    asked = len(service.model.calls)
+    if run == "sync":
+        service.say("Where do I live?", "2026-11-03T08:00:00+00:00")
+    else:
+        asyncio.run(service.asay("Where do I live?", "2026-11-03T08:00:00+00:00"))
+    block = service.model.system_texts()[asked]
+    assert "User lives in Porto." in block and "Lisbon" not in block
+
+
+def test_turns_tried_again_before_the_store_answered_are_not_logged_as_captured_again(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # Issue 21 review: "capturing again" was logged when the cool-down ended, the store still down.
+    service = Service(10.0)
+    engine, memori, clock = service.engine, service.memori, service.clock
+    faults = _store_down(engine)
+    service.say("I moved to Porto.", "2026-11-02T10:00:00+00:00")
+    assert memori.flush(WAIT).held == 1
+    clock.advance(10)  # the cool-down is over; the store is still down
+    with caplog.at_level(logging.INFO, logger="memori_langchain"):
+        assert memori.flush(WAIT).held == 1
+    said = [r.getMessage() for r in caplog.records if "a store outage kept from the store" in r.getMessage()]
+    assert said == ["MemoriMiddleware: trying again 1 turn(s) a store outage kept from the store: the first asks "
+                    "the store whether it answers (those it does not take are held again)"]
+    faults.disarm()
+    clock.advance(10)
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="memori_langchain"):
+        service.say("Where do I live?", "2026-11-03T08:00:00+00:00")  # the held turn asks the store, before recall
+    said = [r.getMessage() for r in caplog.records]
+    tried = said.index("MemoriMiddleware: trying again 1 turn(s) a store outage kept from the store: the first "
+                       "asks the store whether it answers (those it does not take are held again)")
+    assert said.index("MemoriMiddleware: the store answers again; memory is used again") > tried
+    assert _valid(engine) == ["User lives in Porto."]

@@ -200,3 +200,30 @@ def test_engine_close_captures_a_turn_still_waiting_for_its_tools(
     reopened.close()
 
 
+
+
+def test_a_thread_less_runs_turn_that_ended_unseen_is_captured_by_a_later_run_once_it_waited_alone_waits(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 20: with no thread id, no later run ever took such a turn: it waited for flush() or the engine's close.
+    from _helpers import Clock
+    from memori_langchain import _after_tools
+
+    clock = Clock(1000.0)
+    monkeypatch.setattr(_after_tools, "monotonic", clock)
+    engine = ungated_engine(HashEmbedder())
+    memori = MemoriMiddleware(engine=engine, capture=True)
+    agent = booking_agent(engine, memori, call("recall_memory", 1, query="diet"), middleware=(GuardrailAfterTools(),))
+    with pytest.raises(RuntimeError, match="guardrail"):
+        agent.invoke({"messages": [HumanMessage("I am vegetarian. What do I eat?")]}, config(None))
+
+    def another_request() -> None:
+        other = create_agent(replies(AIMessage("Hello!")), tools=memory_tools(engine), middleware=[memori])
+        other.invoke({"messages": [HumanMessage("Hello there.")]}, {"configurable": {"entity_id": "eve"}})
+        queued_captures_done(memori)
+
+    clock.advance(_after_tools.ALONE_WAITS - 1)
+    another_request()
+    assert engine.list("dana") == []  # its run may still be in its tool loop
+    clock.advance(1)
+    another_request()
+    assert [f.content for f in engine.list("dana")] == ["User is vegetarian."]

@@ -126,7 +126,7 @@ def test_recall_where_explains_and_says_when_the_filter_left_nothing(moved: tupl
     assert code == 0, err
     assert "User lives in Lyon." in out.split("\n\n")[-1] and "User lives in Paris." not in out
     code, out, _ = run(["recall", "-e", "alice", "where does the user live", *where], capsys)
-    assert (code, out) == (0, "(nothing recalled: no fact matching --where passed the relevance threshold)\n")
+    assert (code, out) == (0, "(nothing recalled: no fact matching --where passed the relevance gate)\n")
 
 
 @pytest.mark.parametrize("where", ['{"created_at": {"$gte": "yesterday"}}', '{"topic": {"$near": 1}}', "[1]",

@@ -383,7 +383,7 @@ def test_import_repairs_an_older_update_of_a_replaced_fact_and_says_which_line_o
     assert code == 0, err
     assert out == "imported 2 fact(s) into 'u' (texts embedded)\n"
     assert err.count("memori: warning:") == 1  # once, by its line, not again by import_
-    assert err.startswith("memori: warning: line 2: the record (fact 'berlin') is the text an update gave a fact "
+    assert err.startswith(f"memori: warning: {dump}, line 2: the record (fact 'berlin') is the text an update gave a fact "
                           "already replaced by 'munich'")
     code, exported, err = run(["export", "-e", "u", "--path", str(tmp_path / "mem")], capsys)
     [berlin] = [r for r in map(json.loads, exported.splitlines()) if r["id"] == "berlin"]
@@ -443,7 +443,7 @@ def test_import_refuses_a_repeated_id_and_writes_nothing(tmp_path: Path, capsys)
         {"id": "f2", "text": "User has two cats."}]) + "\n", encoding="utf-8")
     code, out, err = run(["import", "-e", "u", "-i", str(dump), "--path", str(tmp_path)], capsys)
     assert code == 2 and out == ""
-    assert "memori: error: line 3: the same id 'f2' as line 2, with a different text" in err
+    assert f"memori: error: {dump}, line 3: the same id 'f2' as line 2, with a different text" in err
     assert [r["text"] for r in _records(tmp_path, "u", capsys)] == ["User likes tea."]
 
 
@@ -464,7 +464,7 @@ def test_import_numbers_a_conflicting_repeat_by_its_line_counting_blank_lines(tm
                     '{"text": "user likes TEA", "created_at": "2024-02-01"}\n', encoding="utf-8")
     code, out, err = run(["import", "-e", "ann", "-i", str(dump), "--path", str(tmp_path)], capsys)
     assert code == 2 and out == ""
-    assert ("memori: error: line 4: the same fact as line 2 ('User likes tea.'; a record without an \"id\" is "
+    assert (f"memori: error: {dump}, line 4: the same fact as line 2 ('User likes tea.'; a record without an \"id\" is "
             "identified by its normalised text), with a different text, created_at") in err
 
 
@@ -516,7 +516,7 @@ def test_import_reports_the_first_bad_line_and_writes_nothing(line2: str, messag
                     encoding="utf-8")
     code, out, err = run(["import", "-e", "u", "-i", str(dump), "--path", str(tmp_path)], capsys)
     assert (code, out) == (2, "")
-    assert err.startswith(f"memori: error: {message}"), err
+    assert err.startswith(f"memori: error: {dump}, {message}"), err  # the file named
     assert err.count("\n") == 1 and "records[" not in err
     assert [r["id"] for r in _records(tmp_path, "u", capsys)] == [kept]  # line 1 was not written either
 
@@ -526,7 +526,7 @@ def test_import_of_text_that_is_not_utf8_is_an_error(tmp_path: Path, capsys) -> 
     dump.write_bytes(b'{"text": "ok"}\n{"text": "caf\xe9"}\n')
     code, out, err = run(["import", "-e", "u", "-i", str(dump), "--path", str(tmp_path / "mem")], capsys)
     assert (code, out) == (2, "")
-    assert "line 2:" in err and "not UTF-8" in err
+    assert f"{dump}, line 2: not UTF-8 text" in err
 
 
 def test_import_of_empty_input_imports_nothing(tmp_path: Path, monkeypatch, capsys) -> None:

@@ -268,3 +268,40 @@ def test_forked_children_leave_the_parents_held_turn_to_the_parent_which_stores_
     turn("ana", "Thanks.")
     cello = [f for f in engine.list("ana") if f.content == "User plays the cello."]
     assert [f.times_seen for f in cello] == [1]
+
+
+@pytest.mark.server
+def test_a_middleware_built_before_the_fork_stores_the_childs_waiting_turn_at_the_childs_close_not_the_parents(
+        chroma_server) -> None:
+    # rev40e finding 5: the child's capture pool started with no close hooks, so its engine.close() never captured
+    # the turns its middleware held for their tools (gunicorn --preload: the middleware is built before the fork).
+    from langchain.agents import create_agent
+    from langchain_core.messages import HumanMessage
+
+    from memori_langchain import MemoriMiddleware, memory_tools
+    from test_capture_waits_for_another_threads_tool_loop import GuardrailAfterTools, call, replies
+
+    host, port = chroma_server
+    engine = http_engine(port, f"t_{uuid.uuid4().hex}")
+    memori = MemoriMiddleware(engine=engine, capture=True)
+
+    def ended_after_its_tools(user: str, said: str) -> None:
+        """``user``'s run, whose answer called a tool, ends in another middleware's raise after it: the turn waits."""
+        agent = create_agent(replies(call("recall_memory", 1, query="diet")), tools=memory_tools(engine),
+                             middleware=[memori, GuardrailAfterTools()])
+        with pytest.raises(RuntimeError, match="guardrail"):
+            agent.invoke({"messages": [HumanMessage(said)]},
+                         {"configurable": {"entity_id": user, "thread_id": f"t-{user}"}})
+
+    ended_after_its_tools("ana", "I am vegetarian. What do I eat?")  # the parent's turn, waiting at the fork
+
+    def child_work() -> tuple[bool, int, int]:
+        ended_after_its_tools("ben", "I play the cello. What should I practise?")
+        closed = engine.close()  # the worker shuts down without flush()
+        return closed, memori.capture_stats.completed, memori.capture_stats.dropped
+
+    assert Child(child_work).said() == repr((True, 1, 0))  # its own turn alone, stored at its close
+    assert [f.content for f in engine.list("ben")] == ["User plays the cello."]
+    assert engine.list("ana") == []  # the parent's waiting turn was left to the parent
+    assert memori.flush(timeout=GUARD)
+    assert [(f.content, f.times_seen) for f in engine.list("ana")] == [("User is vegetarian.", 1)]

@@ -398,3 +398,20 @@ def test_update_forget_and_restore_are_dated_from_the_agents_last_message_as_rem
     assert [(v.content, v.valid_to) for v in versions] == [
         ("User lives in Berlin.", said[0]), ("User lives in Paris.", said[1]), ("User lives in Berlin.", None)]
     assert tools_engine.get("ann", [chess]) == []  # forgotten (at its turn's time: nothing it deletes is newer)
+
+
+@pytest.mark.parametrize("run", ["sync", "async"])
+def test_remember_stores_its_fact_in_the_runs_thread_as_capture_stores_the_turns_facts(tools_engine, run):
+    # Tester j28 (app1): a remembered fact had no session, the captured facts of the same thread had "t1".
+    import asyncio
+
+    model = replies(call("remember", "c1", text="User plays the cello in an orchestra."), AIMessage("Noted."))
+    agent = create_agent(model, memory_tools(tools_engine), middleware=[MemoriMiddleware(tools_engine, capture=True)])
+    said = {"messages": [HumanMessage("Remember that I play the cello in an orchestra.")]}
+    config = {"configurable": {"entity_id": "ann", "thread_id": "t1"}}
+    if run == "sync":
+        agent.invoke(said, config)
+    else:
+        asyncio.run(agent.ainvoke(said, config))
+    assert [(f.content, f.session_id) for f in tools_engine.list("ann")] == [
+        ("User plays the cello in an orchestra.", "t1")]

@@ -907,7 +907,7 @@ async def test_recall_reads_the_earlier_turns_a_follow_up_passes_in_context(hash
     assert all(refused.values())  # a blank, a number and a turn over the limit are refused too
 
 
-async def test_recall_as_of_reads_the_facts_valid_then_checked_like_said_at() -> None:
+async def test_recall_as_of_reads_the_facts_valid_then_and_a_time_without_offset_as_utc_as_the_cli_does() -> None:
     # Tester j19 (finding 11): an MCP client could date its writes but not recall as of a date.
     engine = ungated_engine()
     async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
@@ -919,8 +919,11 @@ async def test_recall_as_of_reads_the_facts_valid_then_checked_like_said_at() ->
         garbled = await s.call_tool("recall", {"query": "Where do I live?", "as_of": "11/01/2026"})
     assert [f["text"] for f in before["facts"]] == ["User lives in Berlin."]
     assert [f["text"] for f in now["facts"]] == ["User moved to Munich."]
-    assert naive.isError and naive.content[0].text == \
-        "recall: as_of '2026-11-01T12:00:00' has no offset: add the user's (e.g. +01:00, or Z for UTC)"
+    # One rule with `memori recall --as-of` (issue 21 review: the CLI took what the tool refused): no offset is UTC.
+    assert not naive.isError
+    naive_answer = json.loads(naive.content[0].text)
+    assert [f["text"] for f in naive_answer["facts"]] == ["User lives in Berlin."]
+    assert naive_answer["note"] == "as_of 2026-11-01T12:00:00 has no offset, so it was read as UTC"
     assert garbled.isError and "as_of '11/01/2026' is not an ISO 8601 time" in garbled.content[0].text
 
 

@@ -198,3 +198,19 @@ def test_langchain_documents_and_llamaindex_nodes_carry_the_rule() -> None:
     nodes = IndexRetriever(engine=eng, entity_id="u", k=3).retrieve("plays the cello")
     assert [n.node.metadata["passed_by"] for n in nodes] == ["cosine", "core"]
     assert "passed_by" in nodes[0].node.excluded_llm_metadata_keys
+
+
+def test_explain_table_says_its_rank_column_is_by_score_when_the_rows_are_in_another_order() -> None:
+    # Issue 21 review: a core fact recall appends is listed last with rank 2 under a row ranked 3: a reader took
+    # the rank column for the row order.
+    from _helpers import ungated_engine
+
+    engine = ungated_engine(limit=1)
+    engine.add("u", ["User is allergic to peanuts."], core=True)
+    engine.add("u", ["User likes hiking in the Alps.", "User plays chess on Sundays."])
+    report = engine.explain("Where do I like hiking?", "u")
+    assert [c.rank for c in report.candidates] == [1, 3, 2]
+    assert "'rank' is each fact's place by score in the pool, not its row" in report.table()
+    in_order = ungated_engine()
+    in_order.add("u", ["User likes hiking in the Alps."])
+    assert "not its row" not in in_order.explain("Where do I like hiking?", "u").table()

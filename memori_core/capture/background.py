@@ -36,6 +36,12 @@ limit, then the turns captured again). What the store takes is stored; what it d
 named (:mod:`memori_core.capture.held`). A process exiting right after an outage (a cron job, a queue worker)
 lost those turns with only a warning while the cool-down ran."""
 
+HELD_BEFORE_RECALL_SECONDS = 5.0
+"""At most how long a recall of a user whose turns an outage kept from the store waits for them once the store may
+answer again (:meth:`BackgroundCapture.store_held_before`): they are handed back before it reads, so that the
+first answer after the outage knows what the user said during it ("I moved to Porto" held, then "Where do I
+live?" answered from Lisbon). Past it the recall reads without them; they are still stored in the background."""
+
 
 def _after_fork_in_child() -> None:
     """In a forked child: every adapter's captures start counted from nothing (its held turns start empty too:
@@ -211,7 +217,11 @@ class BackgroundCapture:
         if breaker is not None and breaker.is_open and (not due or breaker.retry_in() > 0):
             return []
         taken = self._held.take()
-        if taken:
+        if taken and breaker is not None and breaker.is_open:  # the cool-down is over: not known to answer yet
+            self.logger.info("%s: trying again %d turn(s) a store outage kept from the store: the first asks the "
+                             "store whether it answers (those it does not take are held again)", self.owner,
+                             len(taken))
+        elif taken:
             self.logger.info("%s: capturing again %d turn(s) a store outage kept from the store", self.owner,
                              len(taken))
         holders: list[BackgroundCapture] = []
@@ -226,6 +236,24 @@ class BackgroundCapture:
             holder._queue(entry.entity_id, turn, entry.since, turn.landed if turn.may_have_landed else None,
                           again=True)
         return holders
+
+    def holds(self, entity_id: str) -> bool:
+        """Whether turns of ``entity_id`` an outage kept from the store are held (``hold``)."""
+        return self.held > 0 and any(held_id == entity_id for held_id, _ in self._held.listing())
+
+    def store_held_before(self, engine: Any, entity_id: str, seconds: float = HELD_BEFORE_RECALL_SECONDS) -> bool:
+        """Before a recall of ``entity_id``: when turns of that user are held and the store may answer (the
+        breaker is closed, or its cool-down is over: the first held capture is then the call that asks it), the
+        held turns are handed back now and the user's captures waited for, at most ``seconds``, so the recall
+        reads what was said during the outage. ``True`` when they ended in time; ``False`` when none was
+        handed back or the wait ran out (the recall reads without them, they are still stored)."""
+        if engine is None or engine.closed or not self.holds(entity_id):
+            return False
+        handed = self._hand_back(engine, due=True)
+        if not handed:
+            return False
+        self._handed_to(handed)
+        return bool(engine.capture_lanes.wait_for(entity_id, seconds))
 
     def _handed_to(self, holders: list[BackgroundCapture]) -> list[BackgroundCapture]:
         """Note (and return, with those noted before) the objects this one handed held turns back to: its next

@@ -4,8 +4,9 @@
 A capture skipped while the engine's outage breaker was open, or failed with an outage error (a timeout, a refused
 connection), stored nothing though the turn said something: "Sam and I broke up." lost that way leaves the partner
 fact valid for good. An adapter that holds such turns hands them to capture again, in order and with their own
-said-at times, once the store answers: at the next capture it queues (any user's) while the breaker is closed, or
-at its ``flush()``, which asks the store at once whether it answers (the cool-down ended early) rather than
+said-at times, once the store answers: at the next capture it queues (any user's) while the breaker is closed,
+before the recall of the user's next model call through ``MemoriMiddleware`` (waited for at most
+:data:`~memori_core.capture.background.HELD_BEFORE_RECALL_SECONDS`), or at its ``flush()``, which asks the store at once whether it answers (the cool-down ended early) rather than
 wait the cool-down out. The record is bounded per user and in all (the oldest dropped, with a warning), lives
 in the process only (a forked child starts with none: the parent captures its own); at interpreter exit the
 adapters holding turns flush them once more, within :data:`~memori_core.capture.background.HELD_AT_EXIT_SECONDS`,

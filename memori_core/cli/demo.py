@@ -65,5 +65,5 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print(report.table())
             block = format_context(report.facts)
             print("\nsystem prompt addition:")
-            print(block if block else "(nothing recalled: no fact passed the relevance threshold, so nothing is injected)")
+            print(block if block else "(nothing recalled: no fact passed the relevance gate, so nothing is injected)")
     return 0

@@ -127,7 +127,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
             return 0
     block = format_context(facts)
     matching = " matching --where" if args.where is not None else ""
-    print(block if block else f"(nothing recalled: no fact{matching} passed the relevance threshold)")
+    print(block if block else f"(nothing recalled: no fact{matching} passed the relevance gate)")
     return 0
 
 

@@ -52,8 +52,9 @@ def _record_problem(exc: Exception) -> str:
     return _NUMBERED.sub(r"field '\1'", message)
 
 
-def _read_input(args: argparse.Namespace) -> str:
-    """The import's input as text: ``-i FILE``, else standard input (UTF-8, a BOM is skipped)."""
+def _read_input(args: argparse.Namespace) -> tuple[str, str]:
+    """The import's input as text, and its name for errors (the file as given, or "standard input"): ``-i FILE``,
+    else standard input (UTF-8, a BOM is skipped)."""
     if args.input not in (None, "-"):
         try:
             with open(args.input, "rb") as f:
@@ -69,14 +70,15 @@ def _read_input(args: argparse.Namespace) -> str:
         raw = buffer.read() if buffer is not None else sys.stdin.read().encode("utf-8", "surrogateescape")
         name = "standard input"
     try:
-        return raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig"), name
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise CliError(f"line {line}: {name} is not UTF-8 text (byte {raw[exc.start]:#04x})") from None
+        raise CliError(f"{name}, line {line}: not UTF-8 text (byte {raw[exc.start]:#04x})") from None
 
 
-def _parse_records(entity: str, text: str) -> tuple[list[dict[str, Any]], list[Any], int]:
-    """Every record of the JSON Lines ``text``, validated (``line N: ...`` on the first bad one), with its vector,
+def _parse_records(entity: str, text: str, name: str) -> tuple[list[dict[str, Any]], list[Any], int]:
+    """Every record of the JSON Lines ``text`` read from ``name``, validated (``NAME, line N: ...`` on the first bad
+    one), with its vector,
     and how many lines repeated an earlier record exactly (left out: imported once, as ``import_`` does)."""
     records: list[dict[str, Any]] = []
     vectors: list[Any] = []
@@ -90,9 +92,9 @@ def _parse_records(entity: str, text: str) -> tuple[list[dict[str, Any]], list[A
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise CliError(f"line {n}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+            raise CliError(f"{name}, line {n}: not valid JSON: {exc.msg} (column {exc.colno})") from None
         if not isinstance(record, dict):
-            raise CliError(f"line {n}: expected a JSON object (one record per line), got {type(record).__name__}")
+            raise CliError(f"{name}, line {n}: expected a JSON object (one record per line), got {type(record).__name__}")
         text_field = record.get("text")
         default_id = derived_fact_id(text_field) if isinstance(text_field, str) and text_field.strip() else ""
         try:
@@ -100,14 +102,14 @@ def _parse_records(entity: str, text: str) -> tuple[list[dict[str, Any]], list[A
                 warnings.simplefilter("always", RepairedRecordWarning)
                 fact, vector = from_record(entity, record, len(records), default_id=default_id, default_seq=0, now=now)
         except (TypeError, ValueError) as exc:
-            raise CliError(f"line {n}: {_record_problem(exc)}") from None
+            raise CliError(f"{name}, line {n}: {_record_problem(exc)}") from None
         for repair in repairs:  # said once, by line (import_ repairs it again, quietly)
-            print(f"memori: warning: line {n}: {_record_problem(repair.message)}", file=sys.stderr)
+            print(f"memori: warning: {name}, line {n}: {_record_problem(repair.message)}", file=sys.stderr)
         if fact.id in seen:
             line, first, first_vector, first_record = seen[fact.id]
             differs = repeat_difference((first, first_vector, first_record), (fact, vector, record))
             if differs:
-                raise CliError(f"line {n}: " + repeat_problem(f"line {line}", first, first_record, record, differs))
+                raise CliError(f"{name}, line {n}: " + repeat_problem(f"line {line}", first, first_record, record, differs))
             repeats += 1
             continue
         seen[fact.id] = (n, fact, vector, record)
@@ -119,7 +121,7 @@ def _parse_records(entity: str, text: str) -> tuple[list[dict[str, Any]], list[A
 def cmd_import(args: argparse.Namespace) -> int:
     """``memori import``: add the records of JSON Lines written by ``memori export``."""
     # Read and validate everything before the store is opened: a bad line writes nothing.
-    records, vectors, repeats = _parse_records(args.entity, _read_input(args))
+    records, vectors, repeats = _parse_records(args.entity, *_read_input(args))
     engine = open_engine(args, embeds=True)
     reembed = args.reembed
     dims = {v.shape[0] for v in vectors if v is not None}
