@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["I_AM", "I_OR_WE_ARE", "OWN_WORDS", "PLACE_NAME", "rx", "words"]
+from ..slots import PERSON
+
+__all__ = ["I_AM", "I_OR_WE_ARE", "MY_PERSON", "MY_PERSON_NAMED", "OWN_WORDS", "PLACE_NAME", "USER_OR_THEIRS", "rx",
+           "words"]
 
 PLACE_NAME = r"(?-i:[A-Z])[\w'\u00c0-\u00ff-]+(?:\s+(?-i:[A-Z])[\w'\u00c0-\u00ff-]+){0,2}"
 """A place as a sentence names it, capitalised whatever the case of the rest: "Lisbon", "New York", "São Paulo"."""
@@ -16,6 +19,13 @@ OWN_WORDS = r"(?:i|i'm|im|i've|i'd|my|we|we're|we've|our)"
 """The words a clause of the user's own opens with, as chat types them: "I", "I'm", "im", "my", "we", "our" ...
 Followed by ``\b`` as every rule reads it, "i" and "we" also take in "i'll", "we'd" and the like; a rule adds what
 else it counts as the user's ("me", "ive", "mine")."""
+MY_PERSON = rf"(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})"
+"""One of the user's people as chat names them, with at most one word before the kin word: "my sister", "our little
+boy", "my best friend"."""
+MY_PERSON_NAMED = rf"{MY_PERSON}(?:\s+(?-i:[A-Z])[\w-]+)?"
+""":data:`MY_PERSON`, and their name when it follows: "my husband Tom", "our daughter Maya"."""
+USER_OR_THEIRS = r"User(?:'s\s+[\w' -]+?)?"
+"""The subject of a stored fact: the user, or one of theirs told by the user's: "User", "User's son Eli"."""
 
 
 def rx(pattern: str) -> re.Pattern[str]:

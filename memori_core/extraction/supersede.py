@@ -17,7 +17,7 @@ from .break_ups import broken_up_with, outlasts_a_break_up
 from .dates import SAID_TIME
 from .grammar import is_past, is_past_statement
 from .named import ENDED_STAGES, OWN_PREGNANCY, partner_of
-from .patterns import rx
+from .patterns import USER_OR_THEIRS, rx
 from .restated import takes_back
 from .same_statement import JOB_FRAME, statement_frame
 from .rewrite import article
@@ -454,7 +454,7 @@ def _new_partner(fact: str, text: str) -> bool:
 
 
 # "User is 41.", "User's son Leo is 8 years old.": an age, and nothing more.
-_PLAIN_AGE = re.compile(r"^User(?:'s\s+[\w' -]+?)?\s+is\s+(?P<age>\d{1,3})(?:\s+years?\s+old)?\s*[.!]*$")
+_PLAIN_AGE = re.compile(rf"^{USER_OR_THEIRS}\s+is\s+(?P<age>\d{{1,3}})(?:\s+years?\s+old)?\s*[.!]*$")
 
 
 def _another_age(fact: str, text: str) -> bool:
