@@ -19,7 +19,7 @@ from ..number_words import count_of, number_words
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .dates import IN_SPAN, WEEKDAY, span_days
-from .patterns import I_OR_WE_ARE, rx
+from .patterns import I_OR_WE_ARE, MY_PERSON_NAMED, rx
 from .rewrite import article, as_fact
 from .activities import PETS
 from .asides import lost_track, passing_aside
@@ -131,7 +131,7 @@ _EPHEMERAL_STATE = rx(
 # "my mum is freaking out", "My dad is furious": the passing state of someone of the user's, said with nothing more
 # ("My kids are so excited about summer break" says what about).
 _THEIR_STATE = rx(
-    rf"^(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?\s+(?:is|are|seems|looks)\s+"
+    rf"^{MY_PERSON_NAMED}\s+(?:is|are|seems|looks)\s+"
     rf"(?:so\s+|really\s+|very\s+|a\s+bit\s+|pretty\s+|super\s+|quite\s+|absolutely\s+|totally\s+)?{_STATE}"
     r"\s*(?:[.!,]|$|today\b|tonight\b|right\s+now\b|at\s+the\s+moment\b)"
 )
