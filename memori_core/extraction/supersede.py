@@ -129,12 +129,13 @@ _LIVES_WITH_ONLY = rx(
 _LIVES_IN = rx(r"^user\s+(?:\w+\s+)?(?:lives|is\s+living|is\s+based)\s+in\s+(?-i:[A-Z])")
 # "I got promoted", "I got a promotion": a change within the job ("User works at Google." still holds), unless it
 # names the new role ("promoted to senior engineer": the stored role no longer holds).
-_PROMOTED = rx(r"\b(?:promoted|promotion)\b")
+_PROMOTION = r"\b(?:promoted|promotion)"
+_PROMOTED = rx(rf"{_PROMOTION}\b")
 # "User moved from London.": a move told by where from only (no "to"): it ends the home it names.
 _MOVED_FROM = rx(
     r"\b(?:moved|relocated)\s+(?:\w+\s+)?from\s+(?P<place>[\w'-]+)(?!.*\b(?:to|into)\b)"
 )
-_PROMOTED_TO = rx(r"\b(?:promoted|promotion)\s+to\s+\w")
+_PROMOTED_TO = rx(rf"{_PROMOTION}\s+to\s+\w")
 # "User got promoted to senior engineer." and the employer of the stored job it ends ("User works at Google as an
 # engineer."): what the user's job is now; of one of theirs too ("User's sister Ana got promoted to head nurse.").
 _PROMOTED_AS = re.compile(
