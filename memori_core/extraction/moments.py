@@ -381,10 +381,11 @@ def stay_after_day(plan: str) -> timedelta:
     return _stay_length(m) if m is not None and not _RECURRING.search(plan) else timedelta(0)
 
 
+# "I have a dentist appointment", "we've got our scan", "I'm going to the clinic", "we're meeting the planner": the
+# user, or the household with "our", opening a plan.
 _APPOINTMENT = rx(
-    r"^(?:i\s+have\s+(?:a|an|my)|i've\s+got\s+(?:a|an|my)|i'm\s+going\s+to\s+the|i\s+am\s+going\s+to\s+the|"
-    r"i'm\s+seeing|i'm\s+meeting|i\s+need\s+to\s+go\s+to|we\s+have\s+(?:a|an|our)|we've\s+got\s+(?:a|an|our)|"
-    r"we're\s+going\s+to\s+the|we're\s+seeing|we're\s+meeting)\b"
+    r"^(?:(?:i\s+have|i've\s+got)\s+(?:a|an|my)|(?:we\s+have|we've\s+got)\s+(?:a|an|our)|"
+    r"(?:i'm|i\s+am|we're)\s+going\s+to\s+the|(?:i'm|we're)\s+(?:seeing|meeting)|i\s+need\s+to\s+go\s+to)\b"
 )
 
 
