@@ -115,10 +115,12 @@ _WITH_KIDS = rx(
 # "I'm Greta, 29", "Jonas, 41, dad of three, based in Aarhus": a name first, then what the user is.
 # An item with a subject of its own ("..., and I hate mornings") is a clause, not an item of the list.
 _OWN_SUBJECT = rx(r"^(?:i|i'm|im|my|we|our|he|she|they|it|you|but|so|because)\b")
+_NAME_WORD = r"[A-Z][a-z\u00e0-\u00ff]+"
+"""A word of a name, written with its capital (the patterns that read it are case-sensitive)."""
 # A given name and a family name count as one: "I'm Mei Ling, 27", "My name is Youssef Hamdy, civil engineer".
-_NAME_ITEM = re.compile(r"^[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+){0,2}$")
+_NAME_ITEM = re.compile(rf"^{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}}$")
 _BARE_PROFILE = re.compile(
-    r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+)?)(?:\s+here)?\s*,\s*(?P<items>.+)$"
+    rf"^(?P<name>{_NAME_WORD}(?:\s+{_NAME_WORD})?)(?:\s+here)?\s*,\s*(?P<items>.+)$"
     # "dmitri here, 19, comp sci at waterloo": a name typed in lower case says it is one by "here" and an age
     r"|^(?!(?:nobody|noone|everyone|everybody|someone|somebody|anyone|anybody|it|that|this|same|me)\b)"
     r"(?P<lower>[a-z]{2,12})\s+here\s*,\s*(?P<aged>\d{1,3}\s*,.+)$"
