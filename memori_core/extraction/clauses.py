@@ -16,7 +16,7 @@ from .grammar import contracted_verb, is_bare_present, is_past, is_subjectless_c
 from .introductions import being_a, role_here
 from .leading_clauses import split_leading
 from .leads import strip_lead
-from .lists import AGE_ITEM as _AGE_ITEM, PROFILE_ITEM as _PROFILE_ITEM, split_list, verb_item as _verb_item
+from .lists import AGE_ITEM as _AGE_ITEM, KIDS, PROFILE_ITEM as _PROFILE_ITEM, split_list, verb_item as _verb_item
 from .moments import NOW_WORDS, SOON
 from .pasted import split_pasted
 from .patterns import I_AM, MY_PERSON, MY_PERSON_NAMED, rx
@@ -108,10 +108,7 @@ _LIST_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 # "My name is Youssef Hamdy, civil engineer, originally from Alexandria": the name opens the same list.
 _PROFILE = rx(r"^(?P<subject>i'm|i\s+am|im|my\s+name\s+is)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s+)[^,]+)+)$")
 # "married with three kids": the status, and the children.
-_WITH_KIDS = rx(
-    r"^(?P<status>\w+)\s+with\s+(?P<kids>(?:\w+\s+)?(?:twin\s+)?(?:kids|children|girls|boys|daughters|sons)"
-    r"(?:\s+of\s+\w+)?)$"
-)
+_WITH_KIDS = rx(rf"^(?P<status>\w+)\s+with\s+(?P<kids>(?:\w+\s+)?{KIDS})$")
 # "I'm Greta, 29", "Jonas, 41, dad of three, based in Aarhus": a name first, then what the user is.
 # An item with a subject of its own ("..., and I hate mornings") is a clause, not an item of the list.
 _OWN_SUBJECT = rx(r"^(?:i|i'm|im|my|we|our|he|she|they|it|you|but|so|because)\b")
