@@ -6,11 +6,14 @@ import re
 
 from ..slots import PERSON
 
-__all__ = ["I_AM", "I_OR_WE_ARE", "MY_PERSON", "MY_PERSON_NAMED", "OWN_WORDS", "PLACE_NAME", "USER_OR_THEIRS", "rx",
+__all__ = ["CAPITAL_WORD", "I_AM", "I_OR_WE_ARE", "MY_PERSON", "MY_PERSON_NAMED", "OWN_WORDS", "PLACE_NAME", "USER_OR_THEIRS", "rx",
            "words"]
 
 PLACE_NAME = r"(?-i:[A-Z])[\w'\u00c0-\u00ff-]+(?:\s+(?-i:[A-Z])[\w'\u00c0-\u00ff-]+){0,2}"
 """A place as a sentence names it, capitalised whatever the case of the rest: "Lisbon", "New York", "São Paulo"."""
+CAPITAL_WORD = r"(?-i:[A-Z])[\w\u00c0-\u017f'-]+"
+"""A word written with its capital, as a name is, whatever the case the rest of the pattern reads: "Lisbon", "Zoë",
+"O'Brien"."""
 I_AM = r"(?:i'm|i\s+am|im)"
 """The user saying "I am" as chat types it: "I'm", "I am", "im"."""
 I_OR_WE_ARE = r"(?:i'm|i\s+am|im|we're|we\s+are)"
