@@ -6,8 +6,8 @@ import re
 
 from ..slots import PERSON
 
-__all__ = ["CAPITAL_WORD", "I_AM", "I_OR_WE_ARE", "MY_PERSON", "MY_PERSON_NAMED", "OWN_WORDS", "PLACE_NAME", "USER_OR_THEIRS", "rx",
-           "words"]
+__all__ = ["CAPITAL_WORD", "I_AM", "I_OR_WE_ARE", "MY_PERSON", "MY_PERSON_NAMED", "OWN_WORDS", "PARTNER_WORD", "PLACE_NAME",
+           "USER_OR_THEIRS", "rx", "words"]
 
 PLACE_NAME = r"(?-i:[A-Z])[\w'\u00c0-\u00ff-]+(?:\s+(?-i:[A-Z])[\w'\u00c0-\u00ff-]+){0,2}"
 """A place as a sentence names it, capitalised whatever the case of the rest: "Lisbon", "New York", "São Paulo"."""
@@ -27,6 +27,8 @@ MY_PERSON = rf"(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})"
 boy", "my best friend"."""
 MY_PERSON_NAMED = rf"{MY_PERSON}(?:\s+(?-i:[A-Z])[\w-]+)?"
 """:data:`MY_PERSON`, and their name when it follows: "my husband Tom", "our daughter Maya"."""
+PARTNER_WORD = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"
+"""The word for the user's partner, as a stored fact or a sentence names them: "wife", "boyfriend", "fiancée"."""
 USER_OR_THEIRS = r"User(?:'s\s+[\w' -]+?)?"
 """The subject of a stored fact: the user, or one of theirs told by the user's: "User", "User's son Eli"."""
 

@@ -17,7 +17,7 @@ from .break_ups import broken_up_with, outlasts_a_break_up
 from .dates import SAID_TIME
 from .grammar import is_past, is_past_statement
 from .named import ENDED_STAGES, OWN_PREGNANCY, partner_of
-from .patterns import USER_OR_THEIRS, rx
+from .patterns import PARTNER_WORD, USER_OR_THEIRS, rx
 from .restated import takes_back
 from .same_statement import JOB_FRAME, statement_frame
 from .rewrite import article
@@ -255,7 +255,7 @@ _BREAKUP_UNNAMED = re.compile(
     # the same times as capture writes them out: "in the week of Monday 2026-05-11", "in April 2026", "in 2025"
     rf"|{SAID_TIME}))?\s*[.!]*$"
 )
-_PARTNER_ROLE = re.compile(r"\b(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)\b", re.IGNORECASE)
+_PARTNER_ROLE = rx(rf"\b{PARTNER_WORD}\b")
 
 
 def with_partner(fact: str, ended: Sequence[str]) -> str:
