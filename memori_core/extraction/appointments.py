@@ -9,7 +9,7 @@ import re
 
 from ..slots import holder
 from .cues import content_words
-from .patterns import rx
+from .patterns import USER_OR_THEIRS, rx
 
 __all__ = ["books_what_was_needed"]
 
@@ -17,15 +17,15 @@ _KINDS = r"(?:appointment|appt|slot|consultation|check-?up|visit)"
 # "User needs to book an appointment at the Ausländerbehörde.", "User has to make a dentist appointment.", "User
 # still needs to get a GP appointment for their knee.": what is still to book.
 _TO_BOOK = rx(
-    r"^(?P<who>User(?:'s\s+[\w' -]+?)?)\s+(?:still\s+)?(?:needs?|has|have|wants?|must|should|is\s+trying|is\s+going)\s+"
+    rf"^(?P<who>{USER_OR_THEIRS})\s+(?:still\s+)?(?:needs?|has|have|wants?|must|should|is\s+trying|is\s+going)\s+"
     rf"to\s+(?:book|make|get|schedule|arrange|sort\s+out|set\s+up)\s+(?:a|an|their|the)\s+(?P<what>.*?\b{_KINDS}\b.*?)"
     r"\s*[.!]*$"
 )
 # "User has an Ausländerbehörde appointment on ...", "User's dentist appointment is on ...", "User booked an
 # appointment with the GP for ...": an appointment the user has, booked.
 _BOOKED = rx(
-    rf"^(?P<who>User(?:'s\s+[\w' -]+?)?)\s+(?:has|booked|got|made|scheduled)\s+(?:a|an|their|the)\s+.*?\b{_KINDS}\b"
-    rf"|^(?P<whose>User(?:'s\s+[\w' -]+?)?)'s\s+.*?\b{_KINDS}\s+is\s+(?:on|at|for)\b"
+    rf"^(?P<who>{USER_OR_THEIRS})\s+(?:has|booked|got|made|scheduled)\s+(?:a|an|their|the)\s+.*?\b{_KINDS}\b"
+    rf"|^(?P<whose>{USER_OR_THEIRS})'s\s+.*?\b{_KINDS}\s+is\s+(?:on|at|for)\b"
 )
 _BOOKING_WORDS = content_words("book make get schedule arrange sort set up appointment appt slot consultation "
                                "checkup check up visit need needs have has want must should try going still")

@@ -18,14 +18,14 @@ from .children import CHILD_WORDS
 from .cues import content_words
 from .grammar import is_past_statement
 from .named import partner_of
-from .patterns import rx, words
+from .patterns import CAPITAL_WORD, rx, words
 from .relationships import is_relationship_status
 from .slots import slots_of
 from .trips import plan_places
 
 __all__ = ["as_break_up", "broken_up_with", "outlasts_a_break_up"]
 
-_PARTNER = rf"(?:my|our)\s+(?:ex-?)?(?:{words(*PARTNERS - {'ex'})})(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f'-]+)?"
+_PARTNER = rf"(?:my|our)\s+(?:ex-?)?(?:{words(*PARTNERS - {'ex'})})(?:\s+{CAPITAL_WORD})?"
 _BROKE_UP = rx(
     rf"^(?P<who>{_PARTNER}|he|she|they|[a-z\u00c0-\u017f][\w\u00c0-\u017f'-]*)\s+"
     r"(?:(?:just|finally|officially|basically|literally)\s+)?"
@@ -38,8 +38,8 @@ _BROKE_UP = rx(
 # idiom said of the user and a partner, with at most when; "called it a day at 5" or "... after the third hike" is
 # the end of a day's work or walk, not of a relationship.
 _CALLED_IT = rx(
-    rf"^(?:(?P<who>{_PARTNER}|(?-i:[A-Z])[\w\u00c0-\u017f'-]+)\s+and\s+i|(?:me|i)\s+and\s+(?P<who2>{_PARTNER}|"
-    r"(?-i:[A-Z])[\w\u00c0-\u017f'-]+)|(?P<we>we))\s+(?:(?:just|finally|officially|have|'ve)\s+)*"
+    rf"^(?:(?P<who>{_PARTNER}|{CAPITAL_WORD})\s+and\s+i|(?:me|i)\s+and\s+(?P<who2>{_PARTNER}|"
+    rf"{CAPITAL_WORD})|(?P<we>we))\s+(?:(?:just|finally|officially|have|'ve)\s+)*"
     r"called\s+it\s+(?:quits|a\s+day)"
     r"(?P<rest>(?:\s+(?:on\s+\w+|last\s+\w+|over\s+(?:the\s+)?\w+|yesterday|this\s+\w+|in\s+\w+|"
     r"after\s+\w+\s+(?:years?|months?)|(?:a|\w+)\s+(?:days?|weeks?|months?)\s+ago))?)[.!\s]*$"

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from ..slots import PERSON, SLOTS
-from .patterns import rx
+from .patterns import MY_PERSON, rx
 from .speech_acts import CONDITIONAL
 
 __all__ = ["as_car_got", "car_got"]
@@ -30,13 +30,13 @@ _GOT = rx(
 # What a car's name may end with after its make or model ("a Kia Niro EV", "a Toyota Corolla hybrid").
 _CAR_TAIL = rx(r"^(?:ev|hybrid|phev|plug-in|electric|diesel|estate|wagon|ute|sedan|hatchback|suv|automatic|auto)$")
 # Got for someone else: "for my son", "for her" (not "for the family", "for myself", "for us").
-_FOR_SOMEONE = rx(rf"^\s*for\s+(?:(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})|him|her|them)\b")
+_FOR_SOMEONE = rx(rf"^\s*for\s+(?:{MY_PERSON}|him|her|them)\b")
 _CAR = SLOTS["car"]
 # A thing sold or got rid of before the car got: "sold the Vios to my tito", "flogged the hilux".
 _SOLD = rx(r"\b(?:sold|flogged|traded\s+in|part-exchanged|scrapped|got\s+rid\s+of|gave\s+away|wrote\s+off)\b")
 # Someone other than the user doing what is said before the getting: "my sister (sold her Civic and got ...)",
 # "our son's wife", "he", "Tom" (a name, capitalised, then a verb). Not "I", "we", "my husband and I".
-_SOMEONE = rx(rf"^(?:(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:'s\s+(?:{PERSON}))?|he|she)\b(?!\s+and\s+(?:i|we)\b)")
+_SOMEONE = rx(rf"^(?:{MY_PERSON}(?:'s\s+(?:{PERSON}))?|he|she)\b(?!\s+and\s+(?:i|we)\b)")
 _NAMED = re.compile(r"^(?!(?:We|Just|Finally|Then|So|And|But|Also|Recently|Eventually)\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+(?:(?:just|finally|recently|then|also)\s+)?"
                     r"(?:sold|flogged|traded|part-exchanged|scrapped|got|gave|wrote|moved|crashed|totalled)\b")
 # The car slot's words that name no car ("drives", "a car", "a truck"): a car got is named by its make or model.

@@ -11,16 +11,15 @@ from __future__ import annotations
 import re
 
 from ..number_words import number_words
-from ..slots import PERSON
 from .filler import strip_filler
 from .grammar import contracted_verb, is_bare_present, is_past, is_subjectless_change, is_verb_form
 from .introductions import being_a, role_here
 from .leading_clauses import split_leading
 from .leads import strip_lead
-from .lists import AGE_ITEM as _AGE_ITEM, PROFILE_ITEM as _PROFILE_ITEM, split_list, verb_item as _verb_item
+from .lists import AGE_ITEM as _AGE_ITEM, KIDS, PROFILE_ITEM as _PROFILE_ITEM, split_list, verb_item as _verb_item
 from .moments import NOW_WORDS, SOON
 from .pasted import split_pasted
-from .patterns import I_AM, rx
+from .patterns import I_AM, MY_PERSON, MY_PERSON_NAMED, rx
 from .played import split_played
 from .rewrite import article
 from .restated import corrected_in_message
@@ -109,19 +108,18 @@ _LIST_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 # "My name is Youssef Hamdy, civil engineer, originally from Alexandria": the name opens the same list.
 _PROFILE = rx(r"^(?P<subject>i'm|i\s+am|im|my\s+name\s+is)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s+)[^,]+)+)$")
 # "married with three kids": the status, and the children.
-_WITH_KIDS = rx(
-    r"^(?P<status>\w+)\s+with\s+(?P<kids>(?:\w+\s+)?(?:twin\s+)?(?:kids|children|girls|boys|daughters|sons)"
-    r"(?:\s+of\s+\w+)?)$"
-)
+_WITH_KIDS = rx(rf"^(?P<status>\w+)\s+with\s+(?P<kids>(?:\w+\s+)?{KIDS})$")
 # "I'm Greta, 29", "Jonas, 41, dad of three, based in Aarhus": a name first, then what the user is.
 # An item with a subject of its own ("..., and I hate mornings") is a clause, not an item of the list.
 _OWN_SUBJECT = rx(r"^(?:i|i'm|im|my|we|our|he|she|they|it|you|but|so|because)\b")
 # A clause with its own subject after a linking word: "then I start at Siemens", "and now we rent".
 _LINKED_CLAUSE = rx(r"^(?:then|and|now|after\s+that|later)\s+(?:(?:then|now)\s+)?(?:i|i'm|im|i'll|we|we're|we'll)\b")
+_NAME_WORD = r"[A-Z][a-z\u00e0-\u00ff]+"
+"""A word of a name, written with its capital (the patterns that read it are case-sensitive)."""
 # A given name and a family name count as one: "I'm Mei Ling, 27", "My name is Youssef Hamdy, civil engineer".
-_NAME_ITEM = re.compile(r"^[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+){0,2}$")
+_NAME_ITEM = re.compile(rf"^{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}}$")
 _BARE_PROFILE = re.compile(
-    r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+)?)(?:\s+here)?\s*,\s*(?P<items>.+)$"
+    rf"^(?P<name>{_NAME_WORD}(?:\s+{_NAME_WORD})?)(?:\s+here)?\s*,\s*(?P<items>.+)$"
     # "dmitri here, 19, comp sci at waterloo": a name typed in lower case says it is one by "here" and an age
     r"|^(?!(?:nobody|noone|everyone|everybody|someone|somebody|anyone|anybody|it|that|this|same|me)\b)"
     r"(?P<lower>[a-z]{2,12})\s+here\s*,\s*(?P<aged>\d{1,3}\s*,.+)$"
@@ -142,15 +140,13 @@ _NAME_SHORT_FOR = rx(
 )
 
 
-_MY_PERSON = rf"(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})"
-"""Someone of the user's, as a sentence names them: "my husband", "our eldest daughter"."""
 # "Tom, my husband, has type 1 diabetes": a name, then who the person is to the user, then what is said of them.
 # Set off by dashes or brackets as well ("Sofia - my daughter - just got into Trinity", "Sofia (my daughter) is 15"),
 # and the user's child by their place among the children ("Sofia, our youngest, starts school").
 _BY_PLACE = r"(?:my|our)\s+(?P<place>eldest|oldest|youngest|middle\s+one|little\s+one)"
 _NAME_THEN_ROLE = rx(
     rf"^(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff]+)(?:(?P<open>\s+\()|,\s+|\s+[-\u2013\u2014]+\s+)"
-    rf"(?P<role>{_MY_PERSON}|{_BY_PLACE})(?(open)\)\s+|(?:,\s+|\s+[-\u2013\u2014]+\s+))"
+    rf"(?P<role>{MY_PERSON}|{_BY_PLACE})(?(open)\)\s+|(?:,\s+|\s+[-\u2013\u2014]+\s+))"
     r"(?P<rest>(?-i:[a-z]).+)$"
 )
 
@@ -221,7 +217,7 @@ def split_clauses(sentence: str) -> list[str]:
 _ELIDED_CHANGE = rx(r"^(?:just\s+|finally\s+|recently\s+|also\s+|then\s+)?(?:moved|relocated|switched|started|joined|"
                     r"quit|retired|graduated|became|sold|bought|got|adopted|left)\b")
 _SOMEONE_ELSE = rx(
-    rf"^(?P<who>{_MY_PERSON}(?:\s+(?-i:[A-Z])[\w-]+)?|he|she)"
+    rf"^(?P<who>{MY_PERSON_NAMED}|he|she)"
     # "my wife and I moved ..." is the user too; "my son's car broke down" is told of the car
     r"(?:'s\s+(?:just\s+|finally\s+|now\s+|also\s+)?(?:moved|got|started|left|been|gone|joined|quit|retired|"
     r"graduated|become|sold|bought)\b|\s+(?!and\s+(?:i|me)\b))"
@@ -268,7 +264,7 @@ def _next_break(rest: str) -> re.Match[str] | None:
 # and bought a Tesla": a second verb of the same subject that tells a change is a clause of its own, with that
 # subject.
 _SHARED_SUBJECT = rx(
-    rf"^(?P<subject>i|we|{_MY_PERSON})\s+(?P<first>.+?)"
+    rf"^(?P<subject>i|we|{MY_PERSON})\s+(?P<first>.+?)"
     r"\s+and\s+(?P<second>(?:now|then)\s+(?!(?:i|we|my|our)\b)[a-z]+\b.*|(?:went|became|switched|moved|started|"
     r"quit|retired|joined|adopted|gave\s+up|took\s+up|stopped|bought|sold|leased|traded\s+in)\b.*)$"
 )
@@ -289,7 +285,7 @@ _LIFE_PAST = frozenset("grew was studied trained worked lived".split())
 # "My daughter Chloe is 16 and she just went vegan": the second clause picks the subject up with "she" / "he".
 _RESUMED_SUBJECT = rx(
     # not the owner of whom the clause is about: "my partner" in "My partner Mikko's mother Sirpa ...; she's diabetic"
-    rf"^(?P<subject>{_MY_PERSON}(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?!(?-i:[A-Z])[\w-]+'s\s)(?P<first>.+?)"
+    rf"^(?P<subject>{MY_PERSON_NAMED})\s+(?!(?-i:[A-Z])[\w-]+'s\s)(?P<first>.+?)"
     r"(?:,?\s+(?:and|but)\s+|\s*;\s+)(?:(?:she|he)(?P<be>'s|\s+is)?\s+|"
     # "My mum is 68 and just had a hip replacement": news of the same person, told without "she"
     r"(?=(?:just|recently)\s+(?:had|got|went|started|moved|lost|broke|finished|joined|left|retired)\b))"

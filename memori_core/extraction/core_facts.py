@@ -62,16 +62,19 @@ _CHANGED_FOR_SOMEONE = rx(
 _TAKEN_BACK = rx(r"\b(?:lied|lying|kidding|joking)\s+about\b")
 # Said to rule the matter out: "User is allergic to nothing.", "User has no known allergies."
 _NONE = rx(r"\ballergic\s+to\s+(?:nothing|none|no\b)|\bno\s+(?:known\s+)?(?:food\s+)?allergies\b")
+_USER_NOW = r"^\W*user\s+(?:(?:also|now|still)\s+)?"
+"""A fact of the user's own, "also", "now" or "still" as may be: what :data:`_TAKES` and :data:`_MANAGED_CONDITION`
+open with."""
 # A medicine the care rule does not know by name, told as taken: "User takes ferrous sulphate.", "User is on iron
 # tablets." (by its form, salt or kind: :func:`~memori_core.extraction.diagnoses.is_medicine`).
-_TAKES = rx(r"^\W*user\s+(?:(?:also|now|still)\s+)?(?:takes|is\s+(?:on|taking)|has\s+been\s+(?:put\s+on|prescribed))\s+"
+_TAKES = rx(_USER_NOW + r"(?:takes|is\s+(?:on|taking)|has\s+been\s+(?:put\s+on|prescribed))\s+"
             r"(?!(?:no|not|any)\b)(?P<what>[^,.;]{2,40})")
 # A named chronic condition of the user's, beyond those the care rule knows, that limits food, drink or activity or is
 # managed every day (a daily tablet, a diet, a device): "User is anaemic.", "User has high cholesterol.", "User has an
 # underactive thyroid.", "User has hypothyroidism.", "User lives with COPD." Not what is treated and over, nor a
 # condition that asks nothing of each day's food or plans (eczema, tinnitus), nor the mind's (kept, never core).
 _MANAGED_CONDITION = rx(
-    r"^\W*user\s+(?:(?:also|now|still)\s+)?(?:is|has|has\s+got|has\s+been\s+diagnosed\s+with|"
+    _USER_NOW + r"(?:is|has|has\s+got|has\s+been\s+diagnosed\s+with|"
     r"was\s+(?:just\s+|recently\s+)?diagnosed\s+with|lives\s+with|suffers\s+from|manages)\s+"
     r"(?:(?:an?|mild|severe|mildly|severely|quite|slightly|very)\s+)*"
     r"(?:ana?emi(?:a|c)|iron[\s-]deficien(?:t|cy)|high\s+cholesterol|(?:chronic\s+)?kidney\s+disease|ckd|fatty\s+liver|"

@@ -57,14 +57,13 @@ DATED = rx(
 )
 
 # "in two weeks", "in 10 days", "in a fortnight": when a plan happens, counted from now.
-IN_SPAN = re.compile(
+IN_SPAN = rx(
     rf"\bin\s+(?:(?P<n>a|an|{number_words('eight')}|a\s+couple\s+of|a\s+few|\d{{1,2}})\s+"
-    r"(?P<unit>days?|weeks?)|(?P<fortnight>a\s+fortnight))\b",
-    re.IGNORECASE,
+    r"(?P<unit>days?|weeks?)|(?P<fortnight>a\s+fortnight))\b"
 )
 
 # The phrases a plan names its day with, first found wins; each alternative's groups say which it is.
-_PHRASE = re.compile(
+_PHRASE = rx(
     rf"\b{_DAY_PREP}(?:"
     r"(?P<after_tomorrow>(?:the\s+)?day\s+after\s+tomorrow)"
     rf"|(?P<tomorrow>tomorrow)(?:\s+(?P<tomorrow_part>{_PART}))?"
@@ -100,8 +99,7 @@ _PHRASE = re.compile(
     r"|\b(?:(?P<year_prep>in|for|by|until)\s+)?(?P<next_year>next\s+year)\b"
     # "in November", "for early March": a month, not a day of it ("in May 15" is read above)
     rf"|\b(?P<named_prep>in|for|by|until|till)\s+(?:(?P<month_part>early|mid-?|late)\s*)?(?P<month>{_MONTH})\b"
-    r"(?!\s*\d)(?!\s+(?:of|this|next|last)\b)",
-    re.IGNORECASE,
+    r"(?!\s*\d)(?!\s+(?:of|this|next|last)\b)"
 )
 
 
@@ -451,10 +449,9 @@ def _replace(fact: str, m: re.Match[str], said: str) -> str:
 
 # The day a told event happened, named from the day it was told: "today", "this morning", "tonight", "earlier
 # today", "yesterday (morning)", "last night".
-_TOLD_DAY = re.compile(
+_TOLD_DAY = rx(
     r"(?:\s*,)?\s+(?:(?:earlier|later)\s+)?(?:(?P<today>today|tonight|this\s+(?:morning|afternoon|evening))"
-    r"|(?P<yesterday>yesterday(?:\s+(?:morning|afternoon|evening|night))?|last\s+night))\b",
-    re.IGNORECASE,
+    r"|(?P<yesterday>yesterday(?:\s+(?:morning|afternoon|evening|night))?|last\s+night))\b"
 )
 
 
@@ -480,38 +477,36 @@ _COUNT = rf"a|an|{number_words('twelve')}|\d{{1,2}}"
 # A past time named from the day it was said: "last month", "this year", "two weeks ago", "last Friday". "this
 # month", "this week" and "this year" name the month, week or year said in, whether the fact is past or present.
 # Not a time followed by "'s" or "of" ("last year's festival", "last year of college": a thing, not a time).
-_PAST_WORDS = re.compile(
+_PAST_WORDS = rx(
     r"\b(?:(?P<prep>in|since|from|during|until|till|by|before|after)\s+)?(?:"
     r"(?P<rel>this|last)\s+(?P<unit>month|year)"
     rf"|last\s+(?P<wd>{_WEEKDAY})|(?P<week_rel>this|last)\s+(?P<week>week)(?!end)|last\s+(?P<weekend>weekend)"
     rf"|(?P<n>{_COUNT})\s+(?P<ago_unit>day|week|month|year)s?\s+ago"
     r"|(?P<few>a\s+few|a\s+couple(?:\s+of)?|several)\s+(?P<few_unit>day|week|month|year)s\s+ago"
-    r")\b(?!\s*['\u2019]s\b|\s+of\b)",
-    re.IGNORECASE,
+    r")\b(?!\s*['\u2019]s\b|\s+of\b)"
 )
 # A word before "last" or "this" that makes the words no time counted from today: "the last week" (the seven days
 # up to now), "their last year of college", "all last week" (kept as said).
-_NOT_FROM_TODAY = re.compile(r"\b(?:the|their|his|her|its|our|your|my|a|an|every|each|that|all)\s+$", re.IGNORECASE)
+_NOT_FROM_TODAY = rx(r"\b(?:the|their|his|her|its|our|your|my|a|an|every|each|that|all)\s+$")
 # A word before "two weeks ago" that makes the count rough or a bound ("about two weeks ago", "over a year ago"):
 # the words are kept, counted from the day said ("over a year before Friday 2026-08-07").
-_ROUGH = re.compile(
+_ROUGH = rx(
     r"\b(?:about|around|roughly|approximately|almost|nearly|over|under|some|only|just|maybe|exactly|than|at\s+least"
-    r"|at\s+most)\s+$",
-    re.IGNORECASE,
+    r"|at\s+most)\s+$"
 )
 # A preposition before the time that the written-out time takes as it is: "the end of last year" -> "the end of
 # 2025", not "the end of in 2025".
-_BARE_AFTER = re.compile(r"\b(?:of|at|around|for|over|through|throughout|across|to|as\s+of)\s+$", re.IGNORECASE)
+_BARE_AFTER = rx(r"\b(?:of|at|around|for|over|through|throughout|across|to|as\s+of)\s+$")
 # Quoted words ("a band called 'Last Year'", "the film \u201cTwo Weeks Ago\u201d"): a name, never a time. A single
 # quote opens only after a space or the start and closes before a non-letter, so "User's" is no quote.
 _QUOTED = re.compile(
     r'"[^"]*"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019(?!\w)|(?<![\w\u2019\'])\'[^\']*\'(?!\w)'
 )
 # "due next month", "due in September", "due in two weeks": when something is due, counted from the day said.
-_DUE = re.compile(r"\bdue\s+(?=(?:next|this|in|on|by|tomorrow)\b)", re.IGNORECASE)
+_DUE = rx(r"\bdue\s+(?=(?:next|this|in|on|by|tomorrow)\b)")
 # A baby may come up to two weeks after its due date (births are induced by about 42 weeks): a pregnancy with a
 # due date stays true that much longer than the due day or month.
-_PREGNANCY = re.compile(r"\b(?:pregnan\w*|expecting|baby|babies|twins|triplets)\b", re.IGNORECASE)
+_PREGNANCY = rx(r"\b(?:pregnan\w*|expecting|baby|babies|twins|triplets)\b")
 DUE_MARGIN = timedelta(days=14)
 """How long after the day or month a pregnancy is due its fact expires (:func:`date_said`): a baby may come up to
 two weeks late."""

@@ -16,7 +16,7 @@ from datetime import datetime
 
 from ..calendar_words import ANY_MONTH as _MONTH
 from .dates import WEEKDAY, anchor_plan
-from .patterns import rx
+from .patterns import USER_OR_THEIRS, rx
 from .verdicts import SentenceVerdict
 
 __all__ = ["with_day_due"]
@@ -32,11 +32,12 @@ _DUE_DAY = rx(
 # A lasting start told with its day to come, the user's or someone's: "User starts at Siemens in three weeks.", "User's
 # son Eli starts daycare at Little Acorns next week.", "User's daughter begins school on September 3.". (Before, the
 # user's own was left to the job rules, which read "Starting Monday I'm driving ..." but not "I start at X on Monday".)
-_STARTS = rx(r"^User(?:'s\s+[\w' -]+?)?\s+(?:starts|is\s+starting|begins|is\s+beginning)\b")
+_STARTS_VERB = r"(?:starts|is\s+starting|begins|is\s+beginning)"
+_STARTS = rx(rf"^{USER_OR_THEIRS}\s+{_STARTS_VERB}\b")
 # "User starts at 8 tomorrow.", "User starts work at 7am on Monday.": that day's starting time, over with the day.
-_AT_A_TIME = rx(r"\b(?:starts|is\s+starting|begins|is\s+beginning)\s+(?:work\s+|school\s+|their\s+shift\s+)?at\s+\d")
+_AT_A_TIME = rx(rf"\b{_STARTS_VERB}\s+(?:work\s+|school\s+|their\s+shift\s+)?at\s+\d")
 # A day a deadline word does not make one: "by the way", a past "User was due on ..." is history.
-_PAST = rx(r"^User(?:'s\s+[\w' -]+?)?\s+(?:was|were|had|did|got|passed|missed|submitted|handed)\b")
+_PAST = rx(rf"^{USER_OR_THEIRS}\s+(?:was|were|had|did|got|passed|missed|submitted|handed)\b")
 
 
 def with_day_due(verdict: SentenceVerdict, now: datetime, *, zone_known: bool = False) -> SentenceVerdict:

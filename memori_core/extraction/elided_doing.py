@@ -21,9 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..calendar_words import ANY_WEEKDAY
-from ..slots import PERSON
 from .leads import strip_lead
-from .patterns import OWN_WORDS, rx
+from .patterns import MY_PERSON_NAMED, OWN_WORDS, rx
 
 __all__ = ["elided_doing", "elided_doing_at", "hands_over", "someone_before"]
 
@@ -69,7 +68,7 @@ _GROUP = rx(r"^(?:(?:my|our)\s+(?:team|company|firm|office|department|dept|start
 # "my husband Tom is a nurse"; not the user with them ("my wife and I ...") nor a thing of theirs ("my son's car broke
 # down", after which "walking to work every day now" is the user's).
 _SOMEONE = rx(
-    rf"^(?P<who>(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?|he|she)"
+    rf"^(?P<who>{MY_PERSON_NAMED}|he|she)"
     r"(?:'s\s+(?=(?:a|an|the|just|now|also|still|finally|been|got|gone|[a-z]+ing|[a-z]+ed)\b)"
     r"|\s+(?!and\s+(?:i|me)\b)(?=[a-z]))"
 )

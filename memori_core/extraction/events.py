@@ -319,11 +319,17 @@ def _moved(clause: str, known: Sequence[str]) -> list[str] | None:
 _FROM_TODAY = r"(?:as\s+of|from|starting|since|beginning)\s+(?:today|this\s+morning|now)(?:\s+on(?:wards?)?)?"
 # "officially a registered nurse as of this morning": what the user is from now on, a role named with its article
 _AS_ROLE = r"(?:a|an)\s+[a-z-]+(?:\s+[a-z-]+){0,2}"
+
+
+def _state_begun(group: str) -> str:
+    """The state begun today, as the group named ``group``, "now", "officially" or "fully" before it as may be:
+    "vegan", "off dairy", "a registered nurse"."""
+    return rf"(?:now\s+|officially\s+|fully\s+)?(?P<{group}>off\s+[a-z-]+|{_AS_ROLE}|[a-z-]+)"
+
+
 _DIET_TODAY = rx(
-    rf"^(?:{_IM}\s+)?(?:now\s+|officially\s+|fully\s+)?(?P<state>off\s+[a-z-]+|{_AS_ROLE}|[a-z-]+)\s*,?\s+"
-    rf"{_FROM_TODAY}\b[\s.!]*$"
-    rf"|^{_FROM_TODAY}\s*,?\s+{_IM}\s+(?:now\s+|officially\s+|fully\s+)?(?P<state2>off\s+[a-z-]+|{_AS_ROLE}|[a-z-]+)"
-    r"[\s.!]*$"
+    rf"^(?:{_IM}\s+)?{_state_begun('state')}\s*,?\s+{_FROM_TODAY}\b[\s.!]*$"
+    rf"|^{_FROM_TODAY}\s*,?\s+{_IM}\s+{_state_begun('state2')}[\s.!]*$"
 )
 
 
@@ -404,11 +410,11 @@ def _without_i(clause: str, known: Sequence[str]) -> list[str] | None:
 
 
 # A birthday told in passing: "30 as of yesterday", "it's my 30th today!", "it's my birthday, 40 today".
+_ITS_MY = r"^(?:it's|its|it\s+is)\s+my\s+"
 _AGE = rx(
     r"^(?P<n>\d{1,3})\s+(?:as\s+of|since)\s+(?:yesterday|today|last\s+\w+|this\s+\w+|\w+day)\b"
-    r"|^(?:it's|its|it\s+is)\s+my\s+(?P<n2>\d{1,3})(?:st|nd|rd|th)\b(?:\s+(?:birthday|bday))?\s*(?:today|yesterday)?"
-    r"[\s.!]*$"
-    r"|^(?:it's|its|it\s+is)\s+my\s+(?:birthday|bday)\s*[,!.-]*\s*(?P<n3>\d{1,3})\s+today\b"
+    rf"|{_ITS_MY}(?P<n2>\d{{1,3}})(?:st|nd|rd|th)\b(?:\s+(?:birthday|bday))?\s*(?:today|yesterday)?[\s.!]*$"
+    rf"|{_ITS_MY}(?:birthday|bday)\s*[,!.-]*\s*(?P<n3>\d{{1,3}})\s+today\b"
 )
 
 

@@ -15,12 +15,12 @@ from collections.abc import Sequence
 
 from ..slots import PERSON
 from .activities import DOG_BREEDS, PETS
-from .patterns import rx
+from .patterns import CAPITAL_WORD, rx
 
 __all__ = ["farewell"]
 
 _PET = rf"(?:my|our|the)\s+(?:(?:old|little|beloved|dear|lovely|sweet|poor)\s+)*(?:{PETS})"
-_NAME = r"(?-i:[A-Z])[\w\u00c0-\u017f'-]+"
+_NAME = CAPITAL_WORD
 # "had to say goodbye to Biscuit", "we said goodbye to Biscuit on saturday", "had to put Biscuit down", "had to have Biscuit put to sleep", "put our dog to
 # sleep", "had to let Mochi go": then when, or how ("yesterday", "on Friday", "after 13 years").
 _FAREWELL = rx(

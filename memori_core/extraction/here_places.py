@@ -17,8 +17,7 @@ import re
 from collections.abc import Sequence
 
 from ..calendar_words import CALENDAR_NAMES
-from ..slots import PERSON
-from .patterns import PLACE_NAME, rx
+from .patterns import MY_PERSON_NAMED, PLACE_NAME, rx
 
 __all__ = ["as_here_placed", "here_place"]
 
@@ -35,7 +34,7 @@ _PLACE = re.compile(rf"\b[Ii]n\s+(?P<place>{PLACE_NAME})")
 _ELSEWHERE = rx(r"\b(?:born|grew\s+up|raised|holidays?|vacation|trip|flying|flew|fly|visit(?:ed|ing)?|tomorrow|"
                 r"used\s+to|went)\b")
 # Someone else's place: "my parents in Lahore", "my sister from Leeds", "my parents live in Lahore".
-_THEIRS = rx(rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?\s+"
+_THEIRS = rx(rf"\b{MY_PERSON_NAMED}\s+"
              r"(?:(?:still\s+)?(?:lives?|living|is|are|stays?|staying|works?|working|based)\s+)?$")
 _NOT_A_PLACE = frozenset((*CALENDAR_NAMES, "I", "My", "The", "English", "Spanish", "French", "German"))
 _NEGATED = rx(r"\b(?:not|never|n't)\b[^,.;!?]*\bhere\b")

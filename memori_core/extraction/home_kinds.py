@@ -25,24 +25,29 @@ _KIND = (
 )
 # "a houseboat", "an old converted barge", "a tiny house", "their own flat": what the home is.
 _A_KIND = rx(rf"\b(?:a|an|the|my|our|their|his|her)\s+(?:[\w-]+\s+){{0,3}}?{_KIND}s?\b")
-# The whole fact is a kind of home and nothing placed: "User lives in a houseboat.", "User has moved into a
-# studio flat.", "User now lives on an old narrowboat." (not "... a flat in Leeds", "... a cottage near Bath").
-_ONLY_A_KIND = rx(
-    r"^user\s+(?:now\s+|still\s+|currently\s+)?(?:lives|is\s+living|has\s+lived|rents|is\s+renting|owns|"
-    r"(?:has\s+|just\s+|recently\s+|finally\s+)*(?:moved|relocated)(?:\s+(?:in)?to|\s+into))\s+(?:in\s+|on\s+|aboard\s+)?"
-    rf"(?:a|an|the|my|our|their)\s+(?:[\w-]+\s+){{0,3}}?{_KIND}s?(?:\s+(?:now|full-time|full\s+time))?\s*[.!]*$"
-)
+
+
+def _only_a_home(kinds: str, *, onto: bool = False) -> re.Pattern[str]:
+    """A fact that tells the user's home as one of ``kinds`` and nothing placed: "User lives in a houseboat.", "User has
+    moved into a studio flat.", "User now lives on an old narrowboat." (not "... a flat in Leeds", "... a cottage near
+    Bath"); with ``onto``, "User moved onto a narrowboat." too."""
+    moved_to = r"(?:\s+(?:in)?to|\s+into" + (r"|\s+onto" if onto else "") + ")"
+    return rx(
+        r"^user\s+(?:now\s+|still\s+|currently\s+)?(?:lives|is\s+living|has\s+lived|rents|is\s+renting|owns|"
+        rf"(?:has\s+|just\s+|recently\s+|finally\s+)*(?:moved|relocated){moved_to})\s+(?:in\s+|on\s+|aboard\s+)?"
+        rf"(?:a|an|the|my|our|their)\s+(?:[\w-]+\s+){{0,3}}?{kinds}s?(?:\s+(?:now|full-time|full\s+time))?\s*[.!]*$"
+    )
+
+
+_ONLY_A_KIND = _only_a_home(_KIND)
+"""The whole fact is a kind of home and nothing placed."""
 
 # The kinds of home that go where the user goes: a move to a place does not leave them.
 _TRAVELS = (
     r"(?:house\s*boat|narrow\s*boat|canal\s*boat|boat|barge|camper(?:\s*van)?|van|caravan|motorhome|rv|tent)"
 )
-_ONLY_TRAVELS = rx(
-    r"^user\s+(?:now\s+|still\s+|currently\s+)?(?:lives|is\s+living|has\s+lived|rents|is\s+renting|owns|"
-    r"(?:has\s+|just\s+|recently\s+|finally\s+)*(?:moved|relocated)(?:\s+(?:in)?to|\s+into|\s+onto))\s+"
-    rf"(?:in\s+|on\s+|aboard\s+)?(?:a|an|the|my|our|their)\s+(?:[\w-]+\s+){{0,3}}?{_TRAVELS}s?"
-    r"(?:\s+(?:now|full-time|full\s+time))?\s*[.!]*$"
-)
+_ONLY_TRAVELS = _only_a_home(_TRAVELS, onto=True)
+"""The whole fact is a kind of home that travels, "moved onto" one too."""
 # "I sold the boat", "we moved off the narrowboat", "User got rid of the van": the user's own home that travelled is
 # left, told as done by the user. Not someone else's sale ("my brother sold his boat"), one denied or to come ("I'm
 # not selling the boat", "I never sold the boat", "we're selling the boat next year"), nor the boat left somewhere

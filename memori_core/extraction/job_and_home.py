@@ -12,12 +12,12 @@ from ..calendar_words import CALENDAR_NAMES
 from collections.abc import Sequence
 
 from .leads import strip_lead
-from .patterns import I_AM, rx
+from .patterns import CAPITAL_WORD, I_AM, rx
 from .slots import slots_of
 
 __all__ = ["as_job_and_home", "holds_a_home_beside"]
 
-_PLACE = r"(?-i:[A-Z])[\w\u00c0-\u017f'-]+(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f'-]+){0,2}"
+_PLACE = rf"{CAPITAL_WORD}(?:\s+{CAPITAL_WORD}){{0,2}}"
 _JOB_FROM = rx(
     r"^(?:" + I_AM + r"\s+)?(?:(?:a|an)\s+)?(?P<job>(?:(?:retired|former|semi-retired)\s+)?[a-z][\w-]*"
     rf"(?:\s+[a-z][\w-]*){{0,2}}?)\s+from\s+(?P<place>{_PLACE})"

@@ -19,7 +19,7 @@ from ..slots import holder
 from .leads import strip_lead
 from .side_jobs import is_side_job
 from .cues import is_negated, is_planned
-from .patterns import I_AM
+from .patterns import I_AM, rx
 from .slots import is_job_offer, slots_of
 
 __all__ = ["as_job_changes", "is_first_shift", "says_where_now", "stored_employers"]
@@ -43,58 +43,51 @@ _END = _WHEN + r"\s*[.!]*$"
 # "I left Google", "I'm leaving Google", "I quit Google", "I moved on from Google", "I've moved from Google to
 # Meta", "I left Google for Meta", "I'm no longer at Google", "I'm not at Google anymore", "I no longer work at
 # Google": an ending of the job at ``old`` (and a new one at ``new``, when it names one).
-_LEFT = re.compile(
+_LEFT = rx(
     _LEAD + r"(?:left|quit|(?:am|'m)\s+(?:now\s+)?leaving|moved\s+on\s+from|moved\s+from|switched\s+from|"
     r"(?:no\s+longer|don't|do\s+not)\s+work\s+(?:at|for|with)|(?:am|'m)\s+no\s+longer\s+(?:at|with|working\s+(?:at|for))|"
     r"(?:am|'m)\s+not\s+(?:at|with|working\s+(?:at|for))|no\s+longer\s+at)\s+"
     rf"(?P<old>{_NAME})(?:\s+(?:for|to)\s+(?P<new>{_NAME}))?" + _WHERE + _ROLE
-    + r"(?:\s+(?:anymore|any\s+more))?" + _END,
-    re.IGNORECASE,
+    + r"(?:\s+(?:anymore|any\s+more))?" + _END
 )
 # "My last day at Google was Friday", "Friday was my last day": told beside the ending, it says the same.
-_LAST_DAY = re.compile(r"^(?:my\s+last\s+day\b|\w+\s+was\s+my\s+last\s+day\b)", re.IGNORECASE)
+_LAST_DAY = rx(r"^(?:my\s+last\s+day\b|\w+\s+was\s+my\s+last\s+day\b)")
 # "my last day at Target was Friday", "Friday was my last day at Target": the job there left, as "I left Target"
 # reads it (a last day still to come, "... is Friday", is a plan: not read).
-_LAST_DAY_AT = re.compile(
+_LAST_DAY_AT = rx(
     rf"^(?:[^,]*,\s*)?(?:(?:my\s+)?last\s+(?:day|shift)\s+(?:at|with)\s+(?P<old>{_NAME})\s+was\b.*|"
-    rf"[\w\s]+?\s+was\s+my\s+last\s+(?:day|shift)\s+(?:at|with)\s+(?P<at>{_NAME})\b.*)$",
-    re.IGNORECASE,
+    rf"[\w\s]+?\s+was\s+my\s+last\s+(?:day|shift)\s+(?:at|with)\s+(?P<at>{_NAME})\b.*)$"
 )
 # "First shift at Costco is Wednesday, front end supervisor": a new job told by its first shift, with the role
 # after the comma when said; a first day or week only beside a job ended ("my first day at Disneyland" is a visit).
-_FIRST_SHIFT = re.compile(
+_FIRST_SHIFT = rx(
     rf"^(?:my\s+)?first\s+(?P<unit>shift|day|week)\s+(?:at|with)\s+(?P<new>{_NAME})\s+(?:is|was|starts|started)\b"
-    r"[^,]*?(?:,\s*(?:as\s+(?:a|an)\s+)?(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}))?\s*[.!]*$",
-    re.IGNORECASE,
+    r"[^,]*?(?:,\s*(?:as\s+(?:a|an)\s+)?(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}))?\s*[.!]*$"
 )
 # "I resumed at Access Bank as a credit analyst", "resumed work at Zenith": a job begun, the way Nigerian English
 # says "started at" (not "resumed at the gym": an employer named, and a role or "work" said).
-_RESUMED = re.compile(rf"\bresumed\s+(?:(?:work|duty)\s+at\s+(?={_NAME})|at\s+(?={_NAME}[^.!?]*\bas\s+an?\b))",
-                      re.IGNORECASE)
+_RESUMED = rx(rf"\bresumed\s+(?:(?:work|duty)\s+at\s+(?={_NAME})|at\s+(?={_NAME}[^.!?]*\bas\s+an?\b))")
 # "I got a job at Meta", "I started a new job at Meta", "I've landed a role with a startup", "I started at Meta",
 # "I started working for Meta": a new job, whatever is stored.
-_NEW_JOB = re.compile(
+_NEW_JOB = rx(
     _LEAD + r"(?:(?:got|started|landed|accepted|took|found|began|have|'ve\s+got|start)\s+(?:a|an|my|the)\s+"
     r"(?:new\s+)?(?:[\w-]+\s+)?(?:job|position|role|post)\s+(?:at|with)|(?:started|began)\s+(?:working\s+)?(?:at|for|with))"
-    rf"\s+(?P<new>{_NAME}|{_PLACE}?)" + _WHERE + _ROLE + _END,
-    re.IGNORECASE,
+    rf"\s+(?P<new>{_NAME}|{_PLACE}?)" + _WHERE + _ROLE + _END
 )
 # "I joined Meta": a new job only beside the old one's end ("I left Google and joined Meta") or with a role
 # ("I joined Meta as a designer"); alone it may be a gym, a club or an app.
-_JOINED = re.compile(_LEAD + rf"joined\s+(?P<new>{_NAME})" + _WHERE + _ROLE + _END, re.IGNORECASE)
+_JOINED = rx(_LEAD + rf"joined\s+(?P<new>{_NAME})" + _WHERE + _ROLE + _END)
 # "I'm now at Meta": a new job when a job is stored; "I'm at Meta now" only beside the old one's end (else it
 # may be where the user is right now).
-_NOW_AT = re.compile(
-    rf"^{I_AM}\s+(?P<now>now\s+)?(?:working\s+)?(?:at|with|for)\s+(?P<new>{_NAME})" + _WHERE + _ROLE + _END,
-    re.IGNORECASE,
+_NOW_AT = rx(
+    rf"^{I_AM}\s+(?P<now>now\s+)?(?:working\s+)?(?:at|with|for)\s+(?P<new>{_NAME})" + _WHERE + _ROLE + _END
 )
 # "im in exeter now", "I'm living in Porto now", "I'm based in Oslo these days": where the user is now, a move when a
 # home is stored (nothing may follow but when: "I'm in London now for a conference" is a visit).
-_NOW_IN = re.compile(
+_NOW_IN = rx(
     rf"^{I_AM}\s+(?:now\s+|finally\s+|officially\s+)*(?:in|based\s+in|living\s+in|settled\s+in)\s+"
     r"(?P<place>[A-Za-z][\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s*,?\s+(?:now|these\s+days|for\s+good|permanently|"
-    r"officially)(?:\s+(?:lol|haha|finally))?\s*[.!]*$",
-    re.IGNORECASE,
+    r"officially)(?:\s+(?:lol|haha|finally))?\s*[.!]*$"
 )
 # Where "I'm in ... now" says what the user is in, not where they live: "I'm in bed now", "I'm in therapy now".
 _NOT_PLACES = frozenset("""bed class work school college uni university hospital labour labor pain love trouble charge
@@ -107,7 +100,7 @@ _EMPLOYER = re.compile(rf"\b(?:at|for|with)\s+(?P<org>{_NAME})")
 
 # An offer taken, told without naming it, as an answer: "Yes! Accepted it this morning", "I said yes to them", "I'm
 # taking it", "signed the contract": the one stored offer of the user's that still stands.
-_TOOK_IT = re.compile(
+_TOOK_IT = rx(
     r"^(?:(?:yes|yeah|yep|yay|so|well|and|reader)\W+)*(?:i(?:'ve|\s+have)?\s+|i'm\s+|i\s+am\s+)?"
     r"(?:(?:just|finally|officially|already|gladly)\s+)?(?:"
     r"(?:accepted|took|signed|taking|accepting|signing)\s+(?:it|them|that|their\s+(?:offer|contract|job\s+offer)|"
@@ -115,8 +108,7 @@ _TOOK_IT = re.compile(
     r"|accepted|(?:said|saying)\s+yes(?:\s+to\s+(?:it|them|that|the\s+(?:job|offer)))?)"
     r"(?:\s+(?:today|yesterday|this\s+(?:morning|afternoon|evening)|last\s+night|in\s+the\s+end|"
     r"on\s+the\s+spot))?"
-    r"(?:\s*[,;].*)?\s*[.!]*$",
-    re.IGNORECASE,
+    r"(?:\s*[,;].*)?\s*[.!]*$"
 )
 # A stored offer, who made it and for what role: "User got an offer from Monzo as a senior QA engineer."
 _OFFER_BY = re.compile(rf"\b(?:at|from|with|by)\s+(?P<org>{_NAME})")
@@ -124,11 +116,10 @@ _AS_ROLE = re.compile(r"\s+as\s+(?:a|an|the)\s+[\w-]+(?:\s+[\w-]+){0,3}?(?=\s+(?
 # A stored offer that no longer stands: "User turned down the job offer from Dynatrace."
 _OFFER_OVER = re.compile(r"\b(?:turned\s+down|declined|rejected|withdrawn|rescinded|fell\s+through|pulled)\b")
 # An accepted job told as taken up: "First week at Monzo done", "survived my first day at Monzo".
-_FIRST_AT = re.compile(
+_FIRST_AT = rx(
     r"^(?:(?:so|and|well|phew)\W+)*(?:(?:survived|finished|done|did|completed)\s+(?:with\s+)?(?:my\s+)?|(?:my\s+)?)"
     rf"first\s+(?:day|week|shift|month|fortnight)\s+(?:at|with)\s+(?P<org>{_NAME})"
-    r"(?:\s+(?:done|over|finished|complete|completed|survived|down)\b.*|\s*[.!]*$)",
-    re.IGNORECASE,
+    r"(?:\s+(?:done|over|finished|complete|completed|survived|down)\b.*|\s*[.!]*$)"
 )
 # A job stored as accepted, not yet begun: "User accepted a new job at Monzo."
 _ACCEPTED_JOB = re.compile(

@@ -20,15 +20,16 @@ from .patterns import OWN_WORDS, rx
 from .bio_items import ABOUT_ME_WHY, bio_statement
 from .profile_items import MYSELF_NAMED, NOW_LEAD, REASON_TAIL, profile_statement, titled_name
 
-__all__ = ["AGE_ITEM", "PROFILE_ITEM", "split_list", "verb_item"]
+__all__ = ["AGE_ITEM", "KIDS", "PROFILE_ITEM", "split_list", "verb_item"]
 
+KIDS = r"(?:twin\s+)?(?:kids|children|girls|boys|daughters|sons)(?:\s+of\s+\w+)?"
+"""The user's children as a list of what they are names them: "kids", "twin boys", "girls of seven"."""
 PROFILE_ITEM = rx(
     r"^(?:\d{1,3}(?:\s+years\s+old)?|(?:a|an)\s+[\w-]+(?:\s+[\w-]+){0,3}|married|single|divorced|engaged|widowed|"
     r"separated|retired|unemployed|pregnant|vegan|vegetarian|pescatarian|gluten-free|diabetic|coeliac|celiac|"
     r"left-handed|self-employed|bilingual|(?:(?:originally\s+)?from|based\s+in)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|"
     # "married with three kids", "married with two girls", "married with twin boys of seven", "lactose intolerant"
-    r"(?:married|single|divorced|separated|widowed)\s+with\s+(?:(?:two|three|four|five|six|\d)\s+)?(?:twin\s+)?"
-    r"(?:kids|children|girls|boys|daughters|sons)(?:\s+of\s+\w+)?|"
+    rf"(?:married|single|divorced|separated|widowed)\s+with\s+(?:(?:two|three|four|five|six|\d)\s+)?{KIDS}|"
     r"(?:lactose|gluten)[\s-]intolerant|allergic\s+to\s+[\w\s-]+)$"
 )
 """An item of a list of what the user is ("34", "married", "a nurse", "allergic to nuts")."""

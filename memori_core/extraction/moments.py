@@ -19,7 +19,7 @@ from ..number_words import count_of, number_words
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .dates import IN_SPAN, WEEKDAY, span_days
-from .patterns import I_OR_WE_ARE, rx
+from .patterns import I_OR_WE_ARE, MY_PERSON_NAMED, rx
 from .rewrite import article, as_fact
 from .activities import PETS
 from .asides import lost_track, passing_aside
@@ -137,7 +137,7 @@ _EPHEMERAL_STATE = rx(
 # "my mum is freaking out", "My dad is furious": the passing state of someone of the user's, said with nothing more
 # ("My kids are so excited about summer break" says what about).
 _THEIR_STATE = rx(
-    rf"^(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?\s+(?:is|are|seems|looks)\s+"
+    rf"^{MY_PERSON_NAMED}\s+(?:is|are|seems|looks)\s+"
     rf"(?:so\s+|really\s+|very\s+|a\s+bit\s+|pretty\s+|super\s+|quite\s+|absolutely\s+|totally\s+)?{_STATE}"
     r"\s*(?:[.!,]|$|today\b|tonight\b|right\s+now\b|at\s+the\s+moment\b)"
 )
@@ -387,10 +387,11 @@ def stay_after_day(plan: str) -> timedelta:
     return _stay_length(m) if m is not None and not _RECURRING.search(plan) else timedelta(0)
 
 
+# "I have a dentist appointment", "we've got our scan", "I'm going to the clinic", "we're meeting the planner": the
+# user, or the household with "our", opening a plan.
 _APPOINTMENT = rx(
-    r"^(?:i\s+have\s+(?:a|an|my)|i've\s+got\s+(?:a|an|my)|i'm\s+going\s+to\s+the|i\s+am\s+going\s+to\s+the|"
-    r"i'm\s+seeing|i'm\s+meeting|i\s+need\s+to\s+go\s+to|we\s+have\s+(?:a|an|our)|we've\s+got\s+(?:a|an|our)|"
-    r"we're\s+going\s+to\s+the|we're\s+seeing|we're\s+meeting)\b"
+    r"^(?:(?:i\s+have|i've\s+got)\s+(?:a|an|my)|(?:we\s+have|we've\s+got)\s+(?:a|an|our)|"
+    r"(?:i'm|i\s+am|we're)\s+going\s+to\s+the|(?:i'm|we're)\s+(?:seeing|meeting)|i\s+need\s+to\s+go\s+to)\b"
 )
 
 

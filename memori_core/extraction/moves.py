@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from ..slots import holder, names_no_home, slots_of
 from .leads import strip_lead
-from .patterns import I_OR_WE_ARE, rx
+from .patterns import CAPITAL_WORD, I_OR_WE_ARE, rx
 
 __all__ = ["as_new_home", "placeless_move_beside", "sells_the_home"]
 
@@ -52,7 +52,7 @@ _BACK_HOME = rx(
     _LEAD + r"(?:(?:(?:i|we)(?:'m|\u2019m|'re|\u2019re|\s+am|\s+are)|im)\s+)?(?:just\s+|finally\s+|safely\s+)?"
     rf"back\s+home\s+(?:in|to)\s+{_PLACE}\s+now\s*(?:[.!,;]|\s+-\s|$)"
 )
-_CAPITALS = r"(?P<place>(?-i:[A-Z])[\w\u00c0-\u017f'-]+(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f'-]+)?)"
+_CAPITALS = rf"(?P<place>{CAPITAL_WORD}(?:\s+{CAPITAL_WORD})?)"
 # "the movers dropped the last boxes at the new place in Denver": the new home named inside news of the move.
 _NEW_HOME_NAMED = rx(rf"\b(?:my|our|the)\s+new\s+{_HOME}\s+(?:in|over\s+in|out\s+in)\s+{_CAPITALS}")
 _MOVING = rx(r"\b(?:movers?|removal\s+van|boxes|unpack\w*|moved|keys|flitting|settl\w+\s+in)\b")
@@ -126,7 +126,7 @@ _MOVE_WITHOUT_PLACE = rx(
 )
 # ", now I'm in Verdun": the move's new home told in the same sentence, split off
 _NOW_IN_AFTER = rx(r",\s*(?:and\s+)?(?=now\s+" + I_OR_WE_ARE + r"\s+in\s)")
-_CAPS_PLACE = r"(?P<place>(?-i:[A-Z])[\w\u00c0-\u017f'-]+(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f'-]+){0,2})"
+_CAPS_PLACE = rf"(?P<place>{CAPITAL_WORD}(?:\s+{CAPITAL_WORD}){{0,2}})"
 # "Now I'm in Verdun, just me and my cat", "we're in Leeds now": where the user is, read as the home after a move.
 _IN_NOW = rx(
     r"^\W*(?:(?:and|so)\s+)?(?:now\s+)?" + I_OR_WE_ARE + r"\s+(?:now\s+)?in\s+"

@@ -47,8 +47,8 @@ _DEGREE = rx(
 )
 # "currently at Arup in Birmingham": where the user works, after "currently".
 _CURRENTLY_AT = rx(r"^currently\s+(?:at|with)\s+(?P<org>(?-i:[A-Z]).*)$")
-MYSELF_NAMED = re.compile(
-    r"^(?:(?:hi|hello|hey)\W+)?myself\s+(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){0,2})\s*,\s*", re.IGNORECASE)
+MYSELF_NAMED = rx(
+    r"^(?:(?:hi|hello|hey)\W+)?myself\s+(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){0,2})\s*,\s*")
 """A profile opened by "Myself <Name>," ("Myself Priya, from Pune, working as ...", Indian English): the user's name."""
 NOW_LEAD = rx(r"^(?:these\s+days|nowadays|currently)\s*,?\s+(?=(?:i|i'm|i've|we|we're|my|our)\b)")
 """A word of now before an item of the user's ("these days I teach ..."), read as "now"."""

@@ -15,7 +15,7 @@ from ..slots import PERSON
 from .dates import WEEKDAY
 from .grammar import ADVERBS
 from .leads import CLINICIAN
-from .patterns import I_AM, rx
+from .patterns import I_AM, MY_PERSON, rx
 from .cues import is_change, is_ended
 from .endings import is_loss
 from .health import BODY_PART, health_news
@@ -251,7 +251,7 @@ _THEY_SAY = rx(
     # "my gf ana says hi": a greeting passed on, which names her (read elsewhere)
     r"(?:(?:always|still|just|also|keeps)\s+)?(?:says|saying)\b(?!\s+(?:hi|hello|hey|hiya|thanks|thank\s+you|congrats|"
     r"good\s+luck)\b)"
-    rf"|,\s*(?:or\s+so\s+)?(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})\s+(?:says|thinks|reckons)\s*[.!]*$"
+    rf"|,\s*(?:or\s+so\s+)?{MY_PERSON}\s+(?:says|thinks|reckons)\s*[.!]*$"
 )
 # "..., april fools", "... jk", "... just kidding lol": said as a joke, nothing of it holds. ("I'm not kidding" is
 # no joke.)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from ..slots import holder, slots_of
 from .cues import is_negated
-from .patterns import rx
+from .patterns import USER_OR_THEIRS, rx
 
 __all__ = ["as_gear_hung_up", "as_job_cut", "as_promotion", "as_workplace_now", "finished_studies", "graduation_ends_studies", "studies_finished", "studies_done", "undone_ending", "workplace_left"]
 
@@ -205,7 +205,7 @@ def as_job_cut(clause: str, known: Sequence[str]) -> list[str] | None:
 # Who graduated, and what studies of theirs a stored fact tells: "User's daughter Imogen graduated." ends "User's
 # daughter Imogen is in her final year at Exeter uni.".
 # From uni, a degree or a named university ("from Exeter"), or with nothing of what after it; not "from nursery".
-_GRADUATED = re.compile(r"^(?P<who>User(?:'s\s+[\w' -]+?)?)\s+(?:has\s+|just\s+|finally\s+|officially\s+)*"
+_GRADUATED = re.compile(rf"^(?P<who>{USER_OR_THEIRS})\s+(?:has\s+|just\s+|finally\s+|officially\s+)*"
                         r"graduated\b(?!\s+from\s+(?!(?:uni|university|college|her|his|their|the\s+[A-Z]|[A-Z]))|"
                         r"\s+(?:[Ff]rom\s+)?(?:nursery|reception|primary|preschool|pre-school|kindergarten|playgroup)\b)")
 _STUDYING_AT = rx(r"\b(?:(?:final|first|second|third|fourth|last)\s+year|is\s+(?:studying|doing\s+(?:a|an|her|his|their)\s+"

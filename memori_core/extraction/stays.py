@@ -20,7 +20,7 @@ from ..calendar_words import ANY_MONTH, MONTH_NAMES
 from ..number_words import count_of, number_words
 from .dates import WEEKDAY, AnchoredPlan, anchor_plan, said_time_end
 from .grammar import is_past_statement
-from .patterns import I_OR_WE_ARE, rx
+from .patterns import I_OR_WE_ARE, USER_OR_THEIRS, rx
 
 __all__ = ["away_until", "held_until"]
 
@@ -48,7 +48,7 @@ _NOT_FROM_TODAY = rx(
     r"\w+\s+times\s+a|christmas|easter|new\s+year|thanksgiving|half[\s-]term|summer|winter|spring|autumn|fall|"
     r"holidays|hols)\b"
 )
-_HELD_NOW = rx(r"^User(?:'s\s+[\w' -]+?)?\s+(?:is|are|'s)\s+(?!going\s+to\b)")
+_HELD_NOW = rx(rf"^{USER_OR_THEIRS}\s+(?:is|are|'s)\s+(?!going\s+to\b)")
 _LATER = rx(rf"\b(?:next|tomorrow|tonight|from|starting|after|later|{WEEKDAY}|{ANY_MONTH})\b")
 # An end a plan's day is read from (dates.anchor_plan): "until Friday", "till tuesday", "until the 17th", "until
 # March", "until Christmas", "until the end of the month", "this week", "this weekend", "this month", "from the 10th
@@ -64,7 +64,7 @@ _NO_END = rx(
     r"|\b(?:start|begin|join|move|moving\s+in|relocat)\w*"
 )
 # A fact told of what happened: "User was in Rome until Friday.", "User had the flu this week."
-_WAS = rx(r"^User(?:'s\s+[\w' -]+?)?\s+(?:was|were|had)\b")
+_WAS = rx(rf"^{USER_OR_THEIRS}\s+(?:was|were|had)\b")
 
 # Where the user is, or a time off, said for now: "I'm in Rome", "we're at my mum's", "I'm away", "I'm on holiday",
 # "I'm off work", "I'm working from home", "I'm staying with my sister" (not a mood: "I'm stressed until Friday").

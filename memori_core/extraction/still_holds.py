@@ -30,7 +30,7 @@ from ..slots import holder, slot_keys
 from .cues import is_negated
 from .endings import ends_habit
 from .relationships import ENDED_STAGES, relationship_stage
-from .patterns import rx
+from .patterns import PARTNER_WORD, rx
 from .routes import changes_route, haul_of
 
 __all__ = ["left_the_place", "lives_with_household", "moved_from_the_household", "part_still_held", "still_holds", "with_role_named"]
@@ -212,12 +212,11 @@ def still_holds(new: str, old: str) -> list[str]:
     return [k for k in kept if not slot_keys(k) & told or lives_with_household(k)]
 
 
-_PARTNER_WORD = r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)"
 # "with their boyfriend Karim", "with Karim": the partner a home is told with.
-_WITH_PARTNER = re.compile(rf"\s*,?\s*with\s+(?:their\s+{_PARTNER_WORD}(?:\s+[A-Z][\w'-]+)?|[A-Z][\w'-]+)(?=[\s.,]|$)")
+_WITH_PARTNER = re.compile(rf"\s*,?\s*with\s+(?:their\s+{PARTNER_WORD}(?:\s+[A-Z][\w'-]+)?|[A-Z][\w'-]+)(?=[\s.,]|$)")
 # "User and their partner Sam live in Leeds.", "User lives with their boyfriend Kofi in Peckham."
 _SHARED_HOME = re.compile(
-    rf"^User\s+(?:and\s+(?:their\s+{_PARTNER_WORD}(?:\s+[A-Z][\w'-]+)?|[A-Z][\w'-]+)\s+live|lives)\b(?P<rest>.+)$"
+    rf"^User\s+(?:and\s+(?:their\s+{PARTNER_WORD}(?:\s+[A-Z][\w'-]+)?|[A-Z][\w'-]+)\s+live|lives)\b(?P<rest>.+)$"
 )
 
 

@@ -17,7 +17,7 @@ from .break_ups import broken_up_with, outlasts_a_break_up
 from .dates import SAID_TIME
 from .grammar import is_past, is_past_statement
 from .named import ENDED_STAGES, OWN_PREGNANCY, partner_of
-from .patterns import rx
+from .patterns import PARTNER_WORD, USER_OR_THEIRS, rx
 from .restated import takes_back
 from .same_statement import JOB_FRAME, statement_frame
 from .rewrite import article
@@ -129,12 +129,13 @@ _LIVES_WITH_ONLY = rx(
 _LIVES_IN = rx(r"^user\s+(?:\w+\s+)?(?:lives|is\s+living|is\s+based)\s+in\s+(?-i:[A-Z])")
 # "I got promoted", "I got a promotion": a change within the job ("User works at Google." still holds), unless it
 # names the new role ("promoted to senior engineer": the stored role no longer holds).
-_PROMOTED = rx(r"\b(?:promoted|promotion)\b")
+_PROMOTION = r"\b(?:promoted|promotion)"
+_PROMOTED = rx(rf"{_PROMOTION}\b")
 # "User moved from London.": a move told by where from only (no "to"): it ends the home it names.
 _MOVED_FROM = rx(
     r"\b(?:moved|relocated)\s+(?:\w+\s+)?from\s+(?P<place>[\w'-]+)(?!.*\b(?:to|into)\b)"
 )
-_PROMOTED_TO = rx(r"\b(?:promoted|promotion)\s+to\s+\w")
+_PROMOTED_TO = rx(rf"{_PROMOTION}\s+to\s+\w")
 # "User got promoted to senior engineer." and the employer of the stored job it ends ("User works at Google as an
 # engineer."): what the user's job is now; of one of theirs too ("User's sister Ana got promoted to head nurse.").
 _PROMOTED_AS = re.compile(
@@ -254,7 +255,7 @@ _BREAKUP_UNNAMED = re.compile(
     # the same times as capture writes them out: "in the week of Monday 2026-05-11", "in April 2026", "in 2025"
     rf"|{SAID_TIME}))?\s*[.!]*$"
 )
-_PARTNER_ROLE = re.compile(r"\b(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)\b", re.IGNORECASE)
+_PARTNER_ROLE = rx(rf"\b{PARTNER_WORD}\b")
 
 
 def with_partner(fact: str, ended: Sequence[str]) -> str:
@@ -454,7 +455,7 @@ def _new_partner(fact: str, text: str) -> bool:
 
 
 # "User is 41.", "User's son Leo is 8 years old.": an age, and nothing more.
-_PLAIN_AGE = re.compile(r"^User(?:'s\s+[\w' -]+?)?\s+is\s+(?P<age>\d{1,3})(?:\s+years?\s+old)?\s*[.!]*$")
+_PLAIN_AGE = re.compile(rf"^{USER_OR_THEIRS}\s+is\s+(?P<age>\d{{1,3}})(?:\s+years?\s+old)?\s*[.!]*$")
 
 
 def _another_age(fact: str, text: str) -> bool:

@@ -36,15 +36,15 @@ from .leads import CLINICIAN, strip_lead
 from .named_endings import bare_named_ending
 from .moved_me import as_moved_before, as_moved_me
 from .stale_endings import as_gear_hung_up, as_job_cut, as_promotion, as_workplace_now
-from .patterns import PLACE_NAME, rx
+from .patterns import CAPITAL_WORD, PLACE_NAME, rx
 from .slots import slots_of
 
 __all__ = ["as_told_endings", "told_ending"]
 
 # Who died: someone named, "my husband", "our old cat", "he" / "she" (the stored facts say whose: .named).
 _WHO = (rf"(?P<who>(?:my|our)\s+(?:(?:old|little|beloved|dear|lovely|sweet)\s+)*(?:{PERSON}|{PETS})"
-        r"(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f'-]+)?|mum|mom|mam|dad|nan|nana|gran|granny|grandma|grandpa|grandad|"
-        r"granddad|(?-i:[A-Z])[\w\u00c0-\u017f'-]+|he|she)")
+        rf"(?:\s+{CAPITAL_WORD})?|mum|mom|mam|dad|nan|nana|gran|granny|grandma|grandpa|grandad|"
+        rf"granddad|{CAPITAL_WORD}|he|she)")
 # When or how a death is told after "passed" ("in March", "last week", "peacefully"), which a test's news never is.
 _WHEN_DIED = (
     rf"in\s+(?:(?:early|late|mid)\s+)?(?:{_MONTH}|(?:19|20)\d\d\b|(?:her|his|their)\s+sleep|hospital|the\s+night|"

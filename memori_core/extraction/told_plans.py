@@ -34,7 +34,7 @@ from .activities import PETS
 from .dates import WEEKDAY
 from .job_change import is_first_shift
 from .leads import strip_lead
-from .patterns import I_AM, rx
+from .patterns import CAPITAL_WORD, I_AM, rx
 
 __all__ = ["as_told_plans"]
 
@@ -96,7 +96,7 @@ _JUST_ME_AND = rx(rf"^(?:just|only)\s+(?:me|us)\s+and\s+(?P<who>(?:a|an|one|two|
 # "the cat is called Pastel", "the dog's name is Rex": the user's pet, named.
 _PET_NAMED = rx(
     rf"^the\s+(?P<pet>{PETS})(?:\s+is\s+called|\s+is\s+named|'s\s+called|'s\s+name\s+is|\s+name\s+is)\s+"
-    r"(?P<name>(?-i:[A-Z])[\w\u00c0-\u017f'-]+|[a-z][\w'-]+)\s*[.!]*$"
+    rf"(?P<name>{CAPITAL_WORD}|[a-z][\w'-]+)\s*[.!]*$"
 )
 # "ok all moved in", "finally moved in!", "all moved in now": a move done, its place unsaid.
 _ALL_MOVED_IN = rx(r"^(?:(?:all|finally|now|officially|properly)\s+)+moved\s+in(?:\s+(?:now|at\s+last))?\s*[.!]*$")
