@@ -100,11 +100,16 @@ def test_gate_world_is_checked_and_off_in_memori_compat():
     assert RecallConfig.memori_compat().gate_world is None
 
 
+def _engine_with_facts(minilm, **config) -> RecallEngine:
+    """A real engine over an in-memory Chroma holding :data:`FACTS` for user "u", ``config`` over the defaults."""
+    built = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm, config=RecallConfig(**config))
+    built.add("u", FACTS)
+    return built
+
+
 @pytest.fixture()
 def engine(minilm):
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
-    engine.add("u", FACTS)
-    return engine
+    return _engine_with_facts(minilm)
 
 
 @pytest.mark.parametrize("question, context", [
@@ -127,7 +132,6 @@ def test_engine_still_gives_a_pick_a_care_fact_and_the_askers_own_thing(engine, 
 
 
 def test_engine_without_the_world_cut_gives_the_topic_fact_back(minilm):
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm, config=RecallConfig(gate_world=None))
-    engine.add("u", FACTS)
-    got = [f.content for f in engine.recall("Are dachshunds prone to ear infections?", "u")]
+    got = [f.content for f in _engine_with_facts(minilm, gate_world=None).recall(
+        "Are dachshunds prone to ear infections?", "u")]
     assert got == ["User walks his dachshund Sigge twice a day."]
