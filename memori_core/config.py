@@ -219,8 +219,9 @@ class RecallConfig:
     gate_general_bm25: float = 8.0
     """See ``gate_general``."""
     gate_world: float | None = 0.5
-    """Relevance gate: a question about the world that is not read as general (memori_core/ranking/world_question.py:
-    "Are dachshunds prone to ear infections?", no first person, no pick for the asker, no one the memory knows)
+    """Relevance gate: a question about the world asked after other turns and read on its own words, not read as
+    general (memori_core/ranking/world_question.py: "Are dachshunds prone to ear infections?" after a turn about the
+    dog, no first person, no pick for the asker, no one the memory knows)
     keeps a fact the cosine, words or score-band rules alone would keep only when its gate cosine reaches this;
     care facts and the facts a second signal keeps are read as before. ``None`` turns it off (docs/ranking.md 68)."""
     gate_followup: float | None = 0.25

@@ -113,13 +113,18 @@ def engine(minilm):
 
 
 @pytest.mark.parametrize("question, context", [
-    ("Are dachshunds prone to ear infections?", None),
     ("Are dachshunds prone to ear infections?", ["Sigge has been scratching his ears a lot."]),
-    ("what's the best way to clean a trumpet valve", None),
+    ("what's the best way to clean a trumpet valve", ["My band has a gig on Friday, what should I wear?"]),
     ("does tea count towards water intake", ["how much water am I supposed to drink in a day"]),
 ])
 def test_engine_gives_a_world_question_none_of_the_facts_that_only_share_its_topic(engine, question, context):
-    assert engine.recall(question, "u", **({"context": context} if context else {})) == []
+    assert engine.recall(question, "u", context=context) == []
+
+
+def test_engine_leaves_a_world_question_asked_first_to_the_usual_cut(engine):
+    # no conversation to read it apart from (PrefEval's questions: a preference bears on them)
+    got = [f.content for f in engine.recall("Are dachshunds prone to ear infections?", "u")]
+    assert got == ["User walks his dachshund Sigge twice a day."]
 
 
 @pytest.mark.parametrize("question, needed", [
@@ -128,10 +133,11 @@ def test_engine_gives_a_world_question_none_of_the_facts_that_only_share_its_top
     ("How do I stop my trumpet valves sticking?", "User plays trumpet in a brass band on Friday nights."),
 ])
 def test_engine_still_gives_a_pick_a_care_fact_and_the_askers_own_thing(engine, question, needed):
-    assert needed in [f.content for f in engine.recall(question, "u")]
+    got = [f.content for f in engine.recall(question, "u", context=["Long week, finally a free evening."])]
+    assert needed in got
 
 
 def test_engine_without_the_world_cut_gives_the_topic_fact_back(minilm):
     got = [f.content for f in _engine_with_facts(minilm, gate_world=None).recall(
-        "Are dachshunds prone to ear infections?", "u")]
+        "Are dachshunds prone to ear infections?", "u", context=["Sigge has been scratching his ears a lot."])]
     assert got == ["User walks his dachshund Sigge twice a day."]

@@ -292,12 +292,13 @@ class GateSignals:
         return replace(scores, referent=referent)
 
     def _with_world(self, query: str, scores: PoolScores, facts: PoolFacts, turn: _Turn, limit: int) -> PoolScores:
-        """``scores`` with the facts that only share the topic of a question about the world (:mod:`~.ranking.
-        world_question`: "Are dachshunds prone to ear infections?" and "User walks his dachshund Sigge."), which the
-        gate keeps on its plain rules only from ``config.gate_world``; unchanged for any other turn. Only the best
+        """``scores`` with the facts that only share the topic of a question about the world read on its own words
+        after other turns (:mod:`~.ranking.world_question`: "Are dachshunds prone to ear infections?" after a turn
+        about Sigge, and "User walks his dachshund Sigge."), which the gate keeps on its plain rules only from
+        ``config.gate_world``; unchanged for any other turn, a first turn included. Only the best
         ranked rows the world cut could drop are read: below the cut, among the ``4 x limit`` best scores."""
         cfg = self.config
-        if cfg.gate_world is None or (turn.read and not turn.own_words) or not asks_of_the_world(query, facts.texts()):
+        if cfg.gate_world is None or not turn.own_words or not asks_of_the_world(query, facts.texts()):
             return scores
         cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
         k = min(cosine.shape[0], 4 * limit)

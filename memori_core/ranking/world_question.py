@@ -7,7 +7,7 @@ short of the general-question shapes (:mod:`.intent`), so the gate reads it at t
 names its topic (the dog, the trumpet, the water) passes on that one word's pull on the cosine (issue 20: 64 of
 115 off-topic leaks of the read app sets leaked on their own words, not on their conversation's).
 
-Such a turn (:func:`asks_of_the_world`) is one read on its own words (:func:`~.own_words.read_on_its_own_words`: a
+Such a turn (:func:`asks_of_the_world`), asked after other turns of its conversation, is one read on its own words (:func:`~.own_words.read_on_its_own_words`: a
 question opening with a question word, for no one in the first person, leaning on nothing before it, asking no
 judgement of a case told) that besides
 
@@ -25,7 +25,9 @@ Of the facts the gate's plain rules keep for it (cosine, third person, words, sc
 from a gate cosine of ``RecallConfig.gate_world``, unless it is a care fact (:func:`~.care.is_care_fact`: an
 allergy, a medicine or a diet bears on a world question about food or medicine, "Can you drink on antibiotics?")
 or a fact about someone an earlier turn names (:func:`~.own_words.about_someone_named`). The care, implication,
-follow-up and upcoming rules read it as before.
+follow-up and upcoming rules read it as before. A first turn is left to the usual cut: on PrefEval, whose
+questions come without a conversation ("What are some must-see spots in Rome?" and a dislike of crowds), the cut on
+first turns too lost 8 of 400 answered questions (hit@5 0.863 -> 0.843).
 
 Pure: patterns, English only.
 """
