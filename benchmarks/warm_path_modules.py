@@ -69,7 +69,7 @@ CONCERNS: dict[str, tuple[str, ...]] = {
     "question-reading tables": tuple(f"memori_core.ranking.{name}" for name in (
         "asking", "care", "intent", "concerns", "implications", "everyday", "kin", "allergens", "conversation",
         "referents",
-        "names", "own_first", "own_words", "past", "upcoming", "word_tables")) + (
+        "names", "own_first", "own_words", "past", "upcoming", "word_tables", "world_question")) + (
         "memori_core.meta_questions", "memori_core.tool_queries"),
     # layer 0: values, checks, text analysis, the block
     "foundations": tuple(f"memori_core.{name}" for name in (

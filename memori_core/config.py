@@ -73,7 +73,7 @@ class RecallConfig:
         "gate": (
             "gate", "relevance_threshold", "gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words",
             "gate_words_cosine", "gate_words_bm25", "gate_care", "gate_care_cosine", "gate_general",
-            "gate_general_bm25", "gate_followup", "gate_followup_top", "gate_carried", "gate_carried_cosine",
+            "gate_general_bm25", "gate_world", "gate_followup", "gate_followup_top", "gate_carried", "gate_carried_cosine",
             "gate_third_person", "gate_implied",
             "gate_spread", "gate_implied_yield", "judge_candidates",
         ),
@@ -218,6 +218,12 @@ class RecallConfig:
     turn that needs a fact lost it (docs/ranking.md 27)."""
     gate_general_bm25: float = 8.0
     """See ``gate_general``."""
+    gate_world: float | None = 0.5
+    """Relevance gate: a question about the world asked after other turns and read on its own words, not read as
+    general (memori_core/ranking/world_question.py: "Are dachshunds prone to ear infections?" after a turn about the
+    dog, no first person, no pick for the asker, no one the memory knows)
+    keeps a fact the cosine, words or score-band rules alone would keep only when its gate cosine reaches this;
+    care facts and the facts a second signal keeps are read as before. ``None`` turns it off (docs/ranking.md 68)."""
     gate_followup: float | None = 0.25
     """Relevance gate, for a turn read with its conversation (``recall(..., context=[...])``) that is not a
     general question: any of the ``gate_followup_top`` best facts whose gate cosine (the larger of its cosine
@@ -356,7 +362,7 @@ class RecallConfig:
         for name in ("gate_implied", "gate_implied_yield"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} must be a bool, got {type(getattr(self, name)).__name__}")
-        for name in ("gate_care", "gate_general", "gate_followup", "gate_third_person"):
+        for name in ("gate_care", "gate_general", "gate_world", "gate_followup", "gate_third_person"):
             if getattr(self, name) is not None:
                 _check_number(name, getattr(self, name))
         if self.gate_spread is not None:
@@ -404,6 +410,7 @@ class RecallConfig:
             "gate": "threshold",
             "gate_care": None,
             "gate_general": None,
+            "gate_world": None,
             "gate_followup": None,
             "gate_third_person": None,
             "gate_implied": False,

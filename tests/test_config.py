@@ -64,6 +64,7 @@ SHIPPED_DEFAULTS = {
     "gate_care_cosine": 0.1,
     "gate_general": 0.7,
     "gate_general_bm25": 8.0,
+    "gate_world": 0.5,
     "gate_followup": 0.25,
     "gate_followup_top": 3,
     "gate_carried": 2,

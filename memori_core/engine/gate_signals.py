@@ -44,6 +44,7 @@ from ..ranking.own_words import about_someone_named, names_what_was_told, read_o
 from ..ranking.pipeline import PoolScores, gate_rows
 from ..ranking.fusion import rank_order
 from ..ranking.referents import points_to_something, told_by
+from ..ranking.world_question import asks_of_the_world, topic_only
 from ..ranking.upcoming import UPCOMING_MOST, asks_about_travel, asks_what_is_coming, plans_in_force
 from ..text import analyzer, main_script
 from .scored import _Gathered
@@ -268,6 +269,27 @@ class GateSignals:
         referent = np.zeros(scores.rows.shape[0], dtype=bool)
         referent[best] = True
         return replace(scores, referent=referent)
+
+    def _with_world(self, query: str, scores: PoolScores, facts: PoolFacts, turn: _Turn, limit: int) -> PoolScores:
+        """``scores`` with the facts that only share the topic of a question about the world read on its own words
+        after other turns (:mod:`~.ranking.world_question`: "Are dachshunds prone to ear infections?" after a turn
+        about Sigge, and "User walks his dachshund Sigge."), which the gate keeps on its plain rules only from
+        ``config.gate_world``; unchanged for any other turn, a first turn included. Only the best
+        ranked rows the world cut could drop are read: below the cut, among the ``4 x limit`` best scores."""
+        cfg = self.config
+        if cfg.gate_world is None or not turn.own_words or not asks_of_the_world(query, facts.texts()):
+            return scores
+        cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
+        k = min(cosine.shape[0], 4 * limit)
+        best = np.argpartition(-scores.rank_score, k - 1)[:k] if k else np.zeros(0, dtype=np.int64)
+        below = best[cosine[best] < cfg.gate_world]
+        turns = conversation_turns(turn.read) if turn.read else ()
+        rows = [i for i in below.tolist() if topic_only(facts[i].content, turns)]
+        if not rows:
+            return scores
+        world = np.zeros(cosine.shape[0], dtype=bool)
+        world[rows] = True
+        return replace(scores, world=world)
 
     def _embedded(self, text: str) -> np.ndarray:
         """``text`` embedded as a query, unit length."""

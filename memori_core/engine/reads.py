@@ -474,6 +474,8 @@ class ReadPath(Answers, GateSignals, Judging):
         if relevance:
             # "Any outdoor plans coming up?": the plans in force, whatever their cosine (ranking/upcoming.py)
             scores = self._with_upcoming(query, scores, gathered, turn, at)
+            # "Are dachshunds prone to ear infections?": the dog's fact shares only its topic (ranking/world_question.py)
+            scores = self._with_world(query, scores, facts, turn, limit)
         if not relevance or not (scores.in_conversation or asker or asks_about_named(query, facts.texts)):
             return done(scores)
         # A personal question, or a turn that leans on its conversation: the third-person lift, the care signal

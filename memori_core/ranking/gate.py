@@ -144,6 +144,7 @@ def decide(
     everything_asked: bool = False,
     upcoming: np.ndarray | None = None,
     carried: np.ndarray | None = None,
+    world: np.ndarray | None = None,
 ) -> GateDecision:
     """Apply the configured gate to the ``limit`` best facts (``cosine``, ``rank_score``, normalised
     ``lexical`` and raw ``bm25``, all in rank order; without the lexical arrays words do not count).
@@ -165,7 +166,9 @@ def decide(
     cosine. ``upcoming`` marks the plans in force of a question about what is coming up for the asker
     (:mod:`.upcoming`): kept, and opening the gate, whatever their cosine. ``carried`` marks facts recall kept for
     the turn before, on a follow-up that leans on it (:mod:`.carried`, which bounds them by rank and cosine): kept,
-    and opening the gate, unless the question is ``general``; named a follow-up's."""
+    and opening the gate, unless the question is ``general``; named a follow-up's. ``world`` marks, for a question
+    about the world (:mod:`.world_question`), the facts that only share its topic: one the rules above keep by
+    its cosine, its words or the score band alone is kept only from a cosine (without the lift) of ``gate_world``."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
     if config is None or config.gate == "off":
@@ -206,6 +209,7 @@ def decide(
     by_carried = np.zeros(n, dtype=bool) if carried is None or general else carried.copy()
     by_followup |= by_carried
     by_upcoming = np.zeros(n, dtype=bool) if upcoming is None else upcoming.copy()
+    vouched = by_care | by_implied | by_followup | by_upcoming  # a second signal: the world cut spares them
     if not n or (best < config.gate_open and not by_words.any() and not by_care.any() and not by_followup.any()
                  and not by_implied.any() and not by_upcoming.any()):
         return GateDecision(
@@ -254,6 +258,15 @@ def decide(
     first = np.array((plain, by_cosine, by_words, by_band, by_care, by_implied, by_followup | by_referent | by_carried,
                       by_upcoming)).argmax(axis=0)
     rule = _RELEVANCE_ORDER[first]
+    if world is not None and config.gate_world is not None:
+        topical = keep & world & ~vouched & (cosine < config.gate_world)
+        if topical.any():
+            keep &= ~topical
+            how += (f"; a question about the world: {int(topical.sum())} kept on its topic alone left out "
+                    f"(cosine < {config.gate_world:g})")
+            if not keep.any():
+                return GateDecision("relevance", keep, False, best, False, f"relevance gate closed: best cosine "
+                                    f"{best:.3f}; {how}")
     return GateDecision("relevance", keep, True, best, confident, f"relevance gate open: best cosine {best:.3f}; {how}",
                         rule=rule)
 

@@ -156,6 +156,10 @@ class PoolScores:
     general: bool = False
     """The question asks about the world, not the asker (:mod:`.intent`); ``gate_cosine`` then holds the
     cosine to the question alone."""
+    world: np.ndarray | None = None
+    """For a question about the world (:mod:`.world_question`), the facts that only share its topic: the relevance
+    gate keeps one by its cosine, its words or the score band alone only from a cosine of ``gate_world``. ``None``:
+    not such a question."""
     in_conversation: bool = False
     """The turn was read with its conversation (the gate's follow-up rule applies unless it is ``general``)."""
     nothing_asked: str | None = None
@@ -625,6 +629,7 @@ def _decide_all(scores: PoolScores, top: np.ndarray, config: RecallConfig | None
                   implied=None if scores.implied is None else scores.implied[top], concerns=scores.concerns,
                   upcoming=None if scores.upcoming is None else scores.upcoming[top],
                   carried=None if scores.carried is None else scores.carried[top],
+                  world=None if scores.world is None else scores.world[top],
                   nothing_asked=scores.nothing_asked, unread_script=scores.unread_script,
                   everything_asked=scores.everything_asked)
 
