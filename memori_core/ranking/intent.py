@@ -32,6 +32,7 @@ work?" beside it cost turns that need a fact ("is lactose-free milk really lacto
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -438,16 +439,15 @@ _GIVEN_NAME = re.compile(rf"\b(?:(?:{_RELATION})s?(?:-in-law)?,?(?:\s+(?:named|c
 _A_WORD = re.compile(r"[A-Za-z][\w-]*")
 
 
-def _people(texts: Iterable[str]) -> set[str]:
-    """The names (casefolded) ``texts`` give people: the word a fact starts with, its speaker or subject, and a
-    name a fact gives after a relation ("User's wife Meena")."""
-    out: set[str] = set()
-    for text in texts:
-        head = _FACT_HEAD.match(text)
-        if head is not None:
-            out.add(head.group(1).casefold())
-        out.update(m.group(1).casefold() for m in _GIVEN_NAME.finditer(text))
-    return {n for n in out if not is_not_a_name(n)}
+@functools.lru_cache(maxsize=65536)
+def _fact_people(text: str) -> frozenset[str]:
+    """The names (casefolded) one fact gives people: the word it starts with, its speaker or subject, and a name it
+    gives after a relation ("User's wife Meena"); read once per fact text (the warm path asks again each turn)."""
+    head = _FACT_HEAD.match(text)
+    found = {m.group(1).casefold() for m in _GIVEN_NAME.finditer(text)}
+    if head is not None:
+        found.add(head.group(1).casefold())
+    return frozenset(n for n in found if not is_not_a_name(n))
 
 
 def _typed_names(question: str) -> set[str]:
@@ -492,4 +492,4 @@ def names_known(question: str, texts: Iterable[str]) -> bool:
         head = _FACT_HEAD.match(text)
         if head is not None and head.group(1) in words:
             return True
-    return bool(typed) and not typed.isdisjoint(_people(texts))
+    return bool(typed) and any(not typed.isdisjoint(_fact_people(text)) for text in texts)
