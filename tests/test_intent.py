@@ -326,3 +326,24 @@ def test_a_question_of_what_is_usual_after_a_personal_turn_on_its_subject_inject
         f.content for f in engine.recall("How long does Sigge usually sleep?", "u1")]
     assert "User donates blood at church twice a year." in [
         f.content for f in engine.recall("How often do I usually give blood?", "u1")]
+
+
+def test_a_name_typed_in_lower_case_or_opening_the_turn_is_someone_known():
+    facts = ["User's daughter Renata is in year 4.", "User's wife Meena is a nurse."]
+    assert names_known("renata school play is on friday, what should i bring?", facts)
+    assert names_known("renata's teacher wants a costume, how do I make one?", facts)
+    assert names_known("Renata is going to a planetarium, what will she see?", facts)
+    assert names_known("Meena says I should rest more, is she right?", facts)  # given after "wife"
+    assert names_known("The loft conversion: Meena says the new room should be for mum, is that fair?", facts)
+    assert not names_known("renata school play is on friday, what should i bring?", ["User likes tea."])
+
+
+def test_a_capitalised_common_word_opening_the_turn_is_no_one_unless_a_fact_names_that_person():
+    facts = ["User moved to Paris last year.", "User goes swimming on Monday.", "User loves Thai food.",
+             "User's friend Rose runs a bakery."]
+    assert not names_known("Paris has how many people living in it?", facts)
+    assert not names_known("Monday is named after what?", facts)
+    assert not names_known("Thai curries use which herbs?", facts)
+    assert not names_known("rose bushes need how much sun?", facts)  # an ordinary word typed in lower case
+    assert names_known("Rose says sourdough needs a week, is she right?", facts)
+    assert names_known("Paris says the museum is shut, is she right?", ["User's neighbour Paris is a teacher."])

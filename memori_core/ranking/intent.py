@@ -32,6 +32,7 @@ work?" beside it cost turns that need a fact ("is lactose-free milk really lacto
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -39,7 +40,7 @@ import numpy as np
 
 from ..number_words import number_words
 from .care import DRUG_NAME, FIRST_PERSON
-from .names import is_not_a_name
+from .names import is_not_a_name, is_ordinary_word
 
 __all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "asks_how_to",
            "names_the_askers",
@@ -426,29 +427,69 @@ def _names_someone(names: set[str], text: str) -> bool:
 
 _CAPITALISED = re.compile(r"(?<=\s)([A-Z][a-z][\w-]*)")
 _FACT_HEAD = re.compile(r"^\W*([A-Z][\w-]*)")
+# a name a fact gives someone after saying who they are to the user ("User's wife Meena", "User's mother-in-law Sue",
+# "a dog called Biscuit"): the facts' people besides their heads (issue 20, docs/ranking.md 70)
+_RELATION = (r"wife|husband|partner|spouse|fianc[e\u00e9]e?|girlfriend|boyfriend|son|daughter|child|kid|baby|brother|"
+             r"sister|sibling|twin|mother|father|mum|mom|dad|parent|grandmother|grandfather|grandma|grandpa|gran|granny|"
+             r"nan|nana|grandson|granddaughter|grandchild|niece|nephew|aunt|uncle|cousin|stepson|stepdaughter|"
+             r"stepmother|stepfather|friend|colleague|co-?worker|boss|manager|neighbou?r|roommate|flatmate|housemate|"
+             r"teacher|coach|tutor|therapist|dog|cat|puppy|kitten|pet|horse|rabbit")
+_GIVEN_NAME = re.compile(rf"\b(?:(?:{_RELATION})s?(?:-in-law)?,?(?:\s+(?:named|called))?|named|called)\s+"
+                         r"([A-Z][a-z][\w-]*)")
+_A_WORD = re.compile(r"[A-Za-z][\w-]*")
+
+
+@functools.lru_cache(maxsize=65536)
+def _fact_people(text: str) -> frozenset[str]:
+    """The names (casefolded) one fact gives people: the word it starts with, its speaker or subject, and a name it
+    gives after a relation ("User's wife Meena"); read once per fact text (the warm path asks again each turn)."""
+    head = _FACT_HEAD.match(text)
+    found = {m.group(1).casefold() for m in _GIVEN_NAME.finditer(text)}
+    if head is not None:
+        found.add(head.group(1).casefold())
+    return frozenset(n for n in found if not is_not_a_name(n))
+
+
+def _typed_names(question: str) -> set[str]:
+    """Words (casefolded) the question may name someone by besides :func:`subject_names`: a capitalised word past
+    its first, the word opening it, and a lower case word that is no ordinary word ("renata school play..."); a
+    possessive's owner ("renata's")."""
+    text = question.replace("\u2019", "'")
+    found = set()
+    for m in _A_WORD.finditer(text):
+        word = m.group(0)
+        if word[0].isupper() or not is_ordinary_word(word):
+            found.add(word.casefold())
+    return {w for w in found if not is_not_a_name(w)}
 
 
 def names_known(question: str, texts: Iterable[str]) -> bool:
     """Whether the question is about someone ``texts`` know: a name it is about (:func:`subject_names`) is a
     word of one of them, or a capitalised word past its first ("What inspired John to join...?") is the
-    word one of them starts with, its speaker or subject ("John: I've always...", "John joined...").
-    A place the facts only mention ("User grew up in Chicago.") does not count.
+    word one of them starts with, its speaker or subject ("John: I've always...", "John joined..."), or any word of
+    it, the first or one typed in lower case ("renata school play is on friday", "Meena says I should rest"), is a
+    name a fact gives a person: its head, or after a relation ("User's wife Meena"). A lower case word that is an
+    ordinary word ("rose bushes") never counts, nor a place the facts only mention ("User grew up in Chicago.").
 
     >>> names_known("What inspired John to run?", ["John: I love running."]), names_known(
     ...     "What's the population of Chicago?", ["User grew up in Chicago."])
     (True, False)
+    >>> names_known("Meena says I should rest more, is she right?", ["User's wife Meena is a nurse."])
+    True
     """
     names = subject_names(question)
     words = {w for w in _CAPITALISED.findall(question) if not is_not_a_name(w)}
     # a possessive typed twice, "Johns's reaction", is John's
     names |= {n[:-1] for n in names if n.endswith("s")}
     words |= {w[:-1] for w in words if w.endswith("s") and question.find(w + "'s") >= 0}
-    if not names and not words:
+    typed = _typed_names(question)
+    if not names and not words and not typed:
         return False  # the common case: no fact is read
+    texts = list(texts)
     for text in texts:
         if names and not names.isdisjoint(re.findall(r"\w+", text)) and _names_someone(names, text):
             return True
         head = _FACT_HEAD.match(text)
         if head is not None and head.group(1) in words:
             return True
-    return False
+    return bool(typed) and any(not typed.isdisjoint(_fact_people(text)) for text in texts)
