@@ -246,10 +246,20 @@ def without_connectives(turn: str) -> str:
 
 
 # A greeting that opens a turn ("good morning", "hi there", "hello again", "morning all"), with the greeting's own
-# question after it ("how are you"), then the punctuation before the rest.
+# question after it ("how are you"), then the punctuation before the rest. A word that also opens a noun phrase is a
+# greeting only where one ends: a bare "morning" / "evening" before punctuation or a greeting's word ("Morning!",
+# "morning all", not "Morning sickness remedies?"), "hi" / "hello" / "hey" before a separator, a greeting's word or
+# a question word in lower case ("hey what's ...", not "Hey Jude chords?", "Hello Kitty ...", "hi-fi"), "good day",
+# "greetings" and "gm" only before punctuation ("Good day! ...", not "Good day for a hike?", "gm crops").
+_GREETING_TAIL = r"(?:\s+(?:there|all|everyone|again|friend|folks|team))"
+_CLAUSE_ENDS = r"(?=\s*[,.:;!]|\s+[-\u2013\u2014]\s|\s*$)"
 _OPENING_GREETING = re.compile(
-    r"^\W*(?:(?:(?:good|lovely|happy)\s+)?(?:morning|afternoon|evening)|good\s+day|hi|hiya|hello|hey|heya|howdy|"
-    r"greetings|gm)(?:\s+(?:there|all|everyone|again|friend))?\b[\s,.:;!-]*"
+    r"^\W*(?:(?:good|lovely|happy)\s+(?:morning|afternoon|evening)" + _GREETING_TAIL + r"?\b"
+    r"|(?:morning|afternoon|evening)(?:" + _GREETING_TAIL + r"\b|" + _CLAUSE_ENDS + r")"
+    r"|(?:hi|hiya|hello|hey|heya|howdy)(?:" + _GREETING_TAIL + r"\b|" + _CLAUSE_ENDS +
+    r"|(?=\s+(?-i:what|what's|whats|which|who|whose|where|when|how|why|can|could|should|would|will|is|are|do|"
+    r"does|did|any)\b))"
+    r"|(?:good\s+day|greetings|gm)" + _CLAUSE_ENDS + r")[\s,.:;!\u2013\u2014-]*"
     r"(?:(?:how(?:'s|\s+is)\s+it\s+going|how\s+(?:are|r)\s+(?:you|u|ya|things)(?:\s+today)?)\b[\s,.:;!?-]*)?",
     re.IGNORECASE)
 
