@@ -217,11 +217,17 @@ _NAMED_NOT_A_MEDICINE = (
     r"Tube|Overground|Bolt|Grab|Waymo|Citi\s*Bike|Lime|Greyhound|Megabus|Eurostar|Zumba|CrossFit|Pilates|Yoga|"
     r"Peloton|Barre|Ballet|Spin|Piano|Zoom|Teams|Duolingo|Netflix|Instagram|TikTok)"
 )
-# A medicine's name as taken by the day: a drug's (:data:`DRUG_NAME`) or a supplement's, or a capitalised word no
+# More forms of a generic drug's name, read only as taken by the day: a salt ("ferrous fumarate", "zinc sulfate"),
+# an opioid blocker ("naltrexone"), a levodopa ("co-careldopa") and a cephalosporin ("cephalexin", "cefalexin").
+_GENERIC_FORM = (r"(?:[a-z][a-z-]+(?:trexone|dopa)|fumarate|sulfate|sulphate|citrate|gluconate|succinate|tartrate|"
+                 r"maleate|ce(?:ph|f)a[a-z]{3,})")
+# A medicine's name as taken by the day: a drug's (:data:`DRUG_NAME`) or a supplement's, a word before it or a salt
+# after it included ("sodium valproate", "levothyroxine sodium"), or a capitalised word no
 # table above holds, read case-sensitively (a brand no list holds: "takes Telfazyl twice a day"), with a letter or
 # two after it ("Allegra D"); or what a dose is counted in ("two pills", "eye drops", "10mg of ...").
 _DOSED_NAME = (
-    rf"(?:(?:{DRUG_NAME}|{SUPPLEMENT})\b"
+    rf"(?:(?:[a-z][\w-]*\s+)?(?:{DRUG_NAME}|{SUPPLEMENT}|{_GENERIC_FORM})\b"
+    r"(?:\s+(?:sodium|potassium|calcium|hcl|hydrochloride))?"
     rf"|(?-i:(?!{_NAMED_NOT_A_MEDICINE}\b)[A-Z][a-z][\w-]*(?:\s+[A-Z]{{1,2}})?)\b"
     rf"|(?:[a-z0-9][\w.-]*\s+)?{_DOSE_NOUN}\b(?:\s+of\s+[a-z][\w-]*)?)"
 )
