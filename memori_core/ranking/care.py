@@ -25,6 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..calendar_words import WEEKDAY_STEMS
+from ..number_words import number_words
 
 __all__ = [
     "CARE_DOMAINS",
@@ -236,7 +237,7 @@ _DAILY = (r"(?:(?:every|each)\s+(?:single\s+)?(?:day|morning|evening|night)|dail
           r"(?:once|twice|three\s+times|four\s+times|\d\s+times)\s+(?:a|per|each)\s+day|every\s+\d+\s+hours)\b")
 DAILY_DOSE = (
     rf"(?<!n't\s)(?<!not\s)(?<!never\s)(?<!longer\s)\b(?:takes?|taking)\s+"
-    rf"(?:(?:his|her|my|their|a|an|one|two|three|four|half\s+a|\d+(?:\.\d+)?)\s*)?{_DOSED_NAME}"
+    rf"(?:(?:his|her|my|their|a|an|{number_words('twelve')}|half\s+a|\d+(?:\.\d+)?)\s*)?{_DOSED_NAME}"
     rf"(?=\s+{_DAILY})"
 )
 """A daily dose (the words up to its times, which it looks ahead at): what is taken by the day when it looks like a
