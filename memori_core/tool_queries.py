@@ -81,6 +81,7 @@ _APP_ACTION = (
     r"|(?:see|sees|saw|seeing|hit|hits|get|gets|got)\s+(?:an?|the|this|that)\s+(?:[^\W\d_]+\s+)?"
     r"(?:error|warning|prompt|popup|pop-up|banner|modal|toast|404|500)s?"
     r"|land(?:s|ed|ing)?\s+on"
+    r"|verif(?:y|ies|ied|ying)|exist(?:s|ed)?"
     r"|(?:enter|type)(?:s|d|ed|ing)?\s+(?:(?:an?|the|their|his|her|its|wrong|invalid|incorrect|new|same|old|"
     r"correct|valid)\s+){0,2}(?:password|e-?mail|code|pin|username|credentials|details|value|text|otp|url)"
 )
@@ -90,6 +91,9 @@ _PRODUCT_ACTION = re.compile(rf"\buser\s+{_ADVERBS}(?:{_APP_ACTION})\b", re.IGNO
 _APP_THING = re.compile(
     r"\b(?:pages?|screens?(?!\s+time\b)|buttons?|forms?(?!\s+of\b)|log-?ins?|log-?outs?|sign-?ins?|sign-?ups?|"
     r"dashboards?|apis?|endpoints?|account\s+settings|urls?|"
+    # an app, an email or an account as a thing the user has in it ("rate the app", "verify their email"; not "the
+    # user's email", which the memory holds)
+    r"(?:the|this|that|our|their|an?)\s+(?:apps?|e-?mails?|accounts?|profiles?|passwords?|usernames?)|"
     r"(?:login|auth|browser|user|web)\s+sessions?|sessions?\s+(?:tokens?|cookies?|ids?|timeouts?|expir\w*|"
     r"storage|data|state|keys?))\b", re.IGNORECASE)
 _THE_USER = re.compile(r"\buser\b", re.IGNORECASE)
@@ -231,7 +235,8 @@ def the_user_in_first_person(query: str) -> str:
     first person's ("the user lives in" -> "I live in", "where does the user work" -> "where do I work", "is the
     user vegan" -> "am I vegan"), adverbs between kept ("does the user still smoke" -> "do I still smoke", "did the
     user already pay" -> "did I already pay", "is the user logged in" -> "am I logged in"). Someone's user ("my user's password"), a user of software ("where does the
-    user get redirected after login", "user roles"), other users and bare keywords are left as written, and no
+    user get redirected after login", "user roles"), a user spoken of beside "me" or "their" ("did the user tell me
+    their name"), other users and bare keywords are left as written, and no
     question mark is added: a LangGraph store's search may be any app's, and its first page is
     ``engine.recall`` of this query.
 
@@ -243,13 +248,18 @@ def the_user_in_first_person(query: str) -> str:
     'where does the user get redirected after login'
     """
     check_str(query, "query")
-    if "user" not in query.casefold():
+    if "user" not in query.casefold() or _SOMEONE_ELSES_USER.search(query) is not None:
         return query
     out = _POSSESSIVE.sub("my", query)
     out = _ASKED_VERB.sub(partial(_do_i, app=names_a_products_user(query)), out)
     out = _ASKED.sub(lambda m: m[0] if m["aux"].casefold() in ("does", "doesn't")
                      else _capitalized(_AUXILIARIES[m["aux"].casefold()], m["aux"]) + " I", out)
     return _SUBJECT.sub(_i_verb, out)
+
+
+# "me" / "their" / "them" after "the user": the query's asker is someone else, and "the user" is spoken of in the
+# third person ("did the user tell me their name", "did the user verify their email"): no "I" to read into it.
+_SOMEONE_ELSES_USER = re.compile(r"\buser\b.*\b(?:me|their|theirs|them|themselves|they)\b", re.IGNORECASE)
 
 
 def _i_verb(m: re.Match[str]) -> str:

@@ -98,6 +98,15 @@ def test_a_short_sentence_telling_news_about_the_asker_gets_only_the_core_facts_
     assert sorted(contents(engine.recall("I need zebra ideas", "u"))) == sorted([ALLERGY, MEDICATION])  # a want asks
 
 
+@pytest.mark.parametrize("need", ["I'm hungry.", "I'm starving!", "I have guests tonight.", "I'm flying tomorrow.",
+                                  "I just need ideas", "I've got guests"])
+def test_a_short_sentence_telling_a_state_or_a_plan_asks_and_keeps_the_askers_core_facts(engine: RecallEngine,
+                                                                                          need: str) -> None:
+    # rev41b #3: only news told in the past ("I moved to Cork.") reads as telling; a state, a plan or a need asks
+    seed(engine, "u")
+    assert sorted(contents(engine.recall(need, "u"))) == sorted([ALLERGY, MEDICATION])
+
+
 def test_a_turn_qualifying_a_request_just_made_keeps_the_core_facts(engine: RecallEngine) -> None:
     seed(engine, "u")
     qualifier = "Something cheap though, payday is only next week."

@@ -145,3 +145,35 @@ def test_engine_ranks_a_greeting_then_a_question_as_the_question_alone(minilm):
         assert [(f.content, round(f.rank_score, 6)) for f in engine.recall("good morning " + question, "kim")] == alone
     assert [f.content for f in engine.recall("hey, what should I practise today?", "kim")][:1] == \
         ["User is learning the guitar."]
+
+
+@pytest.mark.parametrize("turn", [
+    "Morning sickness remedies?", "Evening primrose oil with my meds?", "Afternoon tea spots in London?",
+    "Hello Kitty backpack for my niece?", "Hey Jude chords?", "hi-fi speakers under 500?",
+    "Good day for a hike tomorrow?", "Greetings cards for mum's birthday?", "gm crops safe to eat?",
+    "Morning person tips?", "Evening shift — what should I eat before?",
+])
+def test_a_question_opening_with_a_word_a_greeting_also_uses_keeps_that_word(turn):
+    # rev41b #1: "Morning sickness", "Hello Kitty", "Good day for ...": no greeting ends there
+    assert without_greeting(turn) == turn
+
+
+@pytest.mark.parametrize(("turn", "question"), [
+    ("Morning, where do I live?", "where do I live?"),
+    ("morning all, any plans for today?", "any plans for today?"),
+    ("hey what's my sister's name", "what's my sister's name"),
+    ("Good day! Any lunch ideas?", "Any lunch ideas?"),
+    ("Hello again! What did I say my dog's name was?", "What did I say my dog's name was?"),
+])
+def test_a_greeting_ended_by_punctuation_a_greeting_word_or_a_question_word_is_cut(turn, question):
+    assert without_greeting(turn) == question
+
+
+@pytest.mark.parametrize("small_talk", ["Hey, what's up?", "Hi, who are you?", "Hello, what can you do?"])
+def test_small_talk_after_a_greeting_stays_a_courtesy_turn_without_core_facts(minilm, small_talk):
+    # rev41b #2: the courtesy test reads the turn with its greeting; cut, "who are you?" got the core medicine
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("u", ["User lives in Leeds.", "User works as a nurse.", "User has a beagle named Max."])
+    engine.add("u", ["User takes metformin every morning."], core=True)
+    assert engine.recall(small_talk, "u") == []
+    assert "courtesy" in str(engine.explain(small_talk, "u"))

@@ -75,3 +75,23 @@ def test_the_engine_ranks_the_askers_home_first_after_a_turn_about_the_sisters_m
     eng.add("kim", ["User's sister lives in Paris."], created_at="2026-06-03T09:00:00+09:00")
     facts = eng.recall("Where do I live?", "kim", context=["My sister moved to Paris."])
     assert [f.content for f in facts] == ["User lives in Seoul with their husband Jae.", "User's sister lives in Paris."]
+
+
+def test_a_question_about_where_the_asker_is_reads_the_turns_before_as_usual() -> None:
+    # rev41b #5: "near me" asks where the asker is, which the turn before told; only "where do I live" asks the slot
+    texts = ["User's sister lives in Paris.", "User lives in Seoul with their husband Jae."]
+    staying = ["I'm staying with my sister in Paris this week."]
+    for question in ("Any events near me tonight?", "What's the weather in my city today?"):
+        assert own_first(question, texts, staying) is None, question
+    for question in ("Where am I living now?", "What city do I live in?"):
+        assert own_first(question, texts, staying).tolist() == [1, 0], question
+    jobs = ["User's wife works as a nurse at Mass General.", "User works as a teacher."]
+    assert own_first("What's my job?", jobs, ["My wife got a job at Mass General."]).tolist() == [1, 0]
+
+
+def test_the_engine_ranks_the_sisters_city_first_for_events_near_an_asker_staying_with_her(minilm) -> None:
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    eng.add("kim", ["User lives in Seoul with their husband Jae."], created_at="2026-06-01T07:02:00+09:00")
+    eng.add("kim", ["User's sister lives in Paris."], created_at="2026-06-03T09:00:00+09:00")
+    facts = eng.recall("Any events near me tonight?", "kim", context=["I'm staying with my sister in Paris this week."])
+    assert [f.content for f in facts][:1] == ["User's sister lives in Paris."]

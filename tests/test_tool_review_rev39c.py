@@ -59,6 +59,12 @@ def test_the_tools_leave_a_courtesy_turn_as_written(query: str) -> None:
     ("did the user already pay", "did I already pay"),
     ("is the user logged in", "am I logged in"),
     ("does the user see an error after submitting", "does the user see an error after submitting"),
+    # rev41b #6: a user spoken of beside "me" or "their", and an app's, its email's or its account's user
+    ("did the user tell me their name", "did the user tell me their name"),
+    ("did the user verify their email", "did the user verify their email"),
+    ("does the user exist", "does the user exist"),
+    ("did the user rate the app", "did the user rate the app"),
+    ("the user's email address", "my email address"),
 ])
 def test_the_store_reads_only_the_memorys_user_in_the_first_person(query: str, read: str) -> None:
     assert the_user_in_first_person(query) == read

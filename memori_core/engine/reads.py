@@ -369,10 +369,15 @@ class ReadPath(Answers, GateSignals, Judging):
         asks for nothing (:meth:`_unasked`), of a general question, or of a personal one (:meth:`_personal`)."""
         query, entity_id, limit, where, at = request.query, request.entity_id, request.limit, request.where, request.at
         conversation, read = request.conversation, request.turns
+        # The turn as asked, greeting included: the courtesy test reads it ("Hi, who are you?" asks nothing of the
+        # memory, "who are you?" alone may); the rest read the question's words.
+        said = query
         if request.query_vector is None:
             query = without_greeting(query)  # "good morning what should we do today": read on the question's words
         if read and request.query_vector is None:
+            cut = query is not said
             query = with_referent(query, read)  # "What should I feed him?" after "... a beagle named Max.": Max
+            said = with_referent(said, read) if cut else query
         # One freshness check per call, at its start; the copy is used again below (under the lock: a write
         # updates a copy in place only under it, and never one it dropped). ``cache``: recall made it under the
         # lock, and has answered already for an empty one.
@@ -458,7 +463,8 @@ class ReadPath(Answers, GateSignals, Judging):
                            closed_turn if core is own_core and concerns is None else None, request.past)
 
         if relevance:
-            nothing, unread = self._unasked(query, q_tokens, read)
+            nothing, unread = self._unasked(
+                said, q_tokens if said is query else query_terms(said, cfg.tokenizer, cfg.stemmer), read)
             if nothing is not None or unread is not None:
                 # a courtesy turn asks for nothing, core facts included
                 return done(replace(scores, nothing_asked=nothing, unread_script=unread),

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..calendar_words import WEEKDAY_STEMS
+from ..number_words import number_words
 
 __all__ = [
     "CARE_DOMAINS",
@@ -202,25 +203,49 @@ DRUG_NAME = rf"(?:{_DRUGS}|{_DRUG_STEMS})"
 """A medicine's name, from the list or by its USAN/INN stem (a regex alternation, matched case-insensitively)."""
 # A drug as a fact names it after "takes" or "on": "takes metformin", "on daily warfarin", "taking her amlodipine".
 _A_DRUG = rf"\s+(?:(?:daily|a|an|some|their|her|his)\s+)?{DRUG_NAME}\b"
-# What one takes by the day that is no medicine: a way to travel, a habit, a lesson, a meal, a time ("takes the bus
-# every day", "takes walks each morning", "takes yoga twice a day", "takes lunch", "takes forever"), or an article, a possessive, a pronoun or a
-# number that opens something else ("takes the dog", "takes her kids", "takes it easy").
-_TAKEN_NOT_A_DOSE = (
-    r"(?:the|a|an|my|his|her|their|our|your|its|it|them|him|me|us|this|that|these|those|one|two|three|some|any|no|"
-    r"time|care|turns|part|place|notes?|photos?|pictures?|selfies?|walks?|naps?|showers?|baths?|breaks?|calls?|"
-    r"meetings?|orders?|lessons?|classes|courses?|buses|bus|trains?|tubes?|trams?|ferr(?:y|ies)|metro|subway|taxis?|"
-    r"cabs?|ubers?|cars?|bikes?|lifts?|elevators?|stairs|public|advantage|charge|pride|responsibility|over|forever|"
-    r"ages|long|yoga|pilates|spin|dance|swimming|lunch|breakfast|dinner|tea|coffee|off|out|up)\b")
-DAILY_DOSE = (
-    rf"\b(?:takes?|taking)\s+(?!{_TAKEN_NOT_A_DOSE})[a-z][\w-]*"
-    r"(?:\s+(?!(?:out|in|up|off|over|home|back|along|there|to|for|with|at|on|around|\w+ing|lessons?|classes|walks?)\b)"
-    r"[a-z0-9][\w-]*)?"
-    r"(?=\s+(?:(?:every|each)\s+(?:single\s+)?(?:day|morning|evening|night)|daily|nightly|at\s+bedtime|before\s+bed|"
-    r"(?:once|twice|three\s+times|four\s+times|\d\s+times)\s+(?:a|per|each)\s+day|every\s+\d+\s+hours)\b)"
+SUPPLEMENT = (r"(?:iron|folic\s+acid|folate|vitamins?(?:\s+(?:[a-e]\d{0,2}|d3))?|b12|supplements?|magnesium|zinc|"
+              r"calcium|potassium|fish\s+oil|omega[\s-]?3s?|probiotics?|melatonin|multivitamins?|cod\s+liver\s+oil)")
+"""A supplement taken as a medicine is ("takes iron and folic acid every day", "vitamin D"): a regex alternation."""
+# What is taken by the day as a dose: a pill, a tablet, drops, puffs, a dose, or an amount in mg ("takes two pills
+# every morning", "takes eye drops nightly", "takes 10mg of it daily").
+_DOSE_NOUN = r"(?:pills?|tablets?|capsules?|caps|drops|puffs?|doses?|sachets?|injections?|mg|mcg|ml|iu)"
+# Capitalised words one takes by the day that are no medicine: a language or a subject studied, a way to travel
+# (a ride app, a rail line), a class or a sport, an app ("takes Spanish / Lyft / Caltrain / Zumba every day").
+_NAMED_NOT_A_MEDICINE = (
+    r"(?:Spanish|French|German|Italian|English|Mandarin|Cantonese|Chinese|Japanese|Korean|Arabic|Portuguese|Russian|"
+    r"Latin|Greek|Hindi|Urdu|Dutch|Polish|Turkish|Swedish|Hebrew|Irish|Welsh|Tagalog|Vietnamese|Thai|Maths?|"
+    r"Physics|Chemistry|Biology|History|Calculus|Algebra|Economics|Lyft|Ubers?|Caltrain|Amtrak|Metro\w*|Muni|"
+    r"Tube|Overground|Bolt|Grab|Waymo|Citi\s*Bike|Lime|Greyhound|Megabus|Eurostar|Zumba|CrossFit|Pilates|Yoga|"
+    r"Peloton|Barre|Ballet|Spin|Piano|Zoom|Teams|Duolingo|Netflix|Instagram|TikTok)"
 )
-"""A daily dose, whatever is taken (the words up to its times, which it looks ahead at): "takes Zyrtec every day", "take Allegra each morning", "taking Xyzal twice a
-day". A medicine's name may be a brand no list holds; taking it by the day names it one. What one takes by the day
-that is no medicine (a bus, a walk, a lesson, a shower: :data:`_TAKEN_NOT_A_DOSE`) is not (a regex)."""
+# More forms of a generic drug's name, read only as taken by the day: a salt ("ferrous fumarate", "zinc sulfate"),
+# an opioid blocker ("naltrexone"), a levodopa ("co-careldopa") and a cephalosporin ("cephalexin", "cefalexin").
+_GENERIC_FORM = (r"(?:[a-z][a-z-]+(?:trexone|dopa)|fumarate|sulfate|sulphate|citrate|gluconate|succinate|tartrate|"
+                 r"maleate|ce(?:ph|f)a[a-z]{3,})")
+# A medicine's name as taken by the day: a drug's (:data:`DRUG_NAME`) or a supplement's, a word before it or a salt
+# after it included ("sodium valproate", "levothyroxine sodium"), or a capitalised word no
+# table above holds, read case-sensitively (a brand no list holds: "takes Telfazyl twice a day"), with a letter or
+# two after it ("Allegra D"); or what a dose is counted in ("two pills", "eye drops", "10mg of ...").
+_DOSED_NAME = (
+    rf"(?:(?:[a-z][\w-]*\s+)?(?:{DRUG_NAME}|{SUPPLEMENT}|{_GENERIC_FORM})\b"
+    r"(?:\s+(?:sodium|potassium|calcium|hcl|hydrochloride))?"
+    rf"|(?-i:(?!{_NAMED_NOT_A_MEDICINE}\b)[A-Z][a-z][\w-]*(?:\s+[A-Z]{{1,2}})?)\b"
+    rf"|(?:[a-z0-9][\w.-]*\s+)?{_DOSE_NOUN}\b(?:\s+of\s+[a-z][\w-]*)?)"
+)
+# The times of a daily dose: "every day", "each morning", "daily", "twice a day", "every 8 hours".
+_DAILY = (r"(?:(?:every|each)\s+(?:single\s+)?(?:day|morning|evening|night)|daily|nightly|at\s+bedtime|before\s+bed|"
+          r"(?:once|twice|three\s+times|four\s+times|\d\s+times)\s+(?:a|per|each)\s+day|every\s+\d+\s+hours)\b")
+DAILY_DOSE = (
+    rf"(?<!n't\s)(?<!not\s)(?<!never\s)(?<!longer\s)\b(?:takes?|taking)\s+"
+    rf"(?:(?:his|her|my|their|a|an|{number_words('twelve')}|half\s+a|\d+(?:\.\d+)?)\s*)?{_DOSED_NAME}"
+    rf"(?=\s+{_DAILY})"
+)
+"""A daily dose (the words up to its times, which it looks ahead at): what is taken by the day when it looks like a
+medicine: a drug's or a supplement's name, a capitalised name no table of languages, rides, classes or apps holds
+("takes Zyrtec every day", "take Allegra D each morning", "taking Telfazyl twice a day": a brand no list holds), or
+what a dose is counted in ("takes two pills every morning", "takes eye drops nightly"). A habit is none ("takes
+cold showers / five minutes / Spanish / Lyft / attendance every morning"), nor is what is not taken ("doesn't take
+anything daily"): a regex, matched case-insensitively except the capital of a brand."""
 CARRIED_MEDICINE = (
     r"\b(?:insulin|inhalers?|puffers?|epi-?pens?|adrenaline\s+pens?|cpap|glucose\s+(?:monitor|sensor)s?|"
     r"libre\s+sensors?|dexcom|pill\s+organi[sz]ers?|medications?|medicines?|meds|prescriptions?|diabet\w*|"

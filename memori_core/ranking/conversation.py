@@ -246,10 +246,20 @@ def without_connectives(turn: str) -> str:
 
 
 # A greeting that opens a turn ("good morning", "hi there", "hello again", "morning all"), with the greeting's own
-# question after it ("how are you"), then the punctuation before the rest.
+# question after it ("how are you"), then the punctuation before the rest. A word that also opens a noun phrase is a
+# greeting only where one ends: a bare "morning" / "evening" before punctuation or a greeting's word ("Morning!",
+# "morning all", not "Morning sickness remedies?"), "hi" / "hello" / "hey" before a separator, a greeting's word or
+# a question word in lower case ("hey what's ...", not "Hey Jude chords?", "Hello Kitty ...", "hi-fi"), "good day",
+# "greetings" and "gm" only before punctuation ("Good day! ...", not "Good day for a hike?", "gm crops").
+_GREETING_TAIL = r"(?:\s+(?:there|all|everyone|again|friend|folks|team))"
+_CLAUSE_ENDS = r"(?=\s*[,.:;!]|\s+[-\u2013\u2014]\s|\s*$)"
 _OPENING_GREETING = re.compile(
-    r"^\W*(?:(?:(?:good|lovely|happy)\s+)?(?:morning|afternoon|evening)|good\s+day|hi|hiya|hello|hey|heya|howdy|"
-    r"greetings|gm)(?:\s+(?:there|all|everyone|again|friend))?\b[\s,.:;!-]*"
+    r"^\W*(?:(?:good|lovely|happy)\s+(?:morning|afternoon|evening)" + _GREETING_TAIL + r"?\b"
+    r"|(?:morning|afternoon|evening)(?:" + _GREETING_TAIL + r"\b|" + _CLAUSE_ENDS + r")"
+    r"|(?:hi|hiya|hello|hey|heya|howdy)(?:" + _GREETING_TAIL + r"\b|" + _CLAUSE_ENDS +
+    r"|(?=\s+(?-i:what|what's|whats|which|who|whose|where|when|how|why|can|could|should|would|will|is|are|do|"
+    r"does|did|any)\b))"
+    r"|(?:good\s+day|greetings|gm)" + _CLAUSE_ENDS + r")[\s,.:;!\u2013\u2014-]*"
     r"(?:(?:how(?:'s|\s+is)\s+it\s+going|how\s+(?:are|r)\s+(?:you|u|ya|things)(?:\s+today)?)\b[\s,.:;!?-]*)?",
     re.IGNORECASE)
 
@@ -374,22 +384,29 @@ def tells_news(turn: str) -> bool:
 
 def tells_something(turn: str) -> bool:
     """Whether a turn tells rather than asks: more than :data:`SHORT_TURN` words ("my cello weekends" is a search),
-    or fewer said as a sentence about the asker, "I" or "we" then a verb ("I moved to Cork.", "We got a puppy!");
+    or fewer said as news of the asker, "I" or "we" then a verb of news in the past ("I moved to Cork.", "We got a
+    puppy!"; a state or a plan asks: "I'm hungry.", "I have guests tonight.");
     no question or request (:func:`asks_something`), and no acceptance of what the conversation offered
     (:func:`accepts`). "Big news, I got the job at Monzo!!" tells; "Can I take my iron with coffee?" asks.
 
     >>> tells_something("Big news, I got the job at Monzo!!"), tells_something("my cello weekends")
     (True, False)
-    >>> tells_something("I moved to Cork."), tells_something("I need a recipe")
-    (True, False)
+    >>> tells_something("I moved to Cork."), tells_something("I need a recipe"), tells_something("I'm hungry.")
+    (True, False, False)
     """
     return ((len(turn.split()) > SHORT_TURN or _SAID_OF_THE_ASKER.match(turn) is not None)
             and not asks_something(turn) and not accepts(turn))
 
 
-# A short sentence about the asker: "I" or "we" and a verb in the past or a state ("I moved to Cork.", "We got a
-# puppy!", "I'm pregnant!", "I've quit smoking."), not a want or a need, which asks ("I need a recipe").
+# A short sentence telling news of the asker: "I" or "we", then a verb of news in the past ("I moved to Cork.", "We
+# got a puppy!", "I've quit smoking.", "I just sold the car."). A state or a plan is no news, and asks for what it
+# needs ("I'm hungry.", "I have guests tonight.", "I'm flying tomorrow."); so does a want or a need, after "just"
+# or "finally" too ("I just need ideas"); "I've got" is one's state ("I've got a cold").
+_NEWS_VERB = (r"(?:moved|got|quit|sold|started|bought|adopted|married|engaged|divorced|retired|graduated|passed|"
+              r"failed|lost|won|broke|finished|joined|left|signed|booked|switched|changed|landed|found|began|"
+              r"became|split|stopped|gave\s+up|took\s+up|came\s+back|went\s+back|returned|arrived|received|"
+              r"accepted|launched|opened|closed|hired|fired|promoted|resigned|enrolled|applied|moved\s+in|"
+              r"(?!(?:need|want|wish|hop|wonder)ed\b)[a-z]{3,}ed)")
 _SAID_OF_THE_ASKER = re.compile(
-    r"^\W*(?:i|we)(?:'m|'ve|\s+am|\s+are|\s+have|\s+has|\s+just|\s+finally|\s+(?!need|want|wonder|would|should|"
-    r"could|can|might|may|must|will|wish|hope)[a-z]+(?:ed|ew|ot|ught|ft|st|ve|ld|nd|id|ade|oke|ame|ent|an|ung|ank|"
-    r"ove|ost|old|eft|ut|it))\b[^?]*[.!]?\s*$", re.IGNORECASE)
+    r"^\W*(?:i|we)(?:(?:'ve|\s+have|\s+has)(?!\s+got\b))?(?:\s+(?:just|finally|recently|already|officially))?\s+"
+    + _NEWS_VERB + r"\b[^?]*[.!]?\s*$", re.IGNORECASE)

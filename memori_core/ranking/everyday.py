@@ -24,7 +24,7 @@ import numpy as np
 
 from ..calendar_words import WEEKDAYS, WORKDAY_STEMS
 from ..number_words import number_words
-from .care import DRUG_NAME, NOT_FOOD
+from .care import DRUG_NAME, NOT_FOOD, SUPPLEMENT
 from .concerns import NOT_EATEN_ALLERGY
 from .upcoming import tells_a_dated_plan
 from .word_tables import TOKEN, PhraseTable, alternation, fold
@@ -79,9 +79,7 @@ _SPECIALISTS = ("cardiologist", "haematologist", "hematologist", "gynaecologist"
 # a daily medicine told by its schedule: "takes allopurinol every day", "I take baclofen three times a day", "takes
 # iron and folic acid every day"; what is taken is a medicine's name or a supplement (not "takes photos every day",
 # "takes Max and Bella out twice a day": rev39b finding 1)
-_SUPPLEMENT = (r"(?:iron|folic\s+acid|folate|vitamins?(?:\s+(?:[a-e]\d{0,2}|d3))?|b12|supplements?|magnesium|zinc|"
-               r"calcium|potassium|fish\s+oil|omega[\s-]?3s?|probiotics?|melatonin|multivitamins?|cod\s+liver\s+oil)")
-_TAKEN = rf"(?:(?:his|her|my|their|its)\s+)?(?:{DRUG_NAME}|{_SUPPLEMENT})"
+_TAKEN = rf"(?:(?:his|her|my|their|its)\s+)?(?:{DRUG_NAME}|{SUPPLEMENT})"
 # a list holding one is a list of medicines: "takes hydroxyurea and folic acid every day"
 _OTHER_TAKEN = r"[a-z][\w-]*\s*(?:,|and|&)\s*"
 _SCHEDULE = (r"(?:(?:every|each)\s+(?:day|morning|night|evening)|daily|nightly|once\s+a\s+day|twice\s+a\s+day|"

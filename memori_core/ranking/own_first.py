@@ -59,12 +59,23 @@ def own_first(question: str, texts: Sequence[str], read: Sequence[str] = ()) -> 
     if len(texts) < 2 or not asks_for_oneself(question):
         return None
     said = "\n".join((question, *read))
-    mine = _own_slots(question)
+    mine = _own_slots(question) if _ASKS_FOR_OWN_SLOT.search(question) is not None else frozenset()
     other = np.fromiter((_about_someone_else(t, question if _fills_for_another(t, mine) else said) for t in texts),
                         dtype=bool, count=len(texts))
     if not other.any() or other.all() or not other[: int((~other).sum())].any():
         return None  # none, all, or already after the asker's own
     return np.concatenate((np.flatnonzero(~other), np.flatnonzero(other)))
+
+
+# A question that asks for the asker's own slot in so many words: "Where do I live?", "What city do I live in?",
+# "Where am I working now?", "What's my job?", "What do I do for a living?". "Any events near me?" or "the weather in
+# my city" ask about where the asker is, which the turns before may tell ("I'm staying with my sister in Paris").
+_ASKS_FOR_OWN_SLOT = re.compile(
+    r"\b(?:where|what|which)\b[^?.!]*?\b(?:do|did|am)\s+i\s+(?:(?:currently|still|now)\s+)?"
+    r"(?:live|living|work|working|based)\b"
+    r"|\bwhat(?:'s|\s+is|\s+was)\s+my\s+(?:job|address|occupation|profession|employer|workplace|home\s*town)\b"
+    r"|\bwhat\s+do\s+i\s+do\s+for\s+(?:a\s+)?(?:living|work)\b",
+    re.IGNORECASE)
 
 
 def _own_slots(question: str) -> frozenset[str]:
@@ -74,8 +85,10 @@ def _own_slots(question: str) -> frozenset[str]:
 
 def _fills_for_another(text: str, slots: frozenset[str]) -> bool:
     """Whether a fact fills one of ``slots`` for someone other than the user ("User's sister lives in Paris." for
-    "residence"): a question asking for the asker's own slot is not about them, even when the turns before named
-    them ("My sister moved to Paris." then "Where do I live?")."""
+    "residence"): a question asking for the asker's own slot in so many words (:data:`_ASKS_FOR_OWN_SLOT`) is not
+    about them, even when the turns before named them ("My sister moved to Paris." then "Where do I live?"); one
+    asking about where the asker is ("Any events near me tonight?" after "I'm staying with my sister in Paris.")
+    reads the turns before as usual."""
     return bool(slots) and any(k.split(":", 1)[1] in slots and not k.startswith("user:") for k in slot_keys(text))
 
 
