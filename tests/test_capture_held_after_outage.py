@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -337,9 +339,82 @@ def test_turns_tried_again_before_the_store_answered_are_not_logged_as_captured_
     clock.advance(10)
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="memori_langchain"):
-        service.say("Where do I live?", "2026-11-03T08:00:00+00:00")  # the held turn asks the store, before recall
+        service.say("Where do I live?", "2026-11-03T08:00:00+00:00")  # a small read asks the store, before recall
     said = [r.getMessage() for r in caplog.records]
-    tried = said.index("MemoriMiddleware: trying again 1 turn(s) a store outage kept from the store: the first "
-                       "asks the store whether it answers (those it does not take are held again)")
-    assert said.index("MemoriMiddleware: the store answers again; memory is used again") > tried
+    answers = said.index("MemoriMiddleware: the store answers again; memory is used again")
+    assert said.index("MemoriMiddleware: capturing again 1 turn(s) a store outage kept from the store") > answers
     assert _valid(engine) == ["User lives in Porto."]
+
+
+def test_a_turn_held_through_a_long_outage_is_not_given_up_by_the_model_calls_made_during_it() -> None:
+    # Issue 21 review (rev41a): each model call after a cool-down handed the held turn back as the store's probe;
+    # every failed probe counted as an attempt, and after three "I moved to Porto." was given up and lost.
+    service = Service(10.0)
+    engine, memori, clock = service.engine, service.memori, service.clock
+    service.say("I live in Lisbon.", "2026-11-01T09:00:00+00:00")
+    assert memori.flush(WAIT).completed == 1
+    faults = _store_down(engine)
+    service.say("I moved to Porto.", "2026-11-02T10:00:00+00:00")
+    for i in range(OUTAGE_ATTEMPTS + 1):  # the store stays down; no flush in between
+        clock.advance(10)
+        service.say(f"Thanks {i}.", f"2026-11-02T10:0{i + 1}:00+00:00")
+        assert engine.capture_lanes.wait(WAIT)
+    assert memori.capture_stats.failed == 0 and memori.capture_stats.dropped == 0
+    faults.disarm()
+    clock.advance(10)
+    asked = len(service.model.calls)
+    service.say("Where do I live?", "2026-11-02T11:00:00+00:00")
+    assert "User lives in Porto." in service.model.system_texts()[asked]
+    assert memori.flush(WAIT).failed == 0
+    assert _valid(engine) == ["User lives in Porto."]
+
+
+@pytest.mark.parametrize("run", ["sync", "async"])
+def test_the_wait_for_held_turns_before_a_recall_keeps_within_the_middlewares_timeout(run: str) -> None:
+    # Issue 21 review (rev41a): with a store that hangs, the call after each cool-down waited for the held turn
+    # (HELD_BEFORE_RECALL_SECONDS, 5 s), past the middleware's own timeout: the look at the store is bounded by it.
+    clock = Clock(1000.0)
+    engine = _engine(10.0, clock)
+    memori = MemoriMiddleware(engine=engine, capture=True, timeout=0.5)
+    agent = create_agent(RecordingChatModel(messages=iter(["Noted."] * 100)), tools=[], middleware=[memori])
+    released = threading.Event()
+    hung: list[bool] = []  # per hanging request: whether the middleware went on before the store gave up
+    real = engine.store.revision
+
+    def hanging(*args: Any, **kwargs: Any) -> Any:
+        if not released.is_set():
+            if hanging.hangs:  # type: ignore[attr-defined]
+                hung.append(released.wait(WAIT))
+            raise httpx.ReadTimeout("timed out")
+        return real(*args, **kwargs)
+
+    hanging.hangs = False  # type: ignore[attr-defined]
+
+    def say(text: str) -> None:
+        message = {"messages": [HumanMessage(text)]}
+        if run == "sync":
+            agent.invoke(message, ANA)
+        else:
+            asyncio.run(agent.ainvoke(message, ANA))
+
+    original = memori._captures.store_held_before
+
+    def unbounded(engine: Any, entity_id: str, seconds: float = 0.0, **kwargs: Any) -> bool:
+        handed = original(engine, entity_id, 4 * WAIT, **kwargs)  # only the middleware's timeout bounds it now
+        released.set()  # the store gives up once the middleware went on
+        return handed
+
+    try:
+        engine.store.revision = hanging  # type: ignore[method-assign]
+        say("I moved to Porto.")  # the recall times out at once: its capture is held
+        assert engine.capture_lanes.wait(WAIT)
+        assert memori.capture_stats.held == 1
+        hanging.hangs = True  # type: ignore[attr-defined]
+        clock.advance(10)  # the cool-down is over, the store now hangs
+        memori._captures.store_held_before = unbounded  # type: ignore[method-assign]
+        say("Thanks.")
+        assert engine.capture_lanes.wait(WAIT)
+        assert hung == [True]  # one look at the store, left behind at the middleware's timeout
+        assert memori.capture_stats.held == 2 and memori.capture_stats.failed == 0
+    finally:
+        released.set()

@@ -39,7 +39,8 @@ once the store answers; an adapter holds :data:`~memori_core.unanswered.UNANSWER
 
 OUTAGE_ATTEMPTS = 3
 """How many attempts of one turn may reach the store and fail with an outage error before the turn is given up
-(attempts skipped by the breaker, or never sent, are not counted): a write that times out on its own, however
+(attempts skipped by the breaker, or never sent, are not counted, nor those handed back before a recall once a probe
+found the store answering: :meth:`~memori_core.capture.background.BackgroundCapture.store_held_before`): a write that times out on its own, however
 often it is tried, is not tried on every turn for ever."""
 
 
@@ -56,12 +57,16 @@ class Held:
     on_failure: Callable[[], None] | None  # the adapter's: called when the turn is given up
     landed: Callable[[], bool] | None  # whether an attempt that failed after reaching the store stored it after all
     reached: int = 0  # attempts that reached the store and failed with an outage error
+    spent: int = 0  # those of them that count toward giving the turn up (OUTAGE_ATTEMPTS)
     submitted_at: float = field(default_factory=time.time)  # wall clock: a forget the store records later erases it
     holder: Any = None  # the BackgroundCapture it was submitted to: its outcome is counted there, whoever retries it
 
-    def attempted(self, reached: bool) -> Held:
-        """This turn after one more failed attempt (``reached``: it reached the store)."""
-        return replace(self, reached=self.reached + 1) if reached else self
+    def attempted(self, reached: bool, *, spends: bool = True) -> Held:
+        """This turn after one more failed attempt (``reached``: it reached the store; ``spends``: the attempt counts
+        toward giving the turn up, not one handed back before a recall once the store was found answering)."""
+        if not reached:
+            return self
+        return replace(self, reached=self.reached + 1, spent=self.spent + (1 if spends else 0))
 
     @property
     def may_have_landed(self) -> bool:
