@@ -418,3 +418,24 @@ def test_the_wait_for_held_turns_before_a_recall_keeps_within_the_middlewares_ti
         assert memori.capture_stats.held == 2 and memori.capture_stats.failed == 0
     finally:
         released.set()
+
+
+def test_a_held_turn_tried_again_during_one_outage_is_counted_once_in_its_end_log(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # Issue 21 review (rev41a): every retry of a held turn the store did not take counted again ("skipped or
+    # failed meanwhile: 14" for 5 turns).
+    service = Service(10.0)
+    engine, memori, clock = service.engine, service.memori, service.clock
+    faults = _store_down(engine)
+    service.say("I moved to Porto.", "2026-11-02T10:00:00+00:00")
+    service.say("Sam and I broke up.", "2026-11-02T10:01:00+00:00")
+    assert memori.flush(WAIT).held == 2
+    for _ in range(OUTAGE_ATTEMPTS - 1):  # each flush after a cool-down tries them again; the store stays down
+        clock.advance(10)
+        assert memori.flush(WAIT).held == 2
+    faults.disarm()
+    clock.advance(10)
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        assert memori.flush(WAIT).held == 0
+    ended = [r.getMessage() for r in caplog.records if "the store answers again after" in r.getMessage()]
+    assert len(ended) == 1 and "background captures skipped or failed meanwhile: 2 (" in ended[0]

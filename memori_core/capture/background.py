@@ -321,7 +321,8 @@ class BackgroundCapture:
 
         def job() -> None:
             call = FailOpenCall(engine, strict=self.strict, owner=self.owner, logger=self.logger, what="capture",
-                                entity_id=entity_id, background=True, held=self._held is not None)
+                                entity_id=entity_id, background=True, held=self._held is not None,
+                                lost_turn=held.token)
             outcome = "completed"
             try:
                 if call.skipped:  # the store failed moments ago: not stored, as when it fails now

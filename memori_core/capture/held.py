@@ -60,6 +60,7 @@ class Held:
     spent: int = 0  # those of them that count toward giving the turn up (OUTAGE_ATTEMPTS)
     submitted_at: float = field(default_factory=time.time)  # wall clock: a forget the store records later erases it
     holder: Any = None  # the BackgroundCapture it was submitted to: its outcome is counted there, whoever retries it
+    token: object = field(default_factory=object, compare=False, repr=False)  # the same turn, however often retried
 
     def attempted(self, reached: bool, *, spends: bool = True) -> Held:
         """This turn after one more failed attempt (``reached``: it reached the store; ``spends``: the attempt counts
