@@ -51,6 +51,21 @@ class Service:
     def say(self, text: str, at: str, config: dict[str, Any] = ANA) -> None:
         self.agent.invoke({"messages": [HumanMessage(text, additional_kwargs={"created_at": at})]}, config)
 
+    def held_in_outage(self, *said: tuple[str, str]) -> Faults:
+        """The store goes down (:func:`_store_down`) and each of ``said`` (text, at) is told and held; the faults
+        are returned for the test to disarm."""
+        faults = _store_down(self.engine)
+        for text, at in said:
+            self.say(text, at)
+        assert self.memori.flush(WAIT).held == len(said)
+        return faults
+
+    def moved_in_outage(self) -> Faults:
+        """"I live in Lisbon." stored, then "I moved to Porto." told while the store is down (and held)."""
+        self.say("I live in Lisbon.", "2026-11-01T09:00:00+00:00")
+        assert self.memori.flush(WAIT).completed == 1
+        return self.held_in_outage(("I moved to Porto.", "2026-11-02T10:00:00+00:00"))
+
     async def asay(self, text: str, at: str) -> None:
         await self.agent.ainvoke({"messages": [HumanMessage(text, additional_kwargs={"created_at": at})]}, ANA)
 
@@ -304,12 +319,8 @@ def test_the_first_answer_after_an_outage_is_given_what_the_user_said_during_it(
     # Tester j28 (app8): the held "I moved to Porto" was stored only after the next turn was answered, so the first
     # answer after the store came back still read "lives in Lisbon".
     service = Service(10.0)
-    engine, memori, clock = service.engine, service.memori, service.clock
-    service.say("I live in Lisbon.", "2026-11-01T09:00:00+00:00")
-    assert memori.flush(WAIT).completed == 1
-    faults = _store_down(engine)
-    service.say("I moved to Porto.", "2026-11-02T10:00:00+00:00")
-    assert memori.flush(WAIT).held == 1
+    engine, clock = service.engine, service.clock
+    faults = service.moved_in_outage()
     faults.disarm()
     clock.advance(10)  # the cool-down is over: no flush between the outage and the next turn
     asked = len(service.model.calls)
@@ -326,9 +337,7 @@ def test_turns_tried_again_before_the_store_answered_are_not_logged_as_captured_
     # Issue 21 review: "capturing again" was logged when the cool-down ended, the store still down.
     service = Service(10.0)
     engine, memori, clock = service.engine, service.memori, service.clock
-    faults = _store_down(engine)
-    service.say("I moved to Porto.", "2026-11-02T10:00:00+00:00")
-    assert memori.flush(WAIT).held == 1
+    faults = service.held_in_outage(("I moved to Porto.", "2026-11-02T10:00:00+00:00"))
     clock.advance(10)  # the cool-down is over; the store is still down
     with caplog.at_level(logging.INFO, logger="memori_langchain"):
         assert memori.flush(WAIT).held == 1
@@ -351,10 +360,7 @@ def test_a_turn_held_through_a_long_outage_is_not_given_up_by_the_model_calls_ma
     # every failed probe counted as an attempt, and after three "I moved to Porto." was given up and lost.
     service = Service(10.0)
     engine, memori, clock = service.engine, service.memori, service.clock
-    service.say("I live in Lisbon.", "2026-11-01T09:00:00+00:00")
-    assert memori.flush(WAIT).completed == 1
-    faults = _store_down(engine)
-    service.say("I moved to Porto.", "2026-11-02T10:00:00+00:00")
+    faults = service.moved_in_outage()
     for i in range(OUTAGE_ATTEMPTS + 1):  # the store stays down; no flush in between
         clock.advance(10)
         service.say(f"Thanks {i}.", f"2026-11-02T10:0{i + 1}:00+00:00")
@@ -425,11 +431,9 @@ def test_a_held_turn_tried_again_during_one_outage_is_counted_once_in_its_end_lo
     # Issue 21 review (rev41a): every retry of a held turn the store did not take counted again ("skipped or
     # failed meanwhile: 14" for 5 turns).
     service = Service(10.0)
-    engine, memori, clock = service.engine, service.memori, service.clock
-    faults = _store_down(engine)
-    service.say("I moved to Porto.", "2026-11-02T10:00:00+00:00")
-    service.say("Sam and I broke up.", "2026-11-02T10:01:00+00:00")
-    assert memori.flush(WAIT).held == 2
+    memori, clock = service.memori, service.clock
+    faults = service.held_in_outage(("I moved to Porto.", "2026-11-02T10:00:00+00:00"),
+                                    ("Sam and I broke up.", "2026-11-02T10:01:00+00:00"))
     for _ in range(OUTAGE_ATTEMPTS - 1):  # each flush after a cool-down tries them again; the store stays down
         clock.advance(10)
         assert memori.flush(WAIT).held == 2
