@@ -5,8 +5,9 @@ A capture skipped while the engine's outage breaker was open, or failed with an 
 connection), stored nothing though the turn said something: "Sam and I broke up." lost that way leaves the partner
 fact valid for good. An adapter that holds such turns hands them to capture again, in order and with their own
 said-at times, once the store answers: at the next capture it queues (any user's) while the breaker is closed,
-before the recall of the user's next model call through ``MemoriMiddleware`` (waited for at most
-:data:`~memori_core.capture.background.HELD_BEFORE_RECALL_SECONDS`), or at its ``flush()``, which asks the store at once whether it answers (the cool-down ended early) rather than
+before the recall of the user's next model call through ``MemoriMiddleware`` once the store is known to answer
+(waited for at most :data:`~memori_core.capture.background.HELD_BEFORE_RECALL_SECONDS`, and at most the
+middleware's ``timeout``), or at its ``flush()``, which asks the store at once whether it answers (the cool-down ended early) rather than
 wait the cool-down out. The record is bounded per user and in all (the oldest dropped, with a warning), lives
 in the process only (a forked child starts with none: the parent captures its own); at interpreter exit the
 adapters holding turns flush them once more, within :data:`~memori_core.capture.background.HELD_AT_EXIT_SECONDS`,
@@ -39,9 +40,9 @@ once the store answers; an adapter holds :data:`~memori_core.unanswered.UNANSWER
 
 OUTAGE_ATTEMPTS = 3
 """How many attempts of one turn may reach the store and fail with an outage error before the turn is given up
-(attempts skipped by the breaker, or never sent, are not counted, nor those handed back before a recall once a probe
-found the store answering: :meth:`~memori_core.capture.background.BackgroundCapture.store_held_before`): a write that times out on its own, however
-often it is tried, is not tried on every turn for ever."""
+(attempts skipped by the breaker, or never sent, are not counted, nor those handed back before a recall once the
+store was found answering: :meth:`~memori_core.capture.background.BackgroundCapture.store_held_before`): a write
+that times out on its own, however often it is tried, is not tried on every turn for ever."""
 
 
 @dataclass(frozen=True)
