@@ -222,13 +222,16 @@ class FailOpenCall:
     """
 
     __slots__ = ("breaker", "admission", "strict", "owner", "logger", "what", "entity_id", "limit", "background",
-                 "held")
+                 "held", "lost_turn")
 
     def __init__(self, engine: Any, *, strict: bool, owner: str, logger: logging.Logger, what: str,
-                 entity_id: str | None, background: bool = False, held: bool = False) -> None:
+                 entity_id: str | None, background: bool = False, held: bool = False, lost_turn: object = None
+                 ) -> None:
         """``background``: a background capture, whose turn is not stored when the call skips or fails during an
         outage without the app seeing it: the first of each outage is warned (:meth:`OutageBreaker.capture_lost`);
-        ``held``: its adapter holds such turns to capture them again once the store answers (the warning says so)."""
+        ``held``: its adapter holds such turns to capture them again once the store answers (the warning says so);
+        ``lost_turn``: the held turn's own token, so a turn skipped again is counted once per outage."""
+        self.lost_turn = lost_turn
         self.strict, self.owner, self.logger, self.what, self.entity_id = strict, owner, logger, what, entity_id
         self.background, self.held = background, held
         limit = getattr(getattr(engine, "store", None), "request_timeout", None)
@@ -274,7 +277,7 @@ class FailOpenCall:
     def _warned_lost(self, why: str) -> bool:
         """For a background capture lost to the outage (``why``), count it; the first of the outage is warned
         here (``True``), the others are left to the caller's DEBUG line (``False``)."""
-        if not self.background or self.breaker is None or not self.breaker.capture_lost():
+        if not self.background or self.breaker is None or not self.breaker.capture_lost(self.lost_turn):
             return False
         self.logger.warning("%s: %s for entity %r not stored: %s; %s (warned once per outage; how many is logged "
                             "when it answers)", self.owner, self.what, self.entity_id, why, self._lost_turns())
@@ -404,7 +407,7 @@ class FailOpenCall:
             assert self.breaker is not None
             lost = ""
             if self.background:  # this warning tells the outage's captures are lost: it is the first one's
-                self.breaker.capture_lost()
+                self.breaker.capture_lost(self.lost_turn)
                 fate = "held too" if self.held else "not stored either"
                 lost = (f"; the turns captured until the store answers again are {fate} (how many is logged when it "
                         "answers)")

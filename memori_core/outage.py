@@ -121,6 +121,7 @@ class OutageBreaker:
         self._error = ""
         self._lost = 0  # background captures not stored during the current outage
         self._lost_told = False  # whether the first of them was warned about
+        self._lost_turns: set[object] = set()  # the held turns among them: each counted once per outage
         self._timeouts = 0  # whole calls' time limits passed since a call last got its answer in time
         self._ended: OutageEnd | None = None
         _BREAKERS.add(self)
@@ -194,6 +195,7 @@ class OutageBreaker:
                     self._until = None
                     self._ended = OutageEnd(self._lost, self._clock() - self._since)
                     self._lost = 0
+                    self._lost_turns.clear()
                     return Verdict.RECOVERED
                 return Verdict.ANSWERED
             assert error is not None
@@ -207,6 +209,7 @@ class OutageBreaker:
                 self._until, self._since, self._error = now + self._cooldown, now, type(error).__name__
                 self._found_down = now
                 self._lost, self._lost_told = 0, False
+                self._lost_turns.clear()
                 return Verdict.OPENED
             if admission.probe and current:
                 self._until, self._error, self._found_down = now + self._cooldown, type(error).__name__, now
@@ -238,12 +241,17 @@ class OutageBreaker:
         with self._lock:
             return 0.0 if self._until is None else self._clock() - self._since
 
-    def capture_lost(self) -> bool:
+    def capture_lost(self, turn: object = None) -> bool:
         """Count one background capture the current outage kept from being stored; ``True`` for the first of the
-        outage (the one to warn about), and when no outage is open any more (its count was told already)."""
+        outage (the one to warn about), and when no outage is open any more (its count was told already).
+        ``turn``: a held turn's own token, counted once per outage however often it is skipped again."""
         with self._lock:
             if self._until is None:
                 return True
+            if turn is not None:
+                if turn in self._lost_turns:
+                    return False
+                self._lost_turns.add(turn)
             self._lost += 1
             first, self._lost_told = not self._lost_told, True
             return first

@@ -12,7 +12,9 @@ it began is never handed out, nor counted: the forget erased it.
 
 from __future__ import annotations
 
+import os
 import threading
+import weakref
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -49,7 +51,8 @@ class Unanswered(Generic[T]):
 
 class UnansweredTurns(Generic[K, T]):
     """Each user's turns no model answered, by the adapter's key of a turn: the most recent ``per_entity`` of each
-    user and ``most`` in all, oldest first. Safe to share between threads."""
+    user and ``most`` in all, oldest first. Safe to share between threads. In a forked child every record starts
+    empty: the parent captures what it kept."""
 
     def __init__(self, per_entity: int = MISSED_TURNS_DEFAULT, most: int = UNANSWERED_KEPT) -> None:
         """``per_entity`` and ``most``: ints >= 1 (``ValueError`` naming the bound otherwise)."""
@@ -60,6 +63,15 @@ class UnansweredTurns(Generic[K, T]):
         self._all: BoundedRecord[tuple[str, K], Unanswered[T]] = BoundedRecord(most)
         self._of: dict[str, BoundedRecord[K, None]] = {}
         self.per_entity = per_entity
+        self._most = most
+        _ALL.add(self)
+
+    def _after_fork_in_child(self) -> None:
+        # The turns kept at the fork are the parent's: its next answered turn of the user captures them. A child that
+        # kept them would capture them again (a new lock: a parent thread may have held it).
+        self._lock = threading.Lock()
+        self._all = BoundedRecord(self._most)
+        self._of = {}
 
     def __len__(self) -> int:
         with self._lock:
@@ -116,3 +128,16 @@ class UnansweredTurns(Generic[K, T]):
             keys.pop(key, None)
             if not keys:
                 del self._of[entity_id]
+
+
+_ALL: weakref.WeakSet[UnansweredTurns[object, object]] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    """In a forked child: every record of unanswered turns starts empty (the parent captures what it kept)."""
+    for record in list(_ALL):
+        record._after_fork_in_child()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

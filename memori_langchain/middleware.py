@@ -189,9 +189,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     whose capture a store outage kept from the store (skipped by the engine's outage breaker, or failed with a
     timeout or a refused connection) is held in the process and captured once the store answers: at the next
     capture this middleware queues while the breaker is closed (any user's turn), before the recall of the user's next
-    model call once the store may answer (waited for at most
-    :data:`~memori_core.capture.background.HELD_BEFORE_RECALL_SECONDS`: that answer knows what was said during the
-    outage), or at :meth:`flush`; in
+    model call once the store is known to answer (the breaker closed, or a small read after the cool-down answered;
+    waited for at most :data:`~memori_core.capture.background.HELD_BEFORE_RECALL_SECONDS`, and at most ``timeout``
+    when set: that answer knows what was said during the outage), or at :meth:`flush`; in
     order, with its own said-at time, once (an attempt that reached the store and may have stored it is
     looked for first, by its message id). It holds the latest
     :data:`~memori_core.capture.OUTAGE_TURNS_KEPT` of each user (1024 in all): the oldest is dropped with a
@@ -524,7 +524,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         """Inject the block into this call's system message, call the model, then queue the turn's capture."""
         config, entity, since, began = self._begin_call(request)
         if self.capture:  # the user's turns an outage held, stored before this recall reads
-            self._captures.store_held_before(self.engine, entity)
+            self._captures.store_held_before(self.engine, entity, timeout=self.timeout)
         try:
             response = handler(self._with_block(request, self._recall(request, config, entity).block()))
         except BaseException:  # no answer: the user's next answered turn captures this one
@@ -537,7 +537,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         """Async :meth:`wrap_model_call` (``engine.arecall``; the capture is queued the same way)."""
         config, entity, since, began = self._begin_call(request)
         if self.capture and self._captures.holds(entity):  # (the wait in a worker thread: the loop goes on)
-            await asyncio.to_thread(self._captures.store_held_before, self.engine, entity)
+            await asyncio.to_thread(self._captures.store_held_before, self.engine, entity, timeout=self.timeout)
         try:
             response = await handler(self._with_block(request, await self._recall(request, config, entity).ablock()))
         except BaseException:  # a raised call, or a stream the client abandoned (cancelled)

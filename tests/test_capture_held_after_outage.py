@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -48,6 +50,21 @@ class Service:
 
     def say(self, text: str, at: str, config: dict[str, Any] = ANA) -> None:
         self.agent.invoke({"messages": [HumanMessage(text, additional_kwargs={"created_at": at})]}, config)
+
+    def held_in_outage(self, *said: tuple[str, str]) -> Faults:
+        """The store goes down (:func:`_store_down`) and each of ``said`` (text, at) is told and held; the faults
+        are returned for the test to disarm."""
+        faults = _store_down(self.engine)
+        for text, at in said:
+            self.say(text, at)
+        assert self.memori.flush(WAIT).held == len(said)
+        return faults
+
+    def moved_in_outage(self) -> Faults:
+        """"I live in Lisbon." stored, then "I moved to Porto." told while the store is down (and held)."""
+        self.say("I live in Lisbon.", "2026-11-01T09:00:00+00:00")
+        assert self.memori.flush(WAIT).completed == 1
+        return self.held_in_outage(("I moved to Porto.", "2026-11-02T10:00:00+00:00"))
 
     async def asay(self, text: str, at: str) -> None:
         await self.agent.ainvoke({"messages": [HumanMessage(text, additional_kwargs={"created_at": at})]}, ANA)
@@ -302,12 +319,8 @@ def test_the_first_answer_after_an_outage_is_given_what_the_user_said_during_it(
     # Tester j28 (app8): the held "I moved to Porto" was stored only after the next turn was answered, so the first
     # answer after the store came back still read "lives in Lisbon".
     service = Service(10.0)
-    engine, memori, clock = service.engine, service.memori, service.clock
-    service.say("I live in Lisbon.", "2026-11-01T09:00:00+00:00")
-    assert memori.flush(WAIT).completed == 1
-    faults = _store_down(engine)
-    service.say("I moved to Porto.", "2026-11-02T10:00:00+00:00")
-    assert memori.flush(WAIT).held == 1
+    engine, clock = service.engine, service.clock
+    faults = service.moved_in_outage()
     faults.disarm()
     clock.advance(10)  # the cool-down is over: no flush between the outage and the next turn
     asked = len(service.model.calls)
@@ -324,9 +337,7 @@ def test_turns_tried_again_before_the_store_answered_are_not_logged_as_captured_
     # Issue 21 review: "capturing again" was logged when the cool-down ended, the store still down.
     service = Service(10.0)
     engine, memori, clock = service.engine, service.memori, service.clock
-    faults = _store_down(engine)
-    service.say("I moved to Porto.", "2026-11-02T10:00:00+00:00")
-    assert memori.flush(WAIT).held == 1
+    faults = service.held_in_outage(("I moved to Porto.", "2026-11-02T10:00:00+00:00"))
     clock.advance(10)  # the cool-down is over; the store is still down
     with caplog.at_level(logging.INFO, logger="memori_langchain"):
         assert memori.flush(WAIT).held == 1
@@ -337,9 +348,98 @@ def test_turns_tried_again_before_the_store_answered_are_not_logged_as_captured_
     clock.advance(10)
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="memori_langchain"):
-        service.say("Where do I live?", "2026-11-03T08:00:00+00:00")  # the held turn asks the store, before recall
+        service.say("Where do I live?", "2026-11-03T08:00:00+00:00")  # a small read asks the store, before recall
     said = [r.getMessage() for r in caplog.records]
-    tried = said.index("MemoriMiddleware: trying again 1 turn(s) a store outage kept from the store: the first "
-                       "asks the store whether it answers (those it does not take are held again)")
-    assert said.index("MemoriMiddleware: the store answers again; memory is used again") > tried
+    answers = said.index("MemoriMiddleware: the store answers again; memory is used again")
+    assert said.index("MemoriMiddleware: capturing again 1 turn(s) a store outage kept from the store") > answers
     assert _valid(engine) == ["User lives in Porto."]
+
+
+def test_a_turn_held_through_a_long_outage_is_not_given_up_by_the_model_calls_made_during_it() -> None:
+    # Issue 21 review (rev41a): each model call after a cool-down handed the held turn back as the store's probe;
+    # every failed probe counted as an attempt, and after three "I moved to Porto." was given up and lost.
+    service = Service(10.0)
+    engine, memori, clock = service.engine, service.memori, service.clock
+    faults = service.moved_in_outage()
+    for i in range(OUTAGE_ATTEMPTS + 1):  # the store stays down; no flush in between
+        clock.advance(10)
+        service.say(f"Thanks {i}.", f"2026-11-02T10:0{i + 1}:00+00:00")
+        assert engine.capture_lanes.wait(WAIT)
+    assert memori.capture_stats.failed == 0 and memori.capture_stats.dropped == 0
+    faults.disarm()
+    clock.advance(10)
+    asked = len(service.model.calls)
+    service.say("Where do I live?", "2026-11-02T11:00:00+00:00")
+    assert "User lives in Porto." in service.model.system_texts()[asked]
+    assert memori.flush(WAIT).failed == 0
+    assert _valid(engine) == ["User lives in Porto."]
+
+
+@pytest.mark.parametrize("run", ["sync", "async"])
+def test_the_wait_for_held_turns_before_a_recall_keeps_within_the_middlewares_timeout(run: str) -> None:
+    # Issue 21 review (rev41a): with a store that hangs, the call after each cool-down waited for the held turn
+    # (HELD_BEFORE_RECALL_SECONDS, 5 s), past the middleware's own timeout: the look at the store is bounded by it.
+    clock = Clock(1000.0)
+    engine = _engine(10.0, clock)
+    memori = MemoriMiddleware(engine=engine, capture=True, timeout=0.5)
+    agent = create_agent(RecordingChatModel(messages=iter(["Noted."] * 100)), tools=[], middleware=[memori])
+    released = threading.Event()
+    hung: list[bool] = []  # per hanging request: whether the middleware went on before the store gave up
+    real = engine.store.revision
+
+    def hanging(*args: Any, **kwargs: Any) -> Any:
+        if not released.is_set():
+            if hanging.hangs:  # type: ignore[attr-defined]
+                hung.append(released.wait(WAIT))
+            raise httpx.ReadTimeout("timed out")
+        return real(*args, **kwargs)
+
+    hanging.hangs = False  # type: ignore[attr-defined]
+
+    def say(text: str) -> None:
+        message = {"messages": [HumanMessage(text)]}
+        if run == "sync":
+            agent.invoke(message, ANA)
+        else:
+            asyncio.run(agent.ainvoke(message, ANA))
+
+    original = memori._captures.store_held_before
+
+    def unbounded(engine: Any, entity_id: str, seconds: float = 0.0, **kwargs: Any) -> bool:
+        handed = original(engine, entity_id, 4 * WAIT, **kwargs)  # only the middleware's timeout bounds it now
+        released.set()  # the store gives up once the middleware went on
+        return handed
+
+    try:
+        engine.store.revision = hanging  # type: ignore[method-assign]
+        say("I moved to Porto.")  # the recall times out at once: its capture is held
+        assert engine.capture_lanes.wait(WAIT)
+        assert memori.capture_stats.held == 1
+        hanging.hangs = True  # type: ignore[attr-defined]
+        clock.advance(10)  # the cool-down is over, the store now hangs
+        memori._captures.store_held_before = unbounded  # type: ignore[method-assign]
+        say("Thanks.")
+        assert engine.capture_lanes.wait(WAIT)
+        assert hung == [True]  # one look at the store, left behind at the middleware's timeout
+        assert memori.capture_stats.held == 2 and memori.capture_stats.failed == 0
+    finally:
+        released.set()
+
+
+def test_a_held_turn_tried_again_during_one_outage_is_counted_once_in_its_end_log(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # Issue 21 review (rev41a): every retry of a held turn the store did not take counted again ("skipped or
+    # failed meanwhile: 14" for 5 turns).
+    service = Service(10.0)
+    memori, clock = service.memori, service.clock
+    faults = service.held_in_outage(("I moved to Porto.", "2026-11-02T10:00:00+00:00"),
+                                    ("Sam and I broke up.", "2026-11-02T10:01:00+00:00"))
+    for _ in range(OUTAGE_ATTEMPTS - 1):  # each flush after a cool-down tries them again; the store stays down
+        clock.advance(10)
+        assert memori.flush(WAIT).held == 2
+    faults.disarm()
+    clock.advance(10)
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        assert memori.flush(WAIT).held == 0
+    ended = [r.getMessage() for r in caplog.records if "the store answers again after" in r.getMessage()]
+    assert len(ended) == 1 and "background captures skipped or failed meanwhile: 2 (" in ended[0]

@@ -225,6 +225,10 @@ def test_someone_elses_birthday_or_a_number_is_no_age_of_the_users(said: str) ->
         # cap41: a child named in a clause of its own beside the birth, or after its comma (was "User had a baby.")
         ("The baby arrived! A girl named Mina.", "User had a baby daughter named Mina."),
         ("the baby arrived, a little boy called Sam", "User had a baby son named Sam."),
+        # issue 21, rev41a: a name that ends the clause (a weight after it is fine), not someone else so named
+        ("The baby arrived! A boy named Leo, 3.2kg.", "User had a baby son named Leo."),
+        ("The baby arrived! A girl named Mina from next door brought flowers.", "User had a baby."),
+        ("The baby arrived, a boy called Sam came to visit.", "User had a baby."),
     ],
 )
 def test_a_birth_after_a_pregnancy_names_the_baby_and_ends_the_pregnancy(ungated: RecallEngine, said: str,

@@ -305,3 +305,40 @@ def test_a_middleware_built_before_the_fork_stores_the_childs_waiting_turn_at_th
     assert engine.list("ana") == []  # the parent's waiting turn was left to the parent
     assert memori.flush(timeout=GUARD)
     assert [(f.content, f.times_seen) for f in engine.list("ana")] == [("User is vegetarian.", 1)]
+
+
+@pytest.mark.server
+def test_a_forked_child_leaves_the_parents_unanswered_turn_to_the_parent(chroma_server) -> None:
+    # Issue 21 review (rev41a): the middleware's record of turns no model answered was not emptied at fork, so the
+    # child's next answered turn of the user captured the parent's unanswered turn too (and the parent again).
+    from langchain.agents import create_agent
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from memori_langchain import MemoriMiddleware
+
+    class ProviderDown(GenericFakeChatModel):
+        def _generate(self, *args: object, **kwargs: object) -> object:
+            raise RuntimeError("model provider down")
+
+    host, port = chroma_server
+    engine = http_engine(port, f"t_{uuid.uuid4().hex}")
+    memori = MemoriMiddleware(engine=engine, capture=True)
+    failing = create_agent(ProviderDown(messages=iter([])), tools=[], middleware=[memori])
+    with pytest.raises(RuntimeError, match="provider down"):
+        failing.invoke({"messages": [HumanMessage("I am vegetarian.")]},
+                       {"configurable": {"entity_id": "ana", "thread_id": "t1"}})
+
+    def child_work() -> tuple[bool, int]:
+        agent = create_agent(GenericFakeChatModel(messages=iter([AIMessage("Hi!")] * 5)), tools=[],
+                             middleware=[memori])
+        agent.invoke({"messages": [HumanMessage("Hello.")]}, {"configurable": {"entity_id": "ana", "thread_id": "t2"}})
+        return bool(memori.flush(timeout=GUARD)), memori.capture_stats.submitted
+
+    assert Child(child_work).said() == repr((True, 1))  # its own turn alone
+    assert engine.list("ana") == []  # the parent's unanswered turn was left to the parent
+    answering = create_agent(GenericFakeChatModel(messages=iter([AIMessage("Noted.")] * 5)), tools=[],
+                             middleware=[memori])
+    answering.invoke({"messages": [HumanMessage("Thanks.")]}, {"configurable": {"entity_id": "ana", "thread_id": "t3"}})
+    assert memori.flush(timeout=GUARD)
+    assert [(f.content, f.times_seen) for f in engine.list("ana")] == [("User is vegetarian.", 1)]

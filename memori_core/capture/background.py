@@ -206,11 +206,12 @@ class BackgroundCapture:
                     holder=self)
         return self._queue(entity_id, held, generation, stored, again=False)
 
-    def _hand_back(self, engine: Any, *, due: bool = False) -> list[BackgroundCapture]:
+    def _hand_back(self, engine: Any, *, due: bool = False, spends: bool = True) -> list[BackgroundCapture]:
         """Queue the held turns again, oldest first, when the store answers: the breaker is closed (or, ``due``, a
         call may probe it now: a flush). Each is queued on (and counted by) the object it was submitted to,
         whichever object's call hands it back; those of users forgotten since are counted there as erased.
-        Returns those objects (none when nothing was taken)."""
+        ``spends=False``: their attempts do not count toward giving them up. Returns those objects (none when
+        nothing was taken)."""
         if self._held is None or not len(self._held):
             return []
         breaker = outage_breaker(engine)
@@ -234,26 +235,40 @@ class BackgroundCapture:
                 holder._count("erased")
                 continue
             holder._queue(entry.entity_id, turn, entry.since, turn.landed if turn.may_have_landed else None,
-                          again=True)
+                          again=True, spends=spends)
         return holders
 
     def holds(self, entity_id: str) -> bool:
         """Whether turns of ``entity_id`` an outage kept from the store are held (``hold``)."""
         return self.held > 0 and any(held_id == entity_id for held_id, _ in self._held.listing())
 
-    def store_held_before(self, engine: Any, entity_id: str, seconds: float = HELD_BEFORE_RECALL_SECONDS) -> bool:
-        """Before a recall of ``entity_id``: when turns of that user are held and the store may answer (the
-        breaker is closed, or its cool-down is over: the first held capture is then the call that asks it), the
-        held turns are handed back now and the user's captures waited for, at most ``seconds``, so the recall
-        reads what was said during the outage. ``True`` when they ended in time; ``False`` when none was
-        handed back or the wait ran out (the recall reads without them, they are still stored)."""
+    def store_held_before(self, engine: Any, entity_id: str, seconds: float = HELD_BEFORE_RECALL_SECONDS, *,
+                          timeout: float | None = None) -> bool:
+        """Before a recall of ``entity_id``: when turns of that user are held and the store is known to answer, the
+        held turns are handed back now and the user's captures waited for, so the recall reads what was said
+        during the outage. Known to answer: the breaker is closed, or its cool-down is over and one small read
+        (the user's revision record, :meth:`_probe`) answered within the wait; a held turn is never the call
+        that asks the store, and an attempt handed back here never counts toward giving it up
+        (:data:`~memori_core.capture.held.OUTAGE_ATTEMPTS`). The wait, probe included, lasts at most
+        ``seconds``, and at most the recall's ``timeout`` when one is set (the app's latency budget).
+        ``True`` when the captures ended in time; ``False`` when none was handed back or the wait ran out
+        (the recall reads without them, they are still stored)."""
         if engine is None or engine.closed or not self.holds(entity_id):
             return False
-        handed = self._hand_back(engine, due=True)
+        if timeout is not None:
+            seconds = min(seconds, timeout)
+        ends = time.monotonic() + seconds
+        breaker = outage_breaker(engine)
+        if breaker is not None and breaker.is_open:
+            if breaker.retry_in() > 0:  # still cooling down: the recall skips memory anyway
+                return False
+            if not self._probe(engine, ends, after=0.0, entity_id=entity_id, what="look at the store before a recall"):
+                return False
+        handed = self._hand_back(engine, spends=False)
         if not handed:
             return False
         self._handed_to(handed)
-        return bool(engine.capture_lanes.wait_for(entity_id, seconds))
+        return bool(engine.capture_lanes.wait_for(entity_id, max(0.0, ends - time.monotonic())))
 
     def _handed_to(self, holders: list[BackgroundCapture]) -> list[BackgroundCapture]:
         """Note (and return, with those noted before) the objects this one handed held turns back to: its next
@@ -269,8 +284,9 @@ class BackgroundCapture:
             self._done.notify_all()
 
     def _queue(self, entity_id: str, held: Held, generation: int, stored: Callable[[], bool] | None, *,
-               again: bool) -> bool:
-        """Queue one turn's capture (``again``: a held turn, counted as submitted already)."""
+               again: bool, spends: bool = True) -> bool:
+        """Queue one turn's capture (``again``: a held turn, counted as submitted already; ``spends``: a failed
+        attempt counts toward giving it up)."""
         engine, on_failure = held.engine, held.on_failure
         with self._done:
             if not again:
@@ -297,7 +313,7 @@ class BackgroundCapture:
 
         def lost(outage: bool = False, reached: bool = False) -> str:
             """The outcome of an attempt that stored nothing: held when an outage kept it from the store."""
-            if outage and self._hold(entity_id, held.attempted(reached), generation):
+            if outage and self._hold(entity_id, held.attempted(reached, spends=spends), generation):
                 return "held"
             return "failed"
 
@@ -305,7 +321,8 @@ class BackgroundCapture:
 
         def job() -> None:
             call = FailOpenCall(engine, strict=self.strict, owner=self.owner, logger=self.logger, what="capture",
-                                entity_id=entity_id, background=True, held=self._held is not None)
+                                entity_id=entity_id, background=True, held=self._held is not None,
+                                lost_turn=held.token)
             outcome = "completed"
             try:
                 if call.skipped:  # the store failed moments ago: not stored, as when it fails now
@@ -380,7 +397,7 @@ class BackgroundCapture:
     def _hold(self, entity_id: str, held: Held, generation: int) -> bool:
         """Hold a turn an outage kept from the store, unless this adapter holds none or its attempts that reached
         the store are used up; the turns the bounds let go of are counted as dropped (or erased) and warned."""
-        if self._held is None or held.reached >= OUTAGE_ATTEMPTS:
+        if self._held is None or held.spent >= OUTAGE_ATTEMPTS:
             return False
         held.engine.capture_lanes.on_close(self, BackgroundCapture._held_before_close,
                                            BackgroundCapture._held_after_close)
@@ -482,14 +499,16 @@ class BackgroundCapture:
         self.raise_failure()
         return result
 
-    def _probe(self, engine: Any, ends: float | None, *, after: float = EARLY_PROBE_AFTER) -> bool:
+    def _probe(self, engine: Any, ends: float | None, *, after: float = EARLY_PROBE_AFTER, entity_id: str | None = None,
+               what: str = "flush's look at the store") -> bool:
         """Before a flush hands the held turns back: ask the store once whether it answers (its revision record of
         a user holding a turn, one small read in the store's request time limit, waited for until ``ends``), the
         engine's cool-down ended early once ``after`` seconds passed since the store was last found down
         (:meth:`~memori_core.outage.OutageBreaker.probe_early`; at exit at once). It answers -> the
         breaker closes and the turns go now; it does not -> they stay held, another cool-down starts, and no
         turn spends one of its :data:`~memori_core.capture.held.OUTAGE_ATTEMPTS`. ``True`` when the store answered
-        (the breaker is closed). A flush waited the cool-down
+        (the breaker is closed). ``entity_id``: whose record is read (default: the first user holding a turn);
+        ``what`` names the call in its warning. A flush waited the cool-down
         out before: a process ending right after the store came back lost its held turns."""
         held = self._held
         breaker = outage_breaker(engine)
@@ -498,9 +517,9 @@ class BackgroundCapture:
         turns = held.listing()
         if not turns or not breaker.probe_early(after):
             return False
-        entity_id = turns[0][0]
-        call = FailOpenCall(engine, strict=False, owner=self.owner, logger=self.logger, what="flush's look at the store",
-                            entity_id=entity_id)
+        if entity_id is None:
+            entity_id = turns[0][0]
+        call = FailOpenCall(engine, strict=False, owner=self.owner, logger=self.logger, what=what, entity_id=entity_id)
         if call.skipped:  # another call is probing now
             return False
         done = threading.Event()

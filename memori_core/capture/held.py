@@ -5,8 +5,9 @@ A capture skipped while the engine's outage breaker was open, or failed with an 
 connection), stored nothing though the turn said something: "Sam and I broke up." lost that way leaves the partner
 fact valid for good. An adapter that holds such turns hands them to capture again, in order and with their own
 said-at times, once the store answers: at the next capture it queues (any user's) while the breaker is closed,
-before the recall of the user's next model call through ``MemoriMiddleware`` (waited for at most
-:data:`~memori_core.capture.background.HELD_BEFORE_RECALL_SECONDS`), or at its ``flush()``, which asks the store at once whether it answers (the cool-down ended early) rather than
+before the recall of the user's next model call through ``MemoriMiddleware`` once the store is known to answer
+(waited for at most :data:`~memori_core.capture.background.HELD_BEFORE_RECALL_SECONDS`, and at most the
+middleware's ``timeout``), or at its ``flush()``, which asks the store at once whether it answers (the cool-down ended early) rather than
 wait the cool-down out. The record is bounded per user and in all (the oldest dropped, with a warning), lives
 in the process only (a forked child starts with none: the parent captures its own); at interpreter exit the
 adapters holding turns flush them once more, within :data:`~memori_core.capture.background.HELD_AT_EXIT_SECONDS`,
@@ -39,8 +40,9 @@ once the store answers; an adapter holds :data:`~memori_core.unanswered.UNANSWER
 
 OUTAGE_ATTEMPTS = 3
 """How many attempts of one turn may reach the store and fail with an outage error before the turn is given up
-(attempts skipped by the breaker, or never sent, are not counted): a write that times out on its own, however
-often it is tried, is not tried on every turn for ever."""
+(attempts skipped by the breaker, or never sent, are not counted, nor those handed back before a recall once the
+store was found answering: :meth:`~memori_core.capture.background.BackgroundCapture.store_held_before`): a write
+that times out on its own, however often it is tried, is not tried on every turn for ever."""
 
 
 @dataclass(frozen=True)
@@ -56,12 +58,17 @@ class Held:
     on_failure: Callable[[], None] | None  # the adapter's: called when the turn is given up
     landed: Callable[[], bool] | None  # whether an attempt that failed after reaching the store stored it after all
     reached: int = 0  # attempts that reached the store and failed with an outage error
+    spent: int = 0  # those of them that count toward giving the turn up (OUTAGE_ATTEMPTS)
     submitted_at: float = field(default_factory=time.time)  # wall clock: a forget the store records later erases it
     holder: Any = None  # the BackgroundCapture it was submitted to: its outcome is counted there, whoever retries it
+    token: object = field(default_factory=object, compare=False, repr=False)  # the same turn, however often retried
 
-    def attempted(self, reached: bool) -> Held:
-        """This turn after one more failed attempt (``reached``: it reached the store)."""
-        return replace(self, reached=self.reached + 1) if reached else self
+    def attempted(self, reached: bool, *, spends: bool = True) -> Held:
+        """This turn after one more failed attempt (``reached``: it reached the store; ``spends``: the attempt counts
+        toward giving the turn up, not one handed back before a recall once the store was found answering)."""
+        if not reached:
+            return self
+        return replace(self, reached=self.reached + 1, spent=self.spent + (1 if spends else 0))
 
     @property
     def may_have_landed(self) -> bool:

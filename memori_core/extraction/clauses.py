@@ -114,6 +114,10 @@ _WITH_KIDS = rx(rf"^(?P<status>\w+)\s+with\s+(?P<kids>(?:\w+\s+)?{KIDS})$")
 _OWN_SUBJECT = rx(r"^(?:i|i'm|im|my|we|our|he|she|they|it|you|but|so|because)\b")
 # A clause with its own subject after a linking word: "then I start at Siemens", "and now we rent".
 _LINKED_CLAUSE = rx(r"^(?:then|and|now|after\s+that|later)\s+(?:(?:then|now)\s+)?(?:i|i'm|im|i'll|we|we're|we'll)\b")
+# The break before such a clause after a time word ("..., then I start at Siemens"): the clause goes on its own, so
+# the first part keeps its end ("till June") and the second is no item of it (issue 21, rev41a).
+_LINKED_BREAK = rx(r"\s*,\s*(?=(?:and\s+)?(?:then|now|after\s+that|later)\s+(?:(?:then|now)\s+)?"
+                   r"(?:i|i'm|im|i'll|we|we're|we'll)\b)")
 _NAME_WORD = r"[A-Z][a-z\u00e0-\u00ff]+"
 """A word of a name, written with its capital (the patterns that read it are case-sensitive)."""
 # A given name and a family name count as one: "I'm Mei Ling, 27", "My name is Youssef Hamdy, civil engineer".
@@ -352,12 +356,26 @@ def _shared_subject(clause: str) -> list[str]:
     return [f"{m.group('subject')} {m.group('first')}", f"{m.group('subject')} {m.group('second')}"]
 
 
+_THEN_PAST = rx(r"^(?:and\s+)?then\s+(?P<told>(?:i|we)\s+(?P<verb>[a-z]+)\b.*)$")
+
+
+def _told_after(clause: str) -> str:
+    """A clause cut off after "then" (:data:`_LINKED_BREAK`): what the user did next, said in the past, without its
+    "then" ("then I moved to York" -> "I moved to York"); anything else as it is ("then I start at Siemens": a
+    plan, no fact yet)."""
+    m = _THEN_PAST.match(clause)
+    return m.group("told") if m is not None and is_past(m.group("verb")) else clause
+
+
 def _profile(clause: str) -> list[str]:
     """ "I'm 34, married and a mother of two" -> "I'm 34", "I'm married", "I'm a mother of two"; "I'm Greta,
     29" and "Jonas, 41, dad of three, based in Aarhus" (with an age) give the name first; any other clause as
     it is."""
     m = _PROFILE.match(strip_lead(clause))  # "Hi, I'm Tomás, 28, nurse on night shifts"
     bare = _BARE_PROFILE.match(strip_lead(clause).rstrip(" .!")) if m is None else None  # "hiya, Ren here, 19, ..."
+    linked = _LINKED_BREAK.search(clause)
+    if linked is not None and linked.start() > 0:  # "I'm working at Bosch till June, then I start at Siemens"
+        return [*_profile(clause[: linked.start()]), _told_after(clause[linked.end():])]
     if m is None and bare is None:
         return [clause]
     told = m.group("subject").lower() if m is not None else "im"

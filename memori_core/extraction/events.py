@@ -557,11 +557,13 @@ def as_life_events(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
 
 _BABY = re.compile(r"^I had a baby(?: (?P<kind>daughter|son))?(?: named (?P<name>\S+))?$")
 # What a clause beside a birth tells of the baby: "she's here!!", "her name is Asha", "we named him Leo", "a girl
-# named Mina" (also after the birth's own comma: "the baby arrived, a little boy called Sam").
+# named Mina" (also after the birth's own comma: "the baby arrived, a little boy called Sam"); a child so named only
+# last in its clause ("a girl named Mina!", "a boy named Leo, 3.2kg"; not "a girl named Mina from next door brought
+# flowers": someone else, issue 21, rev41a).
 _HER = rx(r"^(?:(?P<she>she|he)(?:'s|\s+is)\s+here\b|(?P<her>her|his)\s+name(?:'s|\s+is)\s+(?P<name>(?-i:[A-Z])[\w-]+)"
           r"|(?:we\s+)?(?:named|called)\s+(?P<them>her|him)\s+(?P<name2>(?-i:[A-Z])[\w-]+)"
           r"|(?:an?\s+)?(?:(?:little|baby|healthy|beautiful|gorgeous|tiny)\s+)?(?P<child>girl|boy|daughter|son)\s+"
-          r"(?:named|called)\s+(?P<name3>(?-i:[A-Z])[\w-]+))")
+          r"(?:named|called)\s+(?P<name3>(?-i:[A-Z])[\w-]+)(?=\s*(?:$|[^\w\s]|\d)))")
 
 
 def _baby_named(said: str, beside: Sequence[str]) -> str:

@@ -115,11 +115,13 @@ _PASSING_HAVE = rx(
     r"(?:have|'ve\s+got|have\s+got)\s+work(?:\s+(?:to\s+do|today|tonight|tomorrow|early|late|later|then|that\s+day|"
     r"after|in\s+the\s+(?:morning|afternoon|evening)|at\s+\d[\w:.]*|(?:till|until)\s+\d[\w:.]*))?\s*(?:[.!,]|$)|"
     # how much work there is, a remark on the workload, no job ("I have a lot of work", "I've got loads of marking
-    # this week"; cap41)
-    r"(?:have|'ve\s+got|have\s+got|got)\s+(?:(?:a\s+lot|lots|loads|tons|a\s+ton|heaps|a\s+mountain|a\s+pile|piles)"
+    # this week"; cap41), in the past or denied too ("I had a lot of work last week", "I don't have a lot of work")
+    r"(?:have|'ve\s+got|have\s+got|got|had|'ve\s+had|have\s+had|haven't\s+got|(?:don't|do\s+not|didn't|did\s+not)"
+    r"\s+have)\s+(?:(?:a\s+lot|lots|loads|tons|a\s+ton|heaps|a\s+mountain|a\s+pile|piles)"
     r"\s+of|(?:so|too|way\s+too)\s+much(?:\s+of)?)\s+(?:work|homework|coursework|marking|revision|"
     r"assignments|emails|deadlines|admin|paperwork)(?:\s+(?:to\s+do|on|at\s+the\s+moment|right\s+now|today|"
-    r"tonight|this\s+(?:week|weekend|month)|lately|these\s+days))*\s*(?:[.!,]|$)|"
+    r"tonight|yesterday|this\s+(?:week|weekend|month)|last\s+(?:night|week|weekend|month)|lately|these\s+days))*"
+    r"\s*(?:[.!,]|$)|"
     r"(?:(?:have|'ve)\s+(?:just\s+)?(?:got|had)|have|got|just\s+got|had)\s+(?:"
     r"(?:my|the|her)\s+period|(?:way\s+)?(?:too\s+much|one\s+too\s+many|a\s+(?:few|lot|bit\s+too\s+much))"
     r"(?:\s+(?:to\s+drink|drinks|beers|glasses\s+of\s+wine|wine|beer))?(?=\s*(?:[.!,]|$|to\s+drink|tonight|today))))"

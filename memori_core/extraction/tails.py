@@ -206,23 +206,43 @@ _EMPHASIS = rx(
     r"totally|absolutely|definitely|seriously|genuinely)\b(?=\s|[.!]?$)"
 )
 # "User does live in Porto." ("I do still live in Porto"): the "do" of emphasis before a present verb, which the plain
-# statement drops ("User lives in Porto.").
+# statement drops ("User lives in Porto."). Only when a function word follows the verb, or nothing does, or the verb
+# is one of feeling or having (:data:`_TAKES_A_THING`): "I do volunteer work", "I do dance classes", "I do code
+# reviews" do the work, the classes, the reviews (issue 21, rev41a: "User volunteers work at the food bank.").
 _EMPHATIC_DO = re.compile(
-    r"^(?P<head>User(?:'s\s+[a-z][\w-]*(?:\s+[A-Z][\w-]*)?)?)\s+(?:does|do)\s+(?P<verb>[a-z]+)\b(?=\s+\w)"
+    r"^(?P<head>User(?:'s\s+[a-z][\w-]*(?:\s+[A-Z][\w-]*)?)?)\s+(?P<aux>does|do)\s+(?P<verb>[a-z]+)\b"
+    r"(?=\s*(?:[.!?,;]|$)|\s+(?P<next>[\w']+))"
+)
+_FUNCTION_WORDS = frozenset(
+    "in at to on for with from by near into onto about of over under around across through after before since "
+    "until till a an the my your his her their our its this that these those some any all every each no "
+    "it them him me us you here there so very too really still just now again together every".split()
+)
+# verbs whose object may be any noun ("do love pizza", "do need a break"), not a noun themselves before it
+_TAKES_A_THING = frozenset(
+    "have love like hate enjoy miss need want own prefer know mind remember believe understand appreciate".split()
 )
 
 # "User has got a dog." ("I've got a dog", "we've got two cats"): what the user has, said plainly ("User has a
-# dog."); not a change told with "got" ("User has got married", "... got a new job": no article after it there).
+# dog."); not a change told with "got" ("User has got married"; "has got a new job", "a promotion", "a raise", "a
+# place at Oxford": what they received, said with an article too, issue 21, rev41a).
 _HAS_GOT = rx(
     r"^(?P<head>User(?:'s\s+[a-z][\w-]*(?:\s+[A-Z][\w-]*)?)?\s+(?:has|have))\s+got\s+"
-    r"(?=(?:a|an|two|three|four|five|six|seven|eight|nine|ten|\d+|some|no|one)\s)(?!an?\s+(?:new|job)\b)"
+    r"(?=(?:a|an|two|three|four|five|six|seven|eight|nine|ten|\d+|some|no|one)\s)"
+    r"(?!(?:an?|the)\s+(?:(?:new|better|big|huge|small|pay|full|permanent|temporary)\s+)?(?:job|promotion|raise|"
+    r"pay\s+rise|rise|bonus|transfer|scholarship|offer|place|spot|position|role|grant|award|prize|contract|visa|"
+    r"loan|mortgage|diagnosis|result|letter|call|invite|invitation|interview|degree|certificate|licen[cs]e)s?\b)"
 )
 
 
 def _without_emphatic_do(m: re.Match[str]) -> str:
-    verb = m.group("verb")
+    verb, after = m.group("verb"), (m.group("next") or "").lower()
     if verb != "have" and verb not in PRESENT_VERBS:
         return m.group(0)  # "User does yoga."
+    if after and after not in _FUNCTION_WORDS and verb not in _TAKES_A_THING:
+        return m.group(0)  # "User does volunteer work ...": the work is what they do
+    if m.group("aux") == "do" and m.group("head") != "User":
+        return f"{m.group('head')} {verb}"  # "User's kids love pizza."
     return f"{m.group('head')} {'has' if verb == 'have' else third_person(verb)}"
 
 
@@ -248,7 +268,10 @@ def _without_filler_adverb(m: re.Match[str]) -> str:
 def plain(fact: str) -> str:
     """The rewritten ``fact`` without words of emphasis ("User is officially retired." -> "User is retired.") and
     without an "also", "still" or "really" after its subject ("User is also allergic to shellfish." -> "User is
-    allergic to shellfish.", "User still lives in Paris." -> "User lives in Paris.")."""
+    allergic to shellfish.", "User still lives in Paris." -> "User lives in Paris."), without the "do" of emphasis
+    ("User does live in Porto." -> "User lives in Porto.", "User's kids do love pizza." -> "User's kids love
+    pizza.", not "User does volunteer work.") and with "has got" of what the user has said plainly ("User has got a
+    dog." -> "User has a dog.", not "User has got a promotion.")."""
     fact = _SUBJECT_THEN_FILLER.sub(_without_filler_adverb, _EMPHASIS.sub("", fact))
     return _HAS_GOT.sub(r"\g<head> ", _EMPHATIC_DO.sub(_without_emphatic_do, fact))
 
