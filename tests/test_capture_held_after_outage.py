@@ -384,13 +384,16 @@ def test_the_wait_for_held_turns_before_a_recall_keeps_within_the_middlewares_ti
     memori = MemoriMiddleware(engine=engine, capture=True, timeout=0.5)
     agent = create_agent(RecordingChatModel(messages=iter(["Noted."] * 100)), tools=[], middleware=[memori])
     released = threading.Event()
-    hung: list[bool] = []  # per hanging request: whether the middleware went on before the store gave up
+    entered, left = threading.Event(), threading.Event()  # a look at the store hangs in it / has given up
+    hung: list[bool] = []  # per hanging look: whether the middleware went on before the store gave up
     real = engine.store.revision
 
     def hanging(*args: Any, **kwargs: Any) -> Any:
         if not released.is_set():
             if hanging.hangs:  # type: ignore[attr-defined]
+                entered.set()
                 hung.append(released.wait(WAIT))
+                left.set()
             raise httpx.ReadTimeout("timed out")
         return real(*args, **kwargs)
 
@@ -407,7 +410,13 @@ def test_the_wait_for_held_turns_before_a_recall_keeps_within_the_middlewares_ti
 
     def unbounded(engine: Any, entity_id: str, seconds: float = 0.0, **kwargs: Any) -> bool:
         handed = original(engine, entity_id, 4 * WAIT, **kwargs)  # only the middleware's timeout bounds it now
+        # The store is released only after the wait returned: waiting for the look to arrive (not for a time)
+        # keeps this true on a loaded machine, where the look's thread may start after the wait has ended.
+        entered.wait(WAIT)
         released.set()  # the store gives up once the middleware went on
+        breaker, deadline = engine.outage, time.monotonic() + WAIT
+        while breaker.retry_in() <= 0 and time.monotonic() < deadline:  # the look's failure starts a cool-down
+            time.sleep(0.01)
         return handed
 
     try:
@@ -420,7 +429,7 @@ def test_the_wait_for_held_turns_before_a_recall_keeps_within_the_middlewares_ti
         memori._captures.store_held_before = unbounded  # type: ignore[method-assign]
         say("Thanks.")
         assert engine.capture_lanes.wait(WAIT)
-        assert hung == [True]  # one look at the store, left behind at the middleware's timeout
+        assert left.wait(WAIT) and hung == [True]  # one look at the store, left behind at the middleware's timeout
         assert memori.capture_stats.held == 2 and memori.capture_stats.failed == 0
     finally:
         released.set()
